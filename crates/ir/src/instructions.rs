@@ -1,0 +1,702 @@
+//! Instructions of the Lanewise IR.
+//!
+//! The instruction set is LLVM's, minus what scalar kernels never contain
+//! (exceptions, atomics, varargs), plus [`InstData::Splat`], the broadcast of a
+//! uniform scalar that widening inserts late. Everything a vectorized function
+//! needs beyond LLVM's plain instructions (masked memory operations,
+//! gathers/scatters, reductions, math library variants) is a call to an
+//! intrinsic or library function by name: the bridge declares them in the
+//! output module.
+//!
+//! An instruction's operands are [`Value`]s; its result (if any) is the value
+//! recorded for it in the [`crate::DataFlowGraph`]. Terminators name their
+//! successor blocks directly.
+
+use crate::entities::{Block, Value};
+use crate::types::Type;
+
+/// Integer and floating-point binary operations.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    UDiv,
+    SDiv,
+    URem,
+    SRem,
+    Shl,
+    LShr,
+    AShr,
+    And,
+    Or,
+    Xor,
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+    FRem,
+}
+
+impl BinaryOp {
+    /// The LLVM mnemonic.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinaryOp::Add => "add",
+            BinaryOp::Sub => "sub",
+            BinaryOp::Mul => "mul",
+            BinaryOp::UDiv => "udiv",
+            BinaryOp::SDiv => "sdiv",
+            BinaryOp::URem => "urem",
+            BinaryOp::SRem => "srem",
+            BinaryOp::Shl => "shl",
+            BinaryOp::LShr => "lshr",
+            BinaryOp::AShr => "ashr",
+            BinaryOp::And => "and",
+            BinaryOp::Or => "or",
+            BinaryOp::Xor => "xor",
+            BinaryOp::FAdd => "fadd",
+            BinaryOp::FSub => "fsub",
+            BinaryOp::FMul => "fmul",
+            BinaryOp::FDiv => "fdiv",
+            BinaryOp::FRem => "frem",
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv | BinaryOp::FRem
+        )
+    }
+
+    /// Integer division and remainder: undefined behaviour on a zero divisor
+    /// (and on `INT_MIN / -1`), so they must never run for inactive lanes.
+    pub fn can_trap(self) -> bool {
+        matches!(self, BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem)
+    }
+}
+
+/// Flags of integer and floating-point arithmetic, as in LLVM.
+///
+/// Integer flags: `nuw`, `nsw`, `exact`, `disjoint` (on `or`). Float flags are
+/// the fast-math flags.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct ArithFlags {
+    pub nuw: bool,
+    pub nsw: bool,
+    pub exact: bool,
+    pub disjoint: bool,
+    pub fast_math: FastMathFlags,
+}
+
+/// LLVM fast-math flags.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct FastMathFlags {
+    pub nnan: bool,
+    pub ninf: bool,
+    pub nsz: bool,
+    pub arcp: bool,
+    pub contract: bool,
+    pub afn: bool,
+    pub reassoc: bool,
+}
+
+impl FastMathFlags {
+    pub fn is_empty(self) -> bool {
+        self == FastMathFlags::default()
+    }
+}
+
+/// Unary operations.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum UnaryOp {
+    FNeg,
+}
+
+/// Integer comparison predicates.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum IntPredicate {
+    Eq,
+    Ne,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Sgt,
+    Sge,
+    Slt,
+    Sle,
+}
+
+impl IntPredicate {
+    pub fn name(self) -> &'static str {
+        match self {
+            IntPredicate::Eq => "eq",
+            IntPredicate::Ne => "ne",
+            IntPredicate::Ugt => "ugt",
+            IntPredicate::Uge => "uge",
+            IntPredicate::Ult => "ult",
+            IntPredicate::Ule => "ule",
+            IntPredicate::Sgt => "sgt",
+            IntPredicate::Sge => "sge",
+            IntPredicate::Slt => "slt",
+            IntPredicate::Sle => "sle",
+        }
+    }
+}
+
+/// Floating-point comparison predicates.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum FloatPredicate {
+    False,
+    Oeq,
+    Ogt,
+    Oge,
+    Olt,
+    Ole,
+    One,
+    Ord,
+    Uno,
+    Ueq,
+    Ugt,
+    Uge,
+    Ult,
+    Ule,
+    Une,
+    True,
+}
+
+impl FloatPredicate {
+    pub fn name(self) -> &'static str {
+        match self {
+            FloatPredicate::False => "false",
+            FloatPredicate::Oeq => "oeq",
+            FloatPredicate::Ogt => "ogt",
+            FloatPredicate::Oge => "oge",
+            FloatPredicate::Olt => "olt",
+            FloatPredicate::Ole => "ole",
+            FloatPredicate::One => "one",
+            FloatPredicate::Ord => "ord",
+            FloatPredicate::Uno => "uno",
+            FloatPredicate::Ueq => "ueq",
+            FloatPredicate::Ugt => "ugt",
+            FloatPredicate::Uge => "uge",
+            FloatPredicate::Ult => "ult",
+            FloatPredicate::Ule => "ule",
+            FloatPredicate::Une => "une",
+            FloatPredicate::True => "true",
+        }
+    }
+}
+
+/// Conversions.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum CastOp {
+    Trunc,
+    ZExt,
+    SExt,
+    FPTrunc,
+    FPExt,
+    FPToUI,
+    FPToSI,
+    UIToFP,
+    SIToFP,
+    PtrToInt,
+    IntToPtr,
+    Bitcast,
+    AddrSpaceCast,
+}
+
+impl CastOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            CastOp::Trunc => "trunc",
+            CastOp::ZExt => "zext",
+            CastOp::SExt => "sext",
+            CastOp::FPTrunc => "fptrunc",
+            CastOp::FPExt => "fpext",
+            CastOp::FPToUI => "fptoui",
+            CastOp::FPToSI => "fptosi",
+            CastOp::UIToFP => "uitofp",
+            CastOp::SIToFP => "sitofp",
+            CastOp::PtrToInt => "ptrtoint",
+            CastOp::IntToPtr => "inttoptr",
+            CastOp::Bitcast => "bitcast",
+            CastOp::AddrSpaceCast => "addrspacecast",
+        }
+    }
+}
+
+/// Flags of casts: `nuw`/`nsw` on `trunc`, `nneg` on `zext`/`uitofp`.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub struct CastFlags {
+    pub nuw: bool,
+    pub nsw: bool,
+    pub nneg: bool,
+}
+
+/// The callee of a call.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub enum Callee {
+    /// A function of the surrounding module (or an LLVM intrinsic) by name.
+    /// The bridge declares it in the output module if it is not there.
+    Direct(String),
+    /// A call through a function pointer.
+    Indirect(Value),
+}
+
+/// What the optimizer may assume about a call, as far as vectorization cares.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum CallEffects {
+    /// No memory access and no other side effect: the call may be widened,
+    /// hoisted or executed for inactive lanes.
+    #[default]
+    Pure,
+    /// Reads memory but writes none.
+    ReadOnly,
+    /// Anything else: the call must run once per active lane, in lane order.
+    SideEffects,
+}
+
+/// The data of one instruction.
+#[derive(Clone, PartialEq, Debug)]
+pub enum InstData {
+    Binary {
+        op: BinaryOp,
+        lhs: Value,
+        rhs: Value,
+        flags: ArithFlags,
+    },
+    Unary {
+        op: UnaryOp,
+        arg: Value,
+        flags: ArithFlags,
+    },
+    Icmp {
+        pred: IntPredicate,
+        lhs: Value,
+        rhs: Value,
+    },
+    Fcmp {
+        pred: FloatPredicate,
+        lhs: Value,
+        rhs: Value,
+        flags: FastMathFlags,
+    },
+    Select {
+        cond: Value,
+        if_true: Value,
+        if_false: Value,
+        flags: FastMathFlags,
+    },
+    Cast {
+        op: CastOp,
+        arg: Value,
+        to: Type,
+        flags: CastFlags,
+    },
+    /// An SSA phi; one incoming value per predecessor edge.
+    Phi {
+        ty: Type,
+        incoming: Vec<(Block, Value)>,
+    },
+    Load {
+        ty: Type,
+        addr: Value,
+        align: u32,
+        volatile: bool,
+    },
+    Store {
+        value: Value,
+        addr: Value,
+        align: u32,
+        volatile: bool,
+    },
+    /// `getelementptr`; `source_ty` is the type the first index steps over.
+    Gep {
+        source_ty: Type,
+        base: Value,
+        indices: Vec<Value>,
+        inbounds: bool,
+    },
+    /// A stack slot of `count` elements of `ty` (count is a value, usually 1).
+    Alloca {
+        ty: Type,
+        count: Value,
+        align: u32,
+    },
+    ExtractValue {
+        aggregate: Value,
+        indices: Vec<u32>,
+    },
+    InsertValue {
+        aggregate: Value,
+        value: Value,
+        indices: Vec<u32>,
+    },
+    ExtractElement {
+        vector: Value,
+        index: Value,
+    },
+    InsertElement {
+        vector: Value,
+        value: Value,
+        index: Value,
+    },
+    /// `shufflevector`; a mask element of `-1` is poison.
+    Shuffle {
+        lhs: Value,
+        rhs: Value,
+        mask: Vec<i32>,
+    },
+    Freeze {
+        arg: Value,
+    },
+    /// A call. `ret_ty` is `Void` for calls without result.
+    Call {
+        callee: Callee,
+        args: Vec<Value>,
+        ret_ty: Type,
+        effects: CallEffects,
+        flags: FastMathFlags,
+    },
+    /// Broadcast of a scalar to all `lanes` lanes of a vector.
+    Splat {
+        scalar: Value,
+        lanes: u32,
+    },
+    /// Contiguous vector load of `ty` from `addr`, lanes whose `mask` bit is
+    /// clear are not read and yield `passthru` (`llvm.masked.load`).
+    MaskedLoad {
+        ty: Type,
+        addr: Value,
+        mask: Value,
+        passthru: Value,
+        align: u32,
+    },
+    /// Contiguous vector store of the lanes whose `mask` bit is set (`llvm.masked.store`).
+    MaskedStore {
+        value: Value,
+        addr: Value,
+        mask: Value,
+        align: u32,
+    },
+    /// Loads lane i of `ty` from lane i of the pointer vector `addrs`, for the
+    /// lanes whose `mask` bit is set (`llvm.masked.gather`). `align` is the
+    /// alignment of each element address.
+    Gather {
+        ty: Type,
+        addrs: Value,
+        mask: Value,
+        passthru: Value,
+        align: u32,
+    },
+    /// Stores lane i of `value` to lane i of `addrs` for the active lanes, in
+    /// increasing lane order, so the highest lane wins on equal addresses
+    /// (`llvm.masked.scatter`).
+    Scatter {
+        value: Value,
+        addrs: Value,
+        mask: Value,
+        align: u32,
+    },
+
+    // Terminators.
+    Jump {
+        dest: Block,
+    },
+    Branch {
+        cond: Value,
+        then_dest: Block,
+        else_dest: Block,
+    },
+    /// Case values are stored as the bit pattern of the switch type, zero-extended.
+    Switch {
+        value: Value,
+        default: Block,
+        cases: Vec<(u128, Block)>,
+    },
+    Return {
+        value: Option<Value>,
+    },
+    Unreachable,
+}
+
+impl InstData {
+    /// Whether this instruction ends a block.
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self,
+            InstData::Jump { .. }
+                | InstData::Branch { .. }
+                | InstData::Switch { .. }
+                | InstData::Return { .. }
+                | InstData::Unreachable
+        )
+    }
+
+    /// The successor blocks of a terminator, in order, with duplicates kept
+    /// (a switch may name one block for several cases).
+    pub fn successors(&self) -> Vec<Block> {
+        match self {
+            InstData::Jump { dest } => vec![*dest],
+            InstData::Branch { then_dest, else_dest, .. } => vec![*then_dest, *else_dest],
+            InstData::Switch { default, cases, .. } => {
+                let mut successors = vec![*default];
+                successors.extend(cases.iter().map(|(_, block)| *block));
+                successors
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Replaces every successor `from` by `to`.
+    pub fn replace_successor(&mut self, from: Block, to: Block) {
+        let swap = |block: &mut Block| {
+            if *block == from {
+                *block = to;
+            }
+        };
+        match self {
+            InstData::Jump { dest } => swap(dest),
+            InstData::Branch { then_dest, else_dest, .. } => {
+                swap(then_dest);
+                swap(else_dest);
+            }
+            InstData::Switch { default, cases, .. } => {
+                swap(default);
+                cases.iter_mut().for_each(|(_, block)| swap(block));
+            }
+            _ => {}
+        }
+    }
+
+    /// The value operands, in order (phi incoming values included).
+    pub fn operands(&self) -> Vec<Value> {
+        let mut operands = Vec::new();
+        self.for_each_operand(|value| operands.push(value));
+        operands
+    }
+
+    /// Calls `visit` on every value operand, in order.
+    pub fn for_each_operand(&self, mut visit: impl FnMut(Value)) {
+        match self {
+            InstData::Binary { lhs, rhs, .. }
+            | InstData::Icmp { lhs, rhs, .. }
+            | InstData::Fcmp { lhs, rhs, .. }
+            | InstData::Shuffle { lhs, rhs, .. } => {
+                visit(*lhs);
+                visit(*rhs);
+            }
+            InstData::Unary { arg, .. } | InstData::Cast { arg, .. } | InstData::Freeze { arg } => {
+                visit(*arg)
+            }
+            InstData::Select { cond, if_true, if_false, .. } => {
+                visit(*cond);
+                visit(*if_true);
+                visit(*if_false);
+            }
+            InstData::Phi { incoming, .. } => incoming.iter().for_each(|(_, value)| visit(*value)),
+            InstData::Load { addr, .. } => visit(*addr),
+            InstData::Store { value, addr, .. } => {
+                visit(*value);
+                visit(*addr);
+            }
+            InstData::Gep { base, indices, .. } => {
+                visit(*base);
+                indices.iter().for_each(|index| visit(*index));
+            }
+            InstData::Alloca { count, .. } => visit(*count),
+            InstData::ExtractValue { aggregate, .. } => visit(*aggregate),
+            InstData::InsertValue { aggregate, value, .. } => {
+                visit(*aggregate);
+                visit(*value);
+            }
+            InstData::ExtractElement { vector, index } => {
+                visit(*vector);
+                visit(*index);
+            }
+            InstData::InsertElement { vector, value, index } => {
+                visit(*vector);
+                visit(*value);
+                visit(*index);
+            }
+            InstData::Call { callee, args, .. } => {
+                if let Callee::Indirect(pointer) = callee {
+                    visit(*pointer);
+                }
+                args.iter().for_each(|arg| visit(*arg));
+            }
+            InstData::Splat { scalar, .. } => visit(*scalar),
+            InstData::MaskedLoad { addr, mask, passthru, .. } => {
+                visit(*addr);
+                visit(*mask);
+                visit(*passthru);
+            }
+            InstData::MaskedStore { value, addr, mask, .. } => {
+                visit(*value);
+                visit(*addr);
+                visit(*mask);
+            }
+            InstData::Gather { addrs, mask, passthru, .. } => {
+                visit(*addrs);
+                visit(*mask);
+                visit(*passthru);
+            }
+            InstData::Scatter { value, addrs, mask, .. } => {
+                visit(*value);
+                visit(*addrs);
+                visit(*mask);
+            }
+            InstData::Branch { cond, .. } => visit(*cond),
+            InstData::Switch { value, .. } => visit(*value),
+            InstData::Return { value } => {
+                if let Some(value) = value {
+                    visit(*value)
+                }
+            }
+            InstData::Jump { .. } | InstData::Unreachable => {}
+        }
+    }
+
+    /// Calls `rewrite` on every value operand, in the order of
+    /// [`InstData::for_each_operand`], replacing it by what it returns.
+    pub fn map_operands(&mut self, mut rewrite: impl FnMut(Value) -> Value) {
+        let mut apply = |value: &mut Value| *value = rewrite(*value);
+        match self {
+            InstData::Binary { lhs, rhs, .. }
+            | InstData::Icmp { lhs, rhs, .. }
+            | InstData::Fcmp { lhs, rhs, .. }
+            | InstData::Shuffle { lhs, rhs, .. } => {
+                apply(lhs);
+                apply(rhs);
+            }
+            InstData::Unary { arg, .. } | InstData::Cast { arg, .. } | InstData::Freeze { arg } => {
+                apply(arg)
+            }
+            InstData::Select { cond, if_true, if_false, .. } => {
+                apply(cond);
+                apply(if_true);
+                apply(if_false);
+            }
+            InstData::Phi { incoming, .. } => {
+                incoming.iter_mut().for_each(|(_, value)| apply(value))
+            }
+            InstData::Load { addr, .. } => apply(addr),
+            InstData::Store { value, addr, .. } => {
+                apply(value);
+                apply(addr);
+            }
+            InstData::Gep { base, indices, .. } => {
+                apply(base);
+                indices.iter_mut().for_each(apply);
+            }
+            InstData::Alloca { count, .. } => apply(count),
+            InstData::ExtractValue { aggregate, .. } => apply(aggregate),
+            InstData::InsertValue { aggregate, value, .. } => {
+                apply(aggregate);
+                apply(value);
+            }
+            InstData::ExtractElement { vector, index } => {
+                apply(vector);
+                apply(index);
+            }
+            InstData::InsertElement { vector, value, index } => {
+                apply(vector);
+                apply(value);
+                apply(index);
+            }
+            InstData::Call { callee, args, .. } => {
+                if let Callee::Indirect(pointer) = callee {
+                    apply(pointer);
+                }
+                args.iter_mut().for_each(apply);
+            }
+            InstData::Splat { scalar, .. } => apply(scalar),
+            InstData::MaskedLoad { addr, mask, passthru, .. } => {
+                apply(addr);
+                apply(mask);
+                apply(passthru);
+            }
+            InstData::MaskedStore { value, addr, mask, .. } => {
+                apply(value);
+                apply(addr);
+                apply(mask);
+            }
+            InstData::Gather { addrs, mask, passthru, .. } => {
+                apply(addrs);
+                apply(mask);
+                apply(passthru);
+            }
+            InstData::Scatter { value, addrs, mask, .. } => {
+                apply(value);
+                apply(addrs);
+                apply(mask);
+            }
+            InstData::Branch { cond, .. } => apply(cond),
+            InstData::Switch { value, .. } => apply(value),
+            InstData::Return { value } => {
+                if let Some(value) = value {
+                    apply(value)
+                }
+            }
+            InstData::Jump { .. } | InstData::Unreachable => {}
+        }
+    }
+
+    /// Whether the instruction may write memory or have another effect
+    /// visible outside the function (stores, volatile loads, impure calls).
+    pub fn has_side_effects(&self) -> bool {
+        match self {
+            InstData::Store { .. } | InstData::MaskedStore { .. } | InstData::Scatter { .. } => {
+                true
+            }
+            InstData::Load { volatile, .. } => *volatile,
+            InstData::Call { effects, .. } => *effects == CallEffects::SideEffects,
+            _ => false,
+        }
+    }
+
+    /// Whether the instruction reads memory.
+    pub fn reads_memory(&self) -> bool {
+        match self {
+            InstData::Load { .. } | InstData::MaskedLoad { .. } | InstData::Gather { .. } => true,
+            InstData::Call { effects, .. } => *effects != CallEffects::Pure,
+            _ => false,
+        }
+    }
+
+    /// A short name of the opcode, for diagnostics.
+    pub fn opcode_name(&self) -> &'static str {
+        match self {
+            InstData::Binary { op, .. } => op.name(),
+            InstData::Unary { .. } => "fneg",
+            InstData::Icmp { .. } => "icmp",
+            InstData::Fcmp { .. } => "fcmp",
+            InstData::Select { .. } => "select",
+            InstData::Cast { op, .. } => op.name(),
+            InstData::Phi { .. } => "phi",
+            InstData::Load { .. } => "load",
+            InstData::Store { .. } => "store",
+            InstData::Gep { .. } => "getelementptr",
+            InstData::Alloca { .. } => "alloca",
+            InstData::ExtractValue { .. } => "extractvalue",
+            InstData::InsertValue { .. } => "insertvalue",
+            InstData::ExtractElement { .. } => "extractelement",
+            InstData::InsertElement { .. } => "insertelement",
+            InstData::Shuffle { .. } => "shufflevector",
+            InstData::Freeze { .. } => "freeze",
+            InstData::Call { .. } => "call",
+            InstData::Splat { .. } => "splat",
+            InstData::MaskedLoad { .. } => "masked_load",
+            InstData::MaskedStore { .. } => "masked_store",
+            InstData::Gather { .. } => "gather",
+            InstData::Scatter { .. } => "scatter",
+            InstData::Jump { .. } | InstData::Branch { .. } => "br",
+            InstData::Switch { .. } => "switch",
+            InstData::Return { .. } => "ret",
+            InstData::Unreachable => "unreachable",
+        }
+    }
+}

@@ -1,0 +1,15 @@
+//! The bridge between LLVM 22 (through inkwell) and the Lanewise IR.
+//!
+//! This is the only crate that touches LLVM and the only one with `unsafe`.
+//! [`LlvmModule`] wraps a parsed module; [`with_module`] gives a closure
+//! access to one. Lifting ([`lift`]) turns one LLVM function into a
+//! [`lanewise_ir::Function`]; lowering ([`lower`]) adds a Lanewise function to
+//! the module as a new LLVM function.
+
+pub mod lift;
+pub mod lower;
+pub mod module;
+
+pub use module::{
+    with_module, with_module_from_bytes, BridgeError, LlvmModule, OutputFormat, ScalarFunctionInfo,
+};

@@ -1,0 +1,1 @@
+//! Lifting LLVM IR into the Lanewise IR.

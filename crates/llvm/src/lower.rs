@@ -1,0 +1,1 @@
+//! Lowering the Lanewise IR into LLVM IR.
