@@ -7,7 +7,9 @@
 //! invariants that every pass keeps and that [`verify_function`] checks.
 
 pub mod builder;
+pub mod cfg;
 pub mod dfg;
+pub mod dominators;
 pub mod entities;
 pub mod function;
 pub mod instructions;

@@ -1,0 +1,3 @@
+//! Dominator tree. TODO
+/// Placeholder (being implemented).
+pub struct DominatorTree;
