@@ -1,1 +1,169 @@
-fn main() {}
+//! The `lanewise` command line.
+//!
+//! Declare-simd mode (default): `lanewise IN.ll -o OUT.ll` generates a body
+//! for every `_ZGV...` variant clang named on a function of IN. Explicit mode:
+//! `lanewise IN.ll -o OUT.ll --function F --width W --shapes SHAPES [--name N]`
+//! vectorizes one function with the given argument shapes.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, ValueEnum};
+
+use lanewise::{ExplicitRequest, Mode, Options, OutputFormat, Pass, VectorMath};
+use lanewise_ir::vfabi::{parse_shapes, Isa};
+
+/// Lanewise: turns scalar LLVM IR functions into SIMD functions.
+#[derive(Parser, Debug)]
+#[command(name = "lanewise", version, about, long_about = None)]
+struct Cli {
+    /// Input module: LLVM IR text (.ll) or bitcode (.bc).
+    input: PathBuf,
+
+    /// Output module (.ll for text, .bc for bitcode unless --emit-llvm/--emit-bitcode say otherwise).
+    #[arg(short = 'o', long = "output")]
+    output: PathBuf,
+
+    /// Explicit mode: the function to vectorize.
+    #[arg(long, requires_all = ["width", "shapes"])]
+    function: Option<String>,
+
+    /// Explicit mode: the number of lanes.
+    #[arg(long, requires = "function")]
+    width: Option<u32>,
+
+    /// Explicit mode: one shape per parameter, in the vector function ABI letters
+    /// (v varying, u uniform, l / l<k> / ln<k> linear, a<n> alignment), e.g. `vul4`.
+    #[arg(long, requires = "function", allow_hyphen_values = false)]
+    shapes: Option<String>,
+
+    /// Explicit mode: name of the produced function (default: the vector function ABI name).
+    #[arg(long, requires = "function")]
+    name: Option<String>,
+
+    /// Explicit mode: target ISA of the produced function (default: the smallest
+    /// x86 ISA whose registers hold W lanes of the widest parameter or result).
+    #[arg(long, value_enum, requires = "function")]
+    isa: Option<IsaArg>,
+
+    /// How calls to libm functions are vectorized.
+    #[arg(long, value_enum, default_value_t = VectorMathArg::Libmvec)]
+    vector_math: VectorMathArg,
+
+    /// Print the IR after this pass to stderr (`all` for every pass).
+    #[arg(long, value_enum)]
+    dump_after: Option<PassArg>,
+
+    /// Write textual LLVM IR whatever the output's extension.
+    #[arg(long, conflicts_with = "emit_bitcode")]
+    emit_llvm: bool,
+
+    /// Write LLVM bitcode whatever the output's extension.
+    #[arg(long)]
+    emit_bitcode: bool,
+
+    /// Declare-simd mode: skip (with a warning) the functions that cannot be
+    /// vectorized instead of failing.
+    #[arg(long)]
+    keep_going: bool,
+
+    /// Run the Lanewise IR verifier after every pass.
+    #[arg(long)]
+    verify_each: bool,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum IsaArg {
+    /// SSE2 (128-bit), VFABI letter b.
+    Sse,
+    /// AVX (256-bit), VFABI letter c.
+    Avx,
+    /// AVX2 (256-bit), VFABI letter d.
+    Avx2,
+    /// AVX-512F (512-bit), VFABI letter e.
+    Avx512,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum VectorMathArg {
+    /// Use glibc libmvec variants where one exists (up to 4 ulp from scalar libm).
+    Libmvec,
+    /// Call the scalar libm function once per lane (bit-exact with scalar code).
+    Exact,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum PassArg {
+    Lift,
+    Widen,
+    Lower,
+    All,
+}
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("lanewise: internal compiler error (this is a bug): {info}");
+    }));
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("lanewise: error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<(), String> {
+    let mode = match cli.function {
+        None => Mode::DeclareSimd,
+        Some(function) => {
+            let width = cli.width.expect("clap enforces --width");
+            let shapes = cli.shapes.expect("clap enforces --shapes");
+            if width == 0 || !width.is_power_of_two() || width > 64 {
+                return Err(format!("--width {width}: expected a power of two from 1 to 64"));
+            }
+            let params = parse_shapes(&shapes).map_err(|error| error.to_string())?;
+            Mode::Explicit(ExplicitRequest {
+                function,
+                width,
+                params,
+                name: cli.name,
+                isa: cli.isa.map(|isa| match isa {
+                    IsaArg::Sse => Isa::Sse,
+                    IsaArg::Avx => Isa::Avx,
+                    IsaArg::Avx2 => Isa::Avx2,
+                    IsaArg::Avx512 => Isa::Avx512,
+                }),
+            })
+        }
+    };
+    let format = if cli.emit_llvm {
+        OutputFormat::Text
+    } else if cli.emit_bitcode || cli.output.extension().is_some_and(|ext| ext == "bc") {
+        OutputFormat::Bitcode
+    } else {
+        OutputFormat::Text
+    };
+    let options = Options {
+        mode,
+        vector_math: match cli.vector_math {
+            VectorMathArg::Libmvec => VectorMath::Libmvec,
+            VectorMathArg::Exact => VectorMath::Exact,
+        },
+        dump_after: cli.dump_after.map(|pass| match pass {
+            PassArg::Lift => vec![Pass::Lift],
+            PassArg::Widen => vec![Pass::Widen],
+            PassArg::Lower => vec![Pass::Lower],
+            PassArg::All => vec![Pass::Lift, Pass::Widen, Pass::Lower],
+        }),
+        keep_going: cli.keep_going,
+        verify_each: cli.verify_each,
+    };
+    let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
+        .map_err(|error| error.to_string())?;
+    for skipped in &report.skipped {
+        eprintln!("lanewise: warning: {skipped}");
+    }
+    Ok(())
+}
