@@ -15,6 +15,8 @@ pub mod function;
 pub mod instructions;
 pub mod layout;
 pub mod printer;
+#[cfg(test)]
+mod test_functions;
 pub mod types;
 pub mod verifier;
 pub mod vfabi;
