@@ -5,11 +5,37 @@
 //!
 //! The control-flow graph and the dominator tree live in `lanewise-ir` (the
 //! verifier needs them) and are re-exported here.
+//!
+//! - [`shapes`]: vector shapes (uniform / strided(k) / varying + alignment).
+//! - [`uniformity`]: the check that a function's control flow is uniform,
+//!   which this milestone requires.
+//! - [`loops`]: natural loops and their nesting.
 
 pub mod loops;
 pub mod shapes;
+pub mod uniformity;
 
 pub use lanewise_ir::cfg::ControlFlowGraph;
 pub use lanewise_ir::dominators::DominatorTree;
 pub use loops::LoopInfo;
 pub use shapes::{Shape, ShapeError, ShapeInfo, ValueShape};
+pub use uniformity::{check_uniform_control_flow, DivergenceError};
+
+use lanewise_ir::{Block, Function, SecondaryMap};
+
+/// The blocks reachable from the entry block along terminator successors.
+pub(crate) fn reachable_blocks(func: &Function) -> SecondaryMap<Block, bool> {
+    let mut reachable = SecondaryMap::new();
+    let Some(entry) = func.entry_block() else { return reachable };
+    let mut stack = vec![entry];
+    reachable[entry] = true;
+    while let Some(block) = stack.pop() {
+        for successor in func.successors(block) {
+            if !reachable[successor] {
+                reachable[successor] = true;
+                stack.push(successor);
+            }
+        }
+    }
+    reachable
+}

@@ -1,9 +1,135 @@
-//! Vector shape analysis (Karrenberg 2014, section 2.4 / chapter 5).
+//! Vector shape analysis (Karrenberg 2014, section 2.4 and chapter 5,
+//! "Vectorization Analysis"; transfer functions in 5.6.2-5.6.12).
 //!
-//! API fixed here; implementation in progress.
+//! For every SSA value of a scalar function this computes how the value
+//! varies across the W lanes of the vectorized function:
+//!
+//! ```text
+//!              Varying
+//!            /    |     \
+//!    Uniform  Strided(k) Strided(k') ...
+//!            \    |     /
+//!              Undef
+//! ```
+//!
+//! plus the alignment of the lane-0 value (bytes for pointers, the largest
+//! known power of two dividing it for integers). `Strided(1)` is the thesis'
+//! *consecutive*; other strides are the *strided* extension the thesis
+//! suggests in 5.6.9. The thesis' *aligned* is `align` here, tracked as a
+//! number instead of "multiple of S".
+//!
+//! # Semantics of `Strided(k)`
+//!
+//! For an integer of `n` bits, `Strided(k)` claims that lane i holds
+//! `lane0 + i*k` **modulo 2^n**, with `k` kept as the signed `n`-bit
+//! residue. Modular arithmetic makes `add`, `sub`, `mul`, `shl` and `trunc`
+//! exact ring homomorphisms, so their rules need no assumption at all. For
+//! pointers the same holds modulo the pointer width (`k` in bytes).
+//!
+//! # The fixed point
+//!
+//! An optimistic worklist iteration over SSA: parameters and constants are
+//! seeded, every instruction starts at `Undef`, an instruction whose
+//! (non-phi) operand is still `Undef` stays `Undef` until that operand is
+//! known, and a phi joins the incoming values that are known. A value's new
+//! shape is always joined with its old one, so every value moves up the
+//! lattice at most twice and the iteration terminates. Loop phis such as
+//! `i = phi [0, entry], [i + 1, latch]` with a uniform bound come out uniform.
+//!
+//! This plain SSA fixed point is exact only because this milestone vectorizes
+//! functions with **uniform control flow** (see [`crate::uniformity`]): a phi
+//! then joins values chosen by a decision that is the same in every lane. The
+//! next milestone adds *sync dependence* (Moll & Hack PLDI'18; thesis 5.6.5
+//! "blend" phis and 5.6.12 divergent loops): a phi at the join point of a
+//! divergent branch, or a value leaving a divergent loop, becomes varying
+//! although its incoming values are uniform.
+//!
+//! # Transfer rules (and the assumptions they make)
+//!
+//! - Parameters (from [`ParamSpec`]): `v` → Varying, `u` → Uniform,
+//!   `l<k>` → `Strided(k)` (bytes for pointers, as in the VFABI), `ls<p>` →
+//!   Varying for now (a stride held in a parameter is not a constant; widening
+//!   treats the parameter as a vector), `a<n>` → alignment `n`.
+//! - Constants and global symbols: Uniform. An integer constant's alignment is
+//!   the largest power of two dividing it, zero and `null` get
+//!   [`MAX_TRACKED_ALIGN`]; symbols get 1 (we do not see the global's
+//!   alignment here).
+//! - `add`, `or disjoint`: (u, u) → u; (u, k) → k; (k1, k2) → k1 + k2
+//!   (uniform if that is 0). `sub`: the same with k1 − k2, and (u, k) → −k.
+//! - `mul` and `shl` by a uniform **constant** c: stride × c (resp. × 2^c).
+//!   A multiplication of a strided value by a uniform value that is not a
+//!   constant is Varying: its stride is not a compile-time number.
+//! - Every other binary operation: uniform iff both operands are uniform.
+//! - `getelementptr`: the base's shape plus, for every index, its shape times
+//!   the bytes that index steps over ([`DataLayout::alloc_size`] of the
+//!   indexed type; struct fields are constant indices and add
+//!   [`DataLayout::field_offset`]). `gep float, ptr %p, i64 %i` with `%p`
+//!   uniform and `%i` `Strided(1)` is `Strided(4)`.
+//! - Casts: `trunc` keeps the stride reduced modulo the narrower width (exact;
+//!   a stride that becomes 0 there makes the value uniform). `sext`/`zext` keep
+//!   the stride **assuming the lane values do not wrap** in the source type
+//!   within one group of W lanes — the promise of OpenMP's `linear` clause
+//!   and the assumption clang's and GCC's SIMD clones make. Because that
+//!   assumption is realistic only for wide types, an extension from a type
+//!   narrower than 32 bits makes a strided value Varying. A GEP index
+//!   narrower than the pointer is sign-extended by the GEP and follows the same
+//!   rule. `ptrtoint`, `inttoptr` and `bitcast` keep shapes (as truncations or
+//!   extensions when the widths differ). Int↔float conversions, `fptrunc`,
+//!   `fpext` and `addrspacecast` of a non-uniform value are Varying.
+//! - `icmp`: uniform iff both operands are uniform, and also for `eq`/`ne` of
+//!   two values with the *same* stride (`a + i*k == b + i*k` iff `a == b`,
+//!   exact in modular arithmetic). Orderings of equal-stride values would
+//!   additionally need "no wrap within the group", which we cannot prove
+//!   without value ranges, so they are Varying. `fcmp`: uniform iff both
+//!   operands are uniform.
+//! - `select`: uniform iff all operands are uniform; with a uniform condition
+//!   and two arms of the same stride k it is `Strided(k)` (every lane takes the
+//!   same arm).
+//! - `phi`: the join of the incoming values (equal strides stay strided).
+//! - `load`: a non-volatile load from a uniform address is uniform (all lanes
+//!   read the same memory state); anything else is Varying. Loaded values are
+//!   never strided (we do not reason about memory contents, thesis 5.6.6).
+//! - `call`: uniform iff the callee is direct, its effects are not
+//!   [`CallEffects::SideEffects`] and all arguments are uniform; Varying
+//!   otherwise. The SPMD builtins are known: `rv_lane_id()` is `Strided(1)`
+//!   starting at 0; `rv_num_lanes()`, `rv_any`, `rv_all`, `rv_ballot`,
+//!   `rv_popcount` and `rv_extract` are uniform (they combine all lanes);
+//!   `rv_mask`, `rv_insert`, `rv_shuffle` and `rv_compact` are Varying.
+//! - `alloca ty, count`: `Strided(alloc_size(ty) * count)` with the alloca's
+//!   alignment: widening gives every lane its own copy, interleaved per lane,
+//!   lane i's copy at `base + i * stride`. A non-constant count is a
+//!   [`ShapeError::AllocaVariableCount`].
+//! - `extractvalue`, `insertvalue`, `extractelement`, `insertelement`,
+//!   `shufflevector`, `splat`, `fneg`: uniform iff all operands are uniform.
+//!   `freeze` keeps its operand's shape (a frozen poison lane may take any
+//!   value; `lane0 + i*k` is one of them).
+//! - Anything else (masked and gather/scatter operations, which only widening
+//!   creates) is Varying.
+//!
+//! Only integer and pointer values can be `Strided`; a rule that would give a
+//! float or vector value a stride gives Varying instead.
+//!
+//! # Alignment
+//!
+//! `align` is a divisibility fact about the lane-0 value. Because every
+//! operation is lane-wise, it is an ordinary scalar analysis: sums, phis and
+//! selects take the minimum (the gcd of powers of two), products multiply,
+//! `shl c` multiplies by 2^c, `and` takes the maximum, a GEP takes the minimum
+//! of its base and of every offset term, casts between integers and pointers
+//! keep it, loads give 1 (the `align` of a load instruction is about its
+//! address, not its value). [`ShapeInfo::all_lanes_align`] derives the
+//! alignment that holds in every lane.
+//!
+//! Nothing is updated incrementally: recompute after changing the function.
 
-use lanewise_ir::vfabi::ParamSpec;
-use lanewise_ir::{DataLayout, Function, SecondaryMap, Value};
+use std::collections::VecDeque;
+use std::fmt;
+
+use lanewise_ir::vfabi::{ParamKind, ParamSpec};
+use lanewise_ir::{
+    BinaryOp, CallEffects, Callee, CastOp, Constant, DataLayout, Function, InstData, IntPredicate,
+    SecondaryMap, Type, Value, ValueDef,
+};
 
 /// How a value varies across the W lanes of the vectorized function.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -45,19 +171,1029 @@ pub struct ShapeInfo {
 pub enum ShapeError {
     #[error("function `{function}` has {actual} parameters but the shapes name {expected}")]
     ParamCount { function: String, expected: usize, actual: usize },
+    /// A `linear` parameter whose type is neither an integer nor a pointer.
+    #[error(
+        "function `{function}`: parameter {index} has type `{ty}`, but only integer and \
+         pointer parameters can be linear"
+    )]
+    LinearParamType { function: String, index: usize, ty: String },
+    /// An alloca whose element count is not a constant: the per-lane copies
+    /// would have no fixed stride.
+    #[error(
+        "function `{function}`: block `{block}`: `{alloca}` is an alloca with a non-constant \
+         element count (`{count}`); only constant-size allocas can be given one copy per lane"
+    )]
+    AllocaVariableCount { function: String, block: String, alloca: String, count: String },
+}
+
+/// The largest alignment the analysis tracks (a page). Larger divisibility
+/// facts are capped here; no vector memory operation needs more.
+pub const MAX_TRACKED_ALIGN: u64 = 4096;
+
+impl Shape {
+    /// The least upper bound of two shapes.
+    pub fn join(self, other: Shape) -> Shape {
+        match (self, other) {
+            (Shape::Undef, shape) | (shape, Shape::Undef) => shape,
+            (Shape::Uniform, Shape::Uniform) => Shape::Uniform,
+            (Shape::Strided(left), Shape::Strided(right)) if left == right => self,
+            _ => Shape::Varying,
+        }
+    }
+}
+
+impl fmt::Display for Shape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Shape::Undef => write!(f, "undef"),
+            Shape::Uniform => write!(f, "uniform"),
+            Shape::Strided(stride) => write!(f, "strided({stride})"),
+            Shape::Varying => write!(f, "varying"),
+        }
+    }
+}
+
+impl ValueShape {
+    pub fn new(shape: Shape, align: u64) -> Self {
+        ValueShape { shape, align: align.clamp(1, MAX_TRACKED_ALIGN) }
+    }
+
+    pub fn uniform(align: u64) -> Self {
+        Self::new(Shape::Uniform, align)
+    }
+
+    pub fn varying() -> Self {
+        Self::new(Shape::Varying, 1)
+    }
+
+    /// The least upper bound: shapes join, alignments meet (an `Undef` side
+    /// contributes nothing).
+    pub fn join(self, other: ValueShape) -> ValueShape {
+        match (self.shape, other.shape) {
+            (Shape::Undef, _) => other,
+            (_, Shape::Undef) => self,
+            _ => ValueShape::new(self.shape.join(other.shape), self.align.min(other.align)),
+        }
+    }
+}
+
+impl fmt::Display for ValueShape {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.align > 1 {
+            write!(f, "{} align {}", self.shape, self.align)
+        } else {
+            write!(f, "{}", self.shape)
+        }
+    }
 }
 
 impl ShapeInfo {
+    /// Runs the analysis on `func`, whose parameters vary as `params` says.
     pub fn compute(
         func: &Function,
         data_layout: &DataLayout,
         params: &[ParamSpec],
     ) -> Result<ShapeInfo, ShapeError> {
-        let _ = (func, data_layout, params);
-        todo!("shape analysis")
+        let mut analysis = ShapeAnalysis { func, data_layout, shapes: SecondaryMap::new() };
+        analysis.seed_params(params)?;
+        analysis.seed_constants();
+        analysis.check_allocas()?;
+        analysis.solve();
+        Ok(ShapeInfo { shapes: analysis.shapes })
     }
 
     pub fn shape(&self, value: Value) -> ValueShape {
         self.shapes[value]
+    }
+
+    /// The same value in every lane.
+    pub fn is_uniform(&self, value: Value) -> bool {
+        self.shapes[value].shape == Shape::Uniform
+    }
+
+    /// Not known to follow any pattern across lanes.
+    pub fn is_varying(&self, value: Value) -> bool {
+        self.shapes[value].shape == Shape::Varying
+    }
+
+    /// The lane-to-lane difference: `Some(k)` for `Strided(k)`, `Some(0)` for
+    /// a uniform value, `None` otherwise. Lane i holds `lane0 + i * stride`.
+    pub fn stride(&self, value: Value) -> Option<i64> {
+        match self.shapes[value].shape {
+            Shape::Uniform => Some(0),
+            Shape::Strided(stride) => Some(stride),
+            Shape::Undef | Shape::Varying => None,
+        }
+    }
+
+    /// Whether the pointer `ptr_value` addresses consecutive elements of
+    /// `elem_size` bytes in consecutive lanes (a vector load/store can serve it).
+    pub fn is_contiguous(&self, ptr_value: Value, elem_size: u64) -> bool {
+        elem_size > 0 && self.shapes[ptr_value].shape == Shape::Strided(elem_size as i64)
+    }
+
+    /// The known alignment of the lane-0 value.
+    pub fn align(&self, value: Value) -> u64 {
+        self.shapes[value].align
+    }
+
+    /// An alignment that holds for the value of every lane: the lane-0
+    /// alignment for uniform values, also limited by the stride for strided
+    /// values, 1 for varying values (their alignment is a lane-0 fact).
+    pub fn all_lanes_align(&self, value: Value) -> u64 {
+        let ValueShape { shape, align } = self.shapes[value];
+        match shape {
+            Shape::Uniform => align,
+            Shape::Strided(stride) => align.min(power_of_two_divisor(stride as i128)),
+            Shape::Undef | Shape::Varying => 1,
+        }
+    }
+}
+
+/// The largest power of two dividing `value`, capped at [`MAX_TRACKED_ALIGN`]
+/// (which is also the answer for 0).
+fn power_of_two_divisor(value: i128) -> u64 {
+    if value == 0 {
+        return MAX_TRACKED_ALIGN;
+    }
+    let zeros = value.trailing_zeros();
+    if zeros >= MAX_TRACKED_ALIGN.trailing_zeros() {
+        MAX_TRACKED_ALIGN
+    } else {
+        1u64 << zeros
+    }
+}
+
+/// `left * right`, capped.
+fn align_product(left: u64, right: u64) -> u64 {
+    left.saturating_mul(right).min(MAX_TRACKED_ALIGN)
+}
+
+/// The narrowest integer width from which an extension is assumed not to
+/// wrap within one group of lanes (see the module docs).
+const MIN_NO_WRAP_EXTENSION_BITS: u32 = 32;
+
+struct ShapeAnalysis<'a> {
+    func: &'a Function,
+    data_layout: &'a DataLayout,
+    shapes: SecondaryMap<Value, ValueShape>,
+}
+
+impl ShapeAnalysis<'_> {
+    fn function_name(&self) -> String {
+        self.func.name.clone()
+    }
+
+    fn seed_params(&mut self, params: &[ParamSpec]) -> Result<(), ShapeError> {
+        if params.len() != self.func.params.len() {
+            return Err(ShapeError::ParamCount {
+                function: self.function_name(),
+                expected: params.len(),
+                actual: self.func.params.len(),
+            });
+        }
+        for (index, (param, spec)) in self.func.params.iter().zip(params).enumerate() {
+            let align = spec.align.unwrap_or(1);
+            let shape = match spec.kind {
+                ParamKind::Vector => Shape::Varying,
+                ParamKind::Uniform => Shape::Uniform,
+                ParamKind::Linear { step } => {
+                    if !(param.ty.is_int() || param.ty.is_ptr()) {
+                        return Err(ShapeError::LinearParamType {
+                            function: self.function_name(),
+                            index,
+                            ty: param.ty.to_string(),
+                        });
+                    }
+                    self.strided(i128::from(step), &param.ty)
+                }
+                // The step lives in another parameter: not a constant stride.
+                ParamKind::LinearVariableStep { .. } => Shape::Varying,
+            };
+            self.shapes[param.value] = ValueShape::new(shape, align);
+        }
+        Ok(())
+    }
+
+    fn seed_constants(&mut self) {
+        for (value, data) in self.func.dfg.values.iter() {
+            let ValueDef::Const(constant) = &data.def else { continue };
+            let align = match constant {
+                Constant::Int(bits) => power_of_two_divisor(*bits as i128),
+                Constant::Null => MAX_TRACKED_ALIGN,
+                Constant::Zero if data.ty.is_int() || data.ty.is_ptr() => MAX_TRACKED_ALIGN,
+                _ => 1,
+            };
+            self.shapes[value] = ValueShape::uniform(align);
+        }
+    }
+
+    /// Rejects allocas with a non-constant count up front, so that the
+    /// transfer function never fails.
+    fn check_allocas(&self) -> Result<(), ShapeError> {
+        for inst in self.func.layout.insts() {
+            if let InstData::Alloca { count, .. } = self.func.dfg.inst(inst) {
+                if self.func.dfg.int_constant(*count).is_none() {
+                    let block = self.func.layout.inst_block(inst).expect("inst is in the layout");
+                    let alloca = match self.func.dfg.result(inst) {
+                        Some(result) => self.func.dfg.display_value(result),
+                        None => inst.to_string(),
+                    };
+                    return Err(ShapeError::AllocaVariableCount {
+                        function: self.function_name(),
+                        block: self.func.block_name(block),
+                        alloca,
+                        count: self.func.dfg.display_value(*count),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The worklist iteration, then a sweep that makes results of reachable
+    /// instructions that are still `Undef` (only possible for cycles that no
+    /// seed reaches) Varying, and iterates again.
+    fn solve(&mut self) {
+        let mut users: SecondaryMap<Value, Vec<lanewise_ir::Inst>> = SecondaryMap::new();
+        for inst in self.func.layout.insts() {
+            self.func.dfg.inst(inst).for_each_operand(|operand| users[operand].push(inst));
+        }
+        let reachable = crate::reachable_blocks(self.func);
+        let mut worklist: VecDeque<lanewise_ir::Inst> = self.func.layout.insts().collect();
+        let mut queued: SecondaryMap<lanewise_ir::Inst, bool> = SecondaryMap::new();
+        worklist.iter().for_each(|inst| queued[*inst] = true);
+        loop {
+            while let Some(inst) = worklist.pop_front() {
+                queued[inst] = false;
+                let Some(result) = self.func.dfg.result(inst) else { continue };
+                let computed = self.transfer(self.func.dfg.inst(inst), result);
+                let old = self.shapes[result];
+                let new = old.join(computed);
+                if new != old {
+                    self.shapes[result] = new;
+                    for user in &users[result] {
+                        if !queued[*user] {
+                            queued[*user] = true;
+                            worklist.push_back(*user);
+                        }
+                    }
+                }
+            }
+            let mut changed = false;
+            for block in self.func.layout.blocks() {
+                if !reachable[*block] {
+                    continue;
+                }
+                for inst in self.func.layout.block_insts(*block) {
+                    let Some(result) = self.func.dfg.result(*inst) else { continue };
+                    if self.shapes[result].shape == Shape::Undef {
+                        self.shapes[result] = ValueShape::varying();
+                        changed = true;
+                        for user in &users[result] {
+                            if !queued[*user] {
+                                queued[*user] = true;
+                                worklist.push_back(*user);
+                            }
+                        }
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+
+    fn get(&self, value: Value) -> ValueShape {
+        self.shapes[value]
+    }
+
+    fn ty(&self, value: Value) -> &Type {
+        self.func.dfg.value_type(value)
+    }
+
+    /// Width in bits of an integer or pointer type.
+    fn int_or_ptr_bits(&self, ty: &Type) -> Option<u32> {
+        match ty {
+            Type::Int(bits) => Some(*bits),
+            Type::Ptr(_) => Some((self.data_layout.pointer_bytes * 8) as u32),
+            _ => None,
+        }
+    }
+
+    /// The shape "lane i = lane0 + i * stride" for a value of type `ty`, with
+    /// `stride` computed in wrapping `i128` arithmetic: reduced modulo the
+    /// width of `ty`; 0 becomes Uniform; floats, vectors and strides that do
+    /// not fit `i64` become Varying.
+    fn strided(&self, stride: i128, ty: &Type) -> Shape {
+        let Some(bits) = self.int_or_ptr_bits(ty) else { return Shape::Varying };
+        if bits > 128 {
+            // i128 arithmetic is not exact modulo 2^bits.
+            return Shape::Varying;
+        }
+        let reduced = if bits == 128 {
+            stride
+        } else {
+            lanewise_ir::dfg::sign_extend((stride as u128) & ((1u128 << bits) - 1), bits)
+        };
+        match i64::try_from(reduced) {
+            Ok(0) => Shape::Uniform,
+            Ok(stride) => Shape::Strided(stride),
+            Err(_) => Shape::Varying,
+        }
+    }
+
+    /// The stride of an operand as a number: 0 for uniform, k for strided,
+    /// `None` for varying.
+    fn stride_of(shape: Shape) -> Option<i128> {
+        match shape {
+            Shape::Uniform => Some(0),
+            Shape::Strided(stride) => Some(i128::from(stride)),
+            Shape::Undef | Shape::Varying => None,
+        }
+    }
+
+    /// Uniform iff all `operands` are uniform, Varying otherwise; the
+    /// alignment is 1.
+    fn uniform_if_all_uniform(&self, operands: &[Value]) -> ValueShape {
+        if operands.iter().all(|operand| self.get(*operand).shape == Shape::Uniform) {
+            ValueShape::uniform(1)
+        } else {
+            ValueShape::varying()
+        }
+    }
+
+    /// The shape of `result`, defined by `data`, from the current shapes of
+    /// its operands. `Undef` while a non-phi operand is `Undef`.
+    fn transfer(&self, data: &InstData, result: Value) -> ValueShape {
+        if let InstData::Phi { incoming, .. } = data {
+            return incoming
+                .iter()
+                .fold(ValueShape::default(), |joined, (_, value)| joined.join(self.get(*value)));
+        }
+        let mut any_undef = false;
+        data.for_each_operand(|operand| any_undef |= self.get(operand).shape == Shape::Undef);
+        if any_undef {
+            return ValueShape::default();
+        }
+        let result_ty = self.ty(result);
+        match data {
+            InstData::Binary { op, lhs, rhs, flags } => {
+                let op = if *op == BinaryOp::Or && flags.disjoint { BinaryOp::Add } else { *op };
+                self.binary(op, *lhs, *rhs, result_ty)
+            }
+            InstData::Icmp { pred, lhs, rhs } => {
+                let (left, right) = (self.get(*lhs).shape, self.get(*rhs).shape);
+                let equal_strides =
+                    matches!((left, right), (Shape::Strided(a), Shape::Strided(b)) if a == b);
+                let equality = matches!(pred, IntPredicate::Eq | IntPredicate::Ne);
+                if (left == Shape::Uniform && right == Shape::Uniform)
+                    || (equality && equal_strides)
+                {
+                    ValueShape::uniform(1)
+                } else {
+                    ValueShape::varying()
+                }
+            }
+            InstData::Fcmp { lhs, rhs, .. } => self.uniform_if_all_uniform(&[*lhs, *rhs]),
+            InstData::Select { cond, if_true, if_false, .. } => {
+                let (left, right) = (self.get(*if_true), self.get(*if_false));
+                let align = left.align.min(right.align);
+                if self.get(*cond).shape != Shape::Uniform {
+                    return ValueShape::varying();
+                }
+                match (left.shape, right.shape) {
+                    (Shape::Uniform, Shape::Uniform) => ValueShape::uniform(align),
+                    (Shape::Strided(a), Shape::Strided(b)) if a == b => {
+                        ValueShape::new(self.strided(i128::from(a), result_ty), align)
+                    }
+                    _ => ValueShape::varying(),
+                }
+            }
+            InstData::Cast { op, arg, to, .. } => self.cast(*op, *arg, to),
+            InstData::Load { addr, volatile, .. } => {
+                if !volatile && self.get(*addr).shape == Shape::Uniform {
+                    ValueShape::uniform(1)
+                } else {
+                    ValueShape::varying()
+                }
+            }
+            InstData::Gep { source_ty, base, indices, .. } => {
+                self.gep(source_ty, *base, indices, result_ty)
+            }
+            InstData::Alloca { ty, count, align } => {
+                // check_allocas guarantees a constant count.
+                let count = self.func.dfg.int_constant(*count).unwrap_or(1);
+                let bytes = i128::from(self.data_layout.alloc_size(ty)).wrapping_mul(count as i128);
+                let align =
+                    if *align == 0 { self.data_layout.abi_align(ty) } else { u64::from(*align) };
+                ValueShape::new(self.strided(bytes, result_ty), align)
+            }
+            InstData::Call { callee, args, effects, .. } => self.call(callee, args, *effects),
+            InstData::Freeze { arg } => self.get(*arg),
+            InstData::Unary { arg, .. } => self.uniform_if_all_uniform(&[*arg]),
+            InstData::ExtractValue { .. }
+            | InstData::InsertValue { .. }
+            | InstData::ExtractElement { .. }
+            | InstData::InsertElement { .. }
+            | InstData::Shuffle { .. }
+            | InstData::Splat { .. } => self.uniform_if_all_uniform(&data.operands()),
+            InstData::Phi { .. } => unreachable!("handled above"),
+            InstData::Store { .. }
+            | InstData::MaskedLoad { .. }
+            | InstData::MaskedStore { .. }
+            | InstData::Gather { .. }
+            | InstData::Scatter { .. }
+            | InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Switch { .. }
+            | InstData::Return { .. }
+            | InstData::Unreachable => ValueShape::varying(),
+        }
+    }
+
+    fn binary(&self, op: BinaryOp, lhs: Value, rhs: Value, result_ty: &Type) -> ValueShape {
+        let (left, right) = (self.get(lhs), self.get(rhs));
+        let both_uniform = left.shape == Shape::Uniform && right.shape == Shape::Uniform;
+        let constant = |value: Value| self.func.dfg.signed_int_constant(value);
+        match op {
+            BinaryOp::Add | BinaryOp::Sub => {
+                let align = left.align.min(right.align);
+                let (Some(a), Some(b)) =
+                    (Self::stride_of(left.shape), Self::stride_of(right.shape))
+                else {
+                    return ValueShape::varying_with_align(align);
+                };
+                let stride =
+                    if op == BinaryOp::Add { a.wrapping_add(b) } else { a.wrapping_sub(b) };
+                ValueShape::new(self.strided(stride, result_ty), align)
+            }
+            BinaryOp::Mul => {
+                let align = align_product(left.align, right.align);
+                if both_uniform {
+                    return ValueShape::uniform(align);
+                }
+                // One side strided, the other a constant.
+                let scaled = match (left.shape, right.shape) {
+                    (Shape::Strided(stride), _) => constant(rhs).map(|c| (stride, c)),
+                    (_, Shape::Strided(stride)) => constant(lhs).map(|c| (stride, c)),
+                    _ => None,
+                };
+                match scaled {
+                    Some((stride, factor)) => ValueShape::new(
+                        self.strided(i128::from(stride).wrapping_mul(factor), result_ty),
+                        align,
+                    ),
+                    None => ValueShape::varying_with_align(align),
+                }
+            }
+            BinaryOp::Shl => {
+                let amount = self.func.dfg.int_constant(rhs);
+                let bits = result_ty.int_bits().unwrap_or(0);
+                let align = match amount {
+                    Some(amount) if amount < u128::from(bits) => align_product(
+                        left.align,
+                        1u64.checked_shl(amount as u32).unwrap_or(u64::MAX),
+                    ),
+                    _ => 1,
+                };
+                if both_uniform {
+                    return ValueShape::uniform(align);
+                }
+                match (left.shape, amount) {
+                    (Shape::Strided(stride), Some(amount)) if amount < u128::from(bits) => {
+                        let stride = i128::from(stride).wrapping_shl(amount as u32);
+                        ValueShape::new(self.strided(stride, result_ty), align)
+                    }
+                    _ => ValueShape::varying_with_align(align),
+                }
+            }
+            BinaryOp::And => {
+                let align = left.align.max(right.align);
+                if both_uniform {
+                    ValueShape::uniform(align)
+                } else {
+                    ValueShape::varying_with_align(align)
+                }
+            }
+            BinaryOp::Or | BinaryOp::Xor => {
+                let align = left.align.min(right.align);
+                if both_uniform {
+                    ValueShape::uniform(align)
+                } else {
+                    ValueShape::varying_with_align(align)
+                }
+            }
+            _ => self.uniform_if_all_uniform(&[lhs, rhs]),
+        }
+    }
+
+    /// Whether an extension of a strided value from `from_bits` may keep its
+    /// stride (see [`MIN_NO_WRAP_EXTENSION_BITS`]).
+    fn extension_keeps_stride(from_bits: u32) -> bool {
+        from_bits >= MIN_NO_WRAP_EXTENSION_BITS
+    }
+
+    fn cast(&self, op: CastOp, arg: Value, to: &Type) -> ValueShape {
+        let source = self.get(arg);
+        if source.shape == Shape::Uniform {
+            let keeps_align = matches!(
+                op,
+                CastOp::Trunc
+                    | CastOp::ZExt
+                    | CastOp::SExt
+                    | CastOp::PtrToInt
+                    | CastOp::IntToPtr
+                    | CastOp::Bitcast
+            );
+            return ValueShape::uniform(if keeps_align { source.align } else { 1 });
+        }
+        let from_bits = self.int_or_ptr_bits(self.ty(arg));
+        let to_bits = self.int_or_ptr_bits(to);
+        match (op, source.shape, from_bits, to_bits) {
+            (
+                CastOp::Trunc
+                | CastOp::ZExt
+                | CastOp::SExt
+                | CastOp::PtrToInt
+                | CastOp::IntToPtr
+                | CastOp::Bitcast,
+                Shape::Strided(stride),
+                Some(from_bits),
+                Some(to_bits),
+            ) => {
+                if to_bits > from_bits && !Self::extension_keeps_stride(from_bits) {
+                    return ValueShape::varying_with_align(source.align);
+                }
+                ValueShape::new(self.strided(i128::from(stride), to), source.align)
+            }
+            (
+                CastOp::Trunc
+                | CastOp::ZExt
+                | CastOp::SExt
+                | CastOp::PtrToInt
+                | CastOp::IntToPtr
+                | CastOp::Bitcast,
+                _,
+                Some(_),
+                Some(_),
+            ) => ValueShape::varying_with_align(source.align),
+            _ => ValueShape::varying(),
+        }
+    }
+
+    fn gep(
+        &self,
+        source_ty: &Type,
+        base: Value,
+        indices: &[Value],
+        result_ty: &Type,
+    ) -> ValueShape {
+        let base_shape = self.get(base);
+        let Some(mut stride) = Self::stride_of(base_shape.shape) else {
+            return ValueShape::varying();
+        };
+        let mut align = base_shape.align;
+        let mut varying = false;
+        let pointer_bits = (self.data_layout.pointer_bytes * 8) as u32;
+        // The type the next index steps over; the first index steps over
+        // whole `source_ty` objects.
+        let mut indexed_ty: Option<&Type> = None;
+        for index in indices {
+            let element_size;
+            match indexed_ty {
+                None => {
+                    element_size = self.data_layout.alloc_size(source_ty);
+                    indexed_ty = Some(source_ty);
+                }
+                Some(Type::Struct { fields, packed }) => {
+                    let Some(field) = self.func.dfg.int_constant(*index) else {
+                        return ValueShape::varying();
+                    };
+                    let Some(field_ty) = fields.get(field as usize) else {
+                        return ValueShape::varying();
+                    };
+                    let offset = self.data_layout.field_offset(fields, *packed, field as usize);
+                    align = align.min(power_of_two_divisor(i128::from(offset)));
+                    indexed_ty = Some(field_ty);
+                    continue;
+                }
+                Some(Type::Array { elem, .. }) | Some(Type::Vector { elem, .. }) => {
+                    element_size = self.data_layout.alloc_size(elem);
+                    indexed_ty = Some(elem);
+                }
+                Some(_) => return ValueShape::varying(),
+            }
+            let index_shape = self.get(*index);
+            let size = i128::from(element_size);
+            let term_align = match self.func.dfg.signed_int_constant(*index) {
+                Some(constant) => power_of_two_divisor(constant.wrapping_mul(size)),
+                None => align_product(index_shape.align, power_of_two_divisor(size)),
+            };
+            align = align.min(term_align);
+            let index_bits = self.ty(*index).int_bits().unwrap_or(0);
+            match index_shape.shape {
+                Shape::Uniform => {}
+                Shape::Strided(index_stride)
+                    if index_bits >= pointer_bits || Self::extension_keeps_stride(index_bits) =>
+                {
+                    stride = stride.wrapping_add(i128::from(index_stride).wrapping_mul(size));
+                }
+                _ => varying = true,
+            }
+        }
+        if varying {
+            return ValueShape::varying_with_align(align);
+        }
+        ValueShape::new(self.strided(stride, result_ty), align)
+    }
+
+    fn call(&self, callee: &Callee, args: &[Value], effects: CallEffects) -> ValueShape {
+        let Callee::Direct(name) = callee else { return ValueShape::varying() };
+        match name.as_str() {
+            "rv_lane_id" => return ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN),
+            "rv_num_lanes" | "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_extract" => {
+                return ValueShape::uniform(1)
+            }
+            "rv_mask" | "rv_insert" | "rv_shuffle" | "rv_compact" => return ValueShape::varying(),
+            _ => {}
+        }
+        if effects == CallEffects::SideEffects {
+            return ValueShape::varying();
+        }
+        self.uniform_if_all_uniform(args)
+    }
+}
+
+impl ValueShape {
+    /// Varying, with a known lane-0 alignment.
+    fn varying_with_align(align: u64) -> Self {
+        Self::new(Shape::Varying, align)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use lanewise_ir::vfabi::parse_shapes;
+    use lanewise_ir::{ArithFlags, FunctionBuilder, InstData, IntPredicate};
+
+    use super::*;
+
+    fn specs(shapes: &str) -> Vec<ParamSpec> {
+        parse_shapes(shapes).expect("valid shape string")
+    }
+
+    fn analyze(func: &Function, shapes: &str) -> ShapeInfo {
+        ShapeInfo::compute(func, &DataLayout::default(), &specs(shapes)).expect("analysis succeeds")
+    }
+
+    /// `void kernel(float *p, long i) { p[i] = p[i] + 1; }` shaped `u l`.
+    #[test]
+    fn linear_index_into_uniform_pointer_is_contiguous() {
+        let mut func = Function::new("kernel", vec![Type::PTR, Type::I64], Type::Void);
+        let (p, i) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let address = b.gep(Type::F32, p, vec![i]);
+        let loaded = b.load(Type::F32, address, 4);
+        let one = b.f32const(1.0);
+        let sum = b.binary(BinaryOp::FAdd, loaded, one);
+        b.store(sum, address, 4);
+        b.ret(None);
+
+        let info = analyze(&func, "ua16l");
+        assert_eq!(info.shape(address).shape, Shape::Strided(4));
+        assert!(info.is_contiguous(address, 4));
+        assert!(!info.is_contiguous(address, 8));
+        assert_eq!(info.stride(address), Some(4));
+        assert!(info.is_varying(loaded));
+        assert!(info.is_varying(sum));
+        assert!(info.is_uniform(one));
+        // p is 16-aligned, i has unknown alignment: lane 0's address only 4.
+        assert_eq!(info.align(address), 4);
+        assert_eq!(info.all_lanes_align(address), 4);
+    }
+
+    #[test]
+    fn parameters_follow_their_specs() {
+        let types = vec![Type::PTR, Type::I32, Type::I64, Type::PTR, Type::I32];
+        let func = Function::new("params", types, Type::Void);
+        let info = analyze(&func, "vul2ln8a32ls1");
+        let shape = |index| info.shape(func.param_value(index));
+        assert_eq!(shape(0), ValueShape::new(Shape::Varying, 1));
+        assert_eq!(shape(1), ValueShape::new(Shape::Uniform, 1));
+        assert_eq!(shape(2), ValueShape::new(Shape::Strided(2), 1));
+        assert_eq!(shape(3), ValueShape::new(Shape::Strided(-8), 32));
+        assert_eq!(shape(4).shape, Shape::Varying, "variable steps are varying for now");
+    }
+
+    #[test]
+    fn parameter_errors_name_the_function() {
+        let func = Function::new("f", vec![Type::F32], Type::Void);
+        let layout = DataLayout::default();
+        let error = ShapeInfo::compute(&func, &layout, &specs("uu")).unwrap_err();
+        assert_eq!(error.to_string(), "function `f` has 1 parameters but the shapes name 2");
+        let error = ShapeInfo::compute(&func, &layout, &specs("l")).unwrap_err();
+        assert!(matches!(error, ShapeError::LinearParamType { index: 0, .. }), "{error}");
+    }
+
+    /// `for (i = 0; i < n; i++) p[i + lane] ...` with uniform `n`: the
+    /// induction variable is uniform, the address strided.
+    #[test]
+    fn loop_phi_with_uniform_bound_is_uniform() {
+        let mut func = Function::new("loop", vec![Type::PTR, Type::I64, Type::I64], Type::Void);
+        let (p, n, lane) = (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let header = b.create_block(Some("header"));
+        let body = b.create_block(Some("body"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I64, 0);
+        b.jump(header);
+        b.switch_to_block(header);
+        // The latch value is patched in below.
+        let i = b.phi(Type::I64, vec![(entry, zero), (body, zero)]);
+        let in_range = b.icmp(IntPredicate::Slt, i, n);
+        b.branch(in_range, body, exit);
+        b.switch_to_block(body);
+        let index = b.binary(BinaryOp::Add, i, lane);
+        let address = b.gep(Type::F64, p, vec![index]);
+        let one = b.iconst(Type::I64, 1);
+        let next = b.binary(BinaryOp::Add, i, one);
+        b.jump(header);
+        b.switch_to_block(exit);
+        b.ret(None);
+        let phi_inst = func.dfg.defining_inst(i).unwrap();
+        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi_inst) {
+            incoming[1].1 = next;
+        }
+
+        let info = analyze(&func, "uul");
+        assert!(info.is_uniform(i));
+        assert!(info.is_uniform(next));
+        assert!(info.is_uniform(in_range));
+        assert_eq!(info.shape(index).shape, Shape::Strided(1));
+        assert!(info.is_contiguous(address, 8));
+    }
+
+    /// A phi cycle carrying a strided value around a loop, joined with a
+    /// varying value on the back edge, must end up varying.
+    #[test]
+    fn phi_of_strided_and_varying_is_varying() {
+        let mut func = Function::new("mix", vec![Type::I64, Type::I64, Type::BOOL], Type::I64);
+        let (linear, vector, flag) =
+            (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let header = b.create_block(Some("header"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        b.jump(header);
+        b.switch_to_block(header);
+        let x = b.phi(Type::I64, vec![(entry, linear), (header, vector)]);
+        let y = b.phi(Type::I64, vec![(entry, linear), (header, linear)]);
+        b.branch(flag, header, exit);
+        b.switch_to_block(exit);
+        b.ret(Some(x));
+
+        let info = analyze(&func, "lvu");
+        assert!(info.is_varying(x));
+        assert_eq!(info.shape(y).shape, Shape::Strided(1), "equal strides stay strided");
+    }
+
+    #[test]
+    fn strided_and_uniform_phi_is_varying() {
+        let mut func = Function::new("join", vec![Type::I64, Type::I64, Type::BOOL], Type::I64);
+        let (linear, uniform, flag) =
+            (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let other = b.create_block(Some("other"));
+        let join = b.create_block(Some("join"));
+        b.switch_to_block(entry);
+        b.branch(flag, other, join);
+        b.switch_to_block(other);
+        b.jump(join);
+        b.switch_to_block(join);
+        let x = b.phi(Type::I64, vec![(entry, linear), (other, uniform)]);
+        b.ret(Some(x));
+        let info = analyze(&func, "luu");
+        assert!(info.is_varying(x));
+    }
+
+    /// `struct S { char c; double d; int k; }; &s[i].k` and `&s->arr[i]`.
+    #[test]
+    fn struct_geps_add_field_offsets_and_scale_indices() {
+        let s = Type::Struct { fields: vec![Type::I8, Type::F64, Type::I32], packed: false };
+        let with_array = Type::Struct {
+            fields: vec![Type::I32, Type::Array { elem: Box::new(Type::Int(16)), len: 10 }],
+            packed: false,
+        };
+        let mut func = Function::new("structs", vec![Type::PTR, Type::I64], Type::Void);
+        let (p, i) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let zero32 = b.iconst(Type::I32, 0);
+        let two32 = b.iconst(Type::I32, 2);
+        let one32 = b.iconst(Type::I32, 1);
+        let field_k = b.gep(s.clone(), p, vec![i, two32]);
+        let field_d = b.gep(s.clone(), p, vec![i, one32]);
+        let zero64 = b.iconst(Type::I64, 0);
+        let array_element = b.gep(with_array, p, vec![zero64, one32, i]);
+        let first_field = b.gep(s, p, vec![zero64, zero32]);
+        b.ret(None);
+
+        let info = analyze(&func, "ua32l");
+        assert_eq!(info.shape(field_k), ValueShape::new(Shape::Strided(24), 8));
+        assert_eq!(info.shape(field_d), ValueShape::new(Shape::Strided(24), 8));
+        assert_eq!(info.shape(array_element), ValueShape::new(Shape::Strided(2), 2));
+        assert_eq!(info.shape(first_field), ValueShape::new(Shape::Uniform, 32));
+    }
+
+    #[test]
+    fn alignment_propagates_through_arithmetic_and_geps() {
+        let mut func = Function::new("align", vec![Type::PTR, Type::I64, Type::I64], Type::Void);
+        let (p, i, n) = (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let eight = b.iconst(Type::I64, 8);
+        let four = b.iconst(Type::I64, 4);
+        let three = b.iconst(Type::I64, 3);
+        let minus_sixteen = b.iconst(Type::I64, -16);
+        let scaled = b.binary(BinaryOp::Mul, i, eight); // i*8: strided(8), align 8*align(i)
+        let shifted = b.binary(BinaryOp::Shl, i, three); // same as i*8
+        let plus_four = b.binary(BinaryOp::Add, scaled, four); // align 4
+        let masked = b.binary(BinaryOp::And, n, minus_sixteen); // uniform, align 16
+        let address = b.gep(Type::I8, p, vec![plus_four]);
+        let aligned_address = b.gep(Type::F32, p, vec![masked]);
+        let sum_of_aligned = b.binary(BinaryOp::Add, masked, scaled);
+        b.ret(None);
+
+        let info = analyze(&func, "ua64la4u");
+        assert_eq!(info.shape(scaled), ValueShape::new(Shape::Strided(8), 32));
+        assert_eq!(info.shape(shifted), ValueShape::new(Shape::Strided(8), 32));
+        assert_eq!(info.shape(plus_four), ValueShape::new(Shape::Strided(8), 4));
+        assert_eq!(info.shape(masked), ValueShape::new(Shape::Uniform, 16));
+        assert_eq!(info.shape(address), ValueShape::new(Shape::Strided(8), 4));
+        assert_eq!(info.shape(aligned_address), ValueShape::new(Shape::Uniform, 64));
+        assert_eq!(info.shape(sum_of_aligned), ValueShape::new(Shape::Strided(8), 16));
+        assert_eq!(info.all_lanes_align(sum_of_aligned), 8);
+    }
+
+    #[test]
+    fn allocas_get_one_interleaved_copy_per_lane() {
+        let mut func = Function::new("private", vec![Type::I32], Type::Void);
+        let n = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let one = b.iconst(Type::I32, 1);
+        let three = b.iconst(Type::I32, 3);
+        let point = Type::Struct { fields: vec![Type::F32, Type::F32, Type::F32], packed: false };
+        let single = b.ins_value(InstData::Alloca { ty: point, count: one, align: 16 }, Type::PTR);
+        let array =
+            b.ins_value(InstData::Alloca { ty: Type::F64, count: three, align: 0 }, Type::PTR);
+        let zero = b.iconst(Type::I64, 0);
+        let field = b.gep(Type::F64, array, vec![zero]);
+        b.ret(None);
+        let info = analyze(&func, "u");
+        assert_eq!(info.shape(single), ValueShape::new(Shape::Strided(12), 16));
+        assert_eq!(info.shape(array), ValueShape::new(Shape::Strided(24), 8));
+        assert_eq!(info.shape(field), ValueShape::new(Shape::Strided(24), 8));
+
+        // A variable-size alloca is an error naming it.
+        let mut b = FunctionBuilder::new(&mut func);
+        b.switch_to_block(entry);
+        let terminator = b.func.layout.last_inst(entry).unwrap();
+        b.func.layout.remove_inst(terminator);
+        let dynamic = b.ins_value(InstData::Alloca { ty: Type::I8, count: n, align: 1 }, Type::PTR);
+        b.func.dfg.value_names[dynamic] = Some("buf".to_owned());
+        b.func.dfg.value_names[n] = Some("n".to_owned());
+        b.ret(None);
+        let error = ShapeInfo::compute(&func, &DataLayout::default(), &specs("u")).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "function `private`: block `entry`: `%buf` is an alloca with a non-constant element \
+             count (`%n`); only constant-size allocas can be given one copy per lane"
+        );
+    }
+
+    #[test]
+    fn casts_keep_strides_of_wide_types_only() {
+        let mut func = Function::new("casts", vec![Type::I32, Type::I8, Type::I64], Type::Void);
+        let (i32_linear, i8_linear, i64_linear) =
+            (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let widened = b.cast(CastOp::SExt, i32_linear, Type::I64);
+        let narrow_widened = b.cast(CastOp::ZExt, i8_linear, Type::I32);
+        let truncated = b.cast(CastOp::Trunc, i64_linear, Type::I8);
+        let as_float = b.cast(CastOp::SIToFP, i32_linear, Type::F32);
+        let as_pointer = b.cast(CastOp::IntToPtr, i64_linear, Type::PTR);
+        let back = b.cast(CastOp::PtrToInt, as_pointer, Type::I64);
+        b.ret(None);
+        let info = analyze(&func, "ll3l256");
+        assert_eq!(info.shape(widened).shape, Shape::Strided(1));
+        assert!(info.is_varying(narrow_widened), "i8 lanes may wrap within a group");
+        assert!(info.is_uniform(truncated), "256 is 0 modulo 2^8");
+        assert!(info.is_varying(as_float));
+        assert_eq!(info.shape(as_pointer).shape, Shape::Strided(256));
+        assert_eq!(info.shape(back).shape, Shape::Strided(256));
+    }
+
+    #[test]
+    fn compares_selects_loads_and_calls() {
+        let types = vec![Type::PTR, Type::I64, Type::I64, Type::I64, Type::BOOL];
+        let mut func = Function::new("misc", types, Type::Void);
+        let params: Vec<Value> = (0..5).map(|index| func.param_value(index)).collect();
+        let (p, a, c, u, flag) = (params[0], params[1], params[2], params[3], params[4]);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let equal_strides = b.icmp(IntPredicate::Eq, a, c);
+        let ordered_strides = b.icmp(IntPredicate::Slt, a, c);
+        let mixed = b.icmp(IntPredicate::Eq, a, u);
+        let difference = b.binary(BinaryOp::Sub, a, c);
+        let picked = b.select(flag, a, c);
+        let picked_varying = b.select(mixed, u, u);
+        let uniform_load = b.load(Type::I64, p, 8);
+        let address = b.gep(Type::I64, p, vec![a]);
+        let strided_load = b.load(Type::I64, address, 8);
+        let pure = b.call(Callee::Direct("sqrt".into()), vec![u], Type::I64, CallEffects::Pure);
+        let pure = b.func.dfg.result(pure).unwrap();
+        let effect =
+            b.call(Callee::Direct("rand".into()), vec![], Type::I64, CallEffects::SideEffects);
+        let effect = b.func.dfg.result(effect).unwrap();
+        let lane =
+            b.call(Callee::Direct("rv_lane_id".into()), vec![], Type::I32, CallEffects::Pure);
+        let lane = b.func.dfg.result(lane).unwrap();
+        let disjoint = b.ins_value(
+            InstData::Binary {
+                op: BinaryOp::Or,
+                lhs: u,
+                rhs: a,
+                flags: ArithFlags { disjoint: true, ..ArithFlags::default() },
+            },
+            Type::I64,
+        );
+        b.ret(None);
+
+        let info = analyze(&func, "ulluu");
+        assert!(info.is_uniform(equal_strides));
+        assert!(info.is_varying(ordered_strides));
+        assert!(info.is_varying(mixed));
+        assert!(info.is_uniform(difference));
+        assert_eq!(info.shape(picked).shape, Shape::Strided(1));
+        assert!(info.is_varying(picked_varying));
+        assert!(info.is_uniform(uniform_load));
+        assert!(info.is_varying(strided_load));
+        assert!(info.is_uniform(pure));
+        assert!(info.is_varying(effect));
+        assert_eq!(info.shape(lane), ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN));
+        assert_eq!(info.shape(disjoint).shape, Shape::Strided(1));
+    }
+
+    #[test]
+    fn multiplication_by_a_non_constant_uniform_is_varying() {
+        let mut func = Function::new("scale", vec![Type::I64, Type::I64], Type::Void);
+        let (i, n) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let product = b.binary(BinaryOp::Mul, i, n);
+        b.ret(None);
+        let info = analyze(&func, "lu");
+        assert!(info.is_varying(product));
+    }
+
+    /// Values in unreachable code may stay `Undef`; everything reachable
+    /// gets a real shape.
+    #[test]
+    fn only_unreachable_values_stay_undef() {
+        let mut func = Function::new("dead", vec![Type::I64], Type::I64);
+        let x = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let dead = b.create_block(Some("dead"));
+        b.switch_to_block(entry);
+        let doubled = b.binary(BinaryOp::Add, x, x);
+        b.ret(Some(doubled));
+        b.switch_to_block(dead);
+        // A self-referential phi only an unreachable block can hold.
+        let phi = b.phi(Type::I64, vec![]);
+        let phi_inst = b.func.dfg.defining_inst(phi).unwrap();
+        if let InstData::Phi { incoming, .. } = b.func.dfg.inst_mut(phi_inst) {
+            incoming.push((dead, phi));
+        }
+        b.jump(dead);
+        let info = analyze(&func, "l");
+        assert_eq!(info.shape(doubled).shape, Shape::Strided(2));
+        assert_eq!(info.shape(phi).shape, Shape::Undef);
     }
 }
