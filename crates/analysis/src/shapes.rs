@@ -1197,3 +1197,134 @@ mod tests {
         assert_eq!(info.shape(phi).shape, Shape::Undef);
     }
 }
+
+/// The shape claims checked against a tiny lane-by-lane evaluator.
+#[cfg(test)]
+mod chain_properties {
+    use lanewise_ir::vfabi::ParamKind;
+    use lanewise_ir::FunctionBuilder;
+    use proptest::prelude::*;
+
+    use super::*;
+
+    const LANES: usize = 8;
+
+    #[derive(Clone, Debug)]
+    enum Step {
+        Add(usize, usize),
+        Sub(usize, usize),
+        MulConst(usize, i64),
+        ShlConst(usize, u32),
+        AddConst(usize, i64),
+    }
+
+    fn step_strategy() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Step::Add(a, b)),
+            (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Step::Sub(a, b)),
+            (any::<usize>(), -70i64..70).prop_map(|(a, c)| Step::MulConst(a, c)),
+            (any::<usize>(), 0u32..31).prop_map(|(a, c)| Step::ShlConst(a, c)),
+            (any::<usize>(), any::<i64>()).prop_map(|(a, c)| Step::AddConst(a, c)),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn chains_of_affine_operations_have_the_stride_the_lanes_show(
+            wide in any::<bool>(),
+            steps in prop::collection::vec(-40i64..40, 2),
+            bases in prop::collection::vec(any::<u64>(), 3),
+            uniform_align_log in 0u32..7,
+            chain in prop::collection::vec(step_strategy(), 1..12),
+        ) {
+            let bits: u32 = if wide { 64 } else { 32 };
+            let mask = if bits == 64 { u64::MAX } else { (1u64 << bits) - 1 };
+            let ty = Type::Int(bits);
+            let uniform_align = 1u64 << uniform_align_log;
+            // Parameters: linear, uniform (aligned), linear.
+            let specs = vec![
+                ParamSpec { kind: ParamKind::Linear { step: steps[0] }, align: None },
+                ParamSpec { kind: ParamKind::Uniform, align: Some(uniform_align) },
+                ParamSpec { kind: ParamKind::Linear { step: steps[1] }, align: None },
+            ];
+            let param_lanes = |base: u64, step: i64| -> [u64; LANES] {
+                std::array::from_fn(|lane| base.wrapping_add((lane as u64).wrapping_mul(step as u64)) & mask)
+            };
+            let mut lanes: Vec<[u64; LANES]> = vec![
+                param_lanes(bases[0], steps[0]),
+                param_lanes(bases[1] & !(uniform_align - 1), 0),
+                param_lanes(bases[2], steps[1]),
+            ];
+
+            let mut func = Function::new("chain", vec![ty.clone(); 3], Type::Void);
+            let mut values: Vec<Value> = (0..3).map(|index| func.param_value(index)).collect();
+            let mut b = FunctionBuilder::new(&mut func);
+            let entry = b.create_block(Some("entry"));
+            b.switch_to_block(entry);
+            for step in &chain {
+                let pick = |index: usize| index % values.len();
+                let (value, lane_values): (Value, [u64; LANES]) = match *step {
+                    Step::Add(x, y) | Step::Sub(x, y) => {
+                        let (x, y) = (pick(x), pick(y));
+                        let add = matches!(step, Step::Add(..));
+                        let op = if add { BinaryOp::Add } else { BinaryOp::Sub };
+                        let value = b.binary(op, values[x], values[y]);
+                        let result = std::array::from_fn(|lane| {
+                            let (l, r) = (lanes[x][lane], lanes[y][lane]);
+                            (if add { l.wrapping_add(r) } else { l.wrapping_sub(r) }) & mask
+                        });
+                        (value, result)
+                    }
+                    Step::MulConst(x, c) | Step::AddConst(x, c) => {
+                        let x = pick(x);
+                        let constant = b.iconst(ty.clone(), i128::from(c));
+                        let mul = matches!(step, Step::MulConst(..));
+                        let op = if mul { BinaryOp::Mul } else { BinaryOp::Add };
+                        let value = b.binary(op, values[x], constant);
+                        let result = std::array::from_fn(|lane| {
+                            let l = lanes[x][lane];
+                            (if mul { l.wrapping_mul(c as u64) } else { l.wrapping_add(c as u64) }) & mask
+                        });
+                        (value, result)
+                    }
+                    Step::ShlConst(x, c) => {
+                        let x = pick(x);
+                        let amount = b.iconst(ty.clone(), i128::from(c));
+                        let value = b.binary(BinaryOp::Shl, values[x], amount);
+                        (value, std::array::from_fn(|lane| (lanes[x][lane] << c) & mask))
+                    }
+                };
+                values.push(value);
+                lanes.push(lane_values);
+            }
+            b.ret(None);
+
+            let info = ShapeInfo::compute(&func, &DataLayout::default(), &specs).unwrap();
+            for (value, lane_values) in values.iter().zip(&lanes) {
+                let ValueShape { shape, align } = info.shape(*value);
+                let observed_stride = lane_values[1].wrapping_sub(lane_values[0]) & mask;
+                match shape {
+                    Shape::Uniform => prop_assert!(
+                        lane_values.iter().all(|lane| *lane == lane_values[0]),
+                        "{value} claimed uniform: {lane_values:?}"
+                    ),
+                    Shape::Strided(stride) => {
+                        prop_assert_ne!(observed_stride, 0, "{} claimed {}", value, shape);
+                        for (lane, lane_value) in lane_values.iter().enumerate() {
+                            let expected = lane_values[0]
+                                .wrapping_add((lane as u64).wrapping_mul(stride as u64)) & mask;
+                            prop_assert_eq!(*lane_value, expected, "{} claimed {}", value, shape);
+                        }
+                    }
+                    Shape::Varying | Shape::Undef => {
+                        prop_assert!(false, "{value} is affine but came out {shape}")
+                    }
+                }
+                prop_assert_eq!(
+                    lane_values[0] % align, 0,
+                    "{} claimed align {} for lane 0 = {}", value, align, lane_values[0]
+                );
+            }
+        }
+    }
+}

@@ -91,3 +91,132 @@ pub fn check_uniform_control_flow(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use lanewise_ir::vfabi::parse_shapes;
+    use lanewise_ir::{BinaryOp, DataLayout, FunctionBuilder, InstData, IntPredicate, Type};
+
+    use super::*;
+
+    fn check(func: &Function, shapes: &str) -> Result<(), DivergenceError> {
+        let specs = parse_shapes(shapes).unwrap();
+        let info = ShapeInfo::compute(func, &DataLayout::default(), &specs).unwrap();
+        check_uniform_control_flow(func, &info)
+    }
+
+    /// `for (i = 0; i < n; i++) p[lane] += 1` with `n` uniform.
+    fn counted_loop() -> Function {
+        let mut func = Function::new("count", vec![Type::I64, Type::I64], Type::I64);
+        let (n, lane) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let header = b.create_block(Some("loop"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I64, 0);
+        b.jump(header);
+        b.switch_to_block(header);
+        let i = b.phi(Type::I64, vec![(entry, zero), (header, zero)]);
+        let sum = b.phi(Type::I64, vec![(entry, lane), (header, lane)]);
+        let one = b.iconst(Type::I64, 1);
+        let next = b.binary(BinaryOp::Add, i, one);
+        let next_sum = b.binary(BinaryOp::Add, sum, lane);
+        let more = b.icmp(IntPredicate::Slt, next, n);
+        b.func.dfg.value_names[more] = Some("more".to_owned());
+        b.branch(more, header, exit);
+        b.switch_to_block(exit);
+        b.ret(Some(next_sum));
+        for (phi, latch_value) in [(i, next), (sum, next_sum)] {
+            let inst = func.dfg.defining_inst(phi).unwrap();
+            if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+                incoming[1].1 = latch_value;
+            }
+        }
+        func
+    }
+
+    #[test]
+    fn accepts_a_loop_with_a_uniform_trip_count() {
+        assert_eq!(check(&counted_loop(), "ul"), Ok(()));
+    }
+
+    #[test]
+    fn rejects_a_loop_whose_trip_count_varies() {
+        let error = check(&counted_loop(), "vl").unwrap_err();
+        assert_eq!(error.block, "loop");
+        assert_eq!(error.condition, "%more");
+    }
+
+    /// `if (x > 0) y = 1; else y = 2;` with `x` varying.
+    #[test]
+    fn rejects_a_varying_if_naming_the_block_and_the_condition() {
+        let mut func = Function::new("foo", vec![Type::I32], Type::I32);
+        let x = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let then_block = b.create_block(Some("if.then"));
+        let else_block = b.create_block(Some("if.else"));
+        let join = b.create_block(Some("if.end"));
+        b.switch_to_block(entry);
+        b.jump(then_block);
+        b.switch_to_block(then_block);
+        let zero = b.iconst(Type::I32, 0);
+        let cmp = b.icmp(IntPredicate::Sgt, x, zero);
+        b.func.dfg.value_names[cmp] = Some("cmp".to_owned());
+        b.branch(cmp, else_block, join);
+        b.switch_to_block(else_block);
+        b.jump(join);
+        b.switch_to_block(join);
+        b.ret(Some(x));
+
+        let error = check(&func, "v").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "function `foo`: block `if.then` ends in a branch on a varying condition (`%cmp`); \
+             divergent control flow is not supported yet"
+        );
+        assert_eq!(error.terminator, DivergentTerminator::Branch);
+        assert_eq!(check(&func, "u"), Ok(()));
+    }
+
+    #[test]
+    fn rejects_a_switch_on_a_strided_value() {
+        let mut func = Function::new("sw", vec![Type::I32], Type::Void);
+        let x = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let one = b.create_block(Some("one"));
+        let other = b.create_block(Some("other"));
+        b.switch_to_block(entry);
+        b.ins(InstData::Switch { value: x, default: other, cases: vec![(1, one)] }, Type::Void);
+        b.switch_to_block(one);
+        b.ret(None);
+        b.switch_to_block(other);
+        b.ret(None);
+        let error = check(&func, "l").unwrap_err();
+        assert_eq!(error.terminator, DivergentTerminator::Switch);
+        assert_eq!(
+            error.to_string(),
+            "function `sw`: block `entry` ends in a switch on a strided(1) value (`v0`); \
+             divergent control flow is not supported yet"
+        );
+    }
+
+    #[test]
+    fn ignores_branches_that_decide_nothing_or_cannot_run() {
+        let mut func = Function::new("trivial", vec![Type::BOOL], Type::Void);
+        let flag = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let next = b.create_block(Some("next"));
+        let dead = b.create_block(Some("dead"));
+        b.switch_to_block(entry);
+        b.branch(flag, next, next);
+        b.switch_to_block(next);
+        b.ret(None);
+        b.switch_to_block(dead);
+        b.branch(flag, entry, next);
+        assert_eq!(check(&func, "v"), Ok(()));
+    }
+}
