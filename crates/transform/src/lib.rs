@@ -1,6 +1,15 @@
 //! Transforms of the Lanewise IR. Each pass is one module whose entry point's
 //! signature says what it reads and what it produces.
+//!
+//! * [`widen`]: instruction widening of functions with uniform control flow
+//!   (Karrenberg 2014, section 6.4).
+//! * [`vector_math`]: vector forms of math calls (LLVM intrinsics, libmvec).
+//! * [`interp`]: a reference interpreter of the IR, the oracle of the
+//!   widening tests (scalar lane by lane against vector).
 
+pub mod interp;
+pub mod vector_math;
 pub mod widen;
 
-pub use widen::{widen_function, WidenConfig, WidenError};
+pub use vector_math::VectorMath;
+pub use widen::{widen_function, ValueMap, WidenConfig, WidenError, Widened};

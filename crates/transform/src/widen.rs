@@ -1,9 +1,75 @@
-//! Instruction widening (Karrenberg 2014, section 2.4 and chapter 6.4).
-//! API fixed here; implementation in progress.
+//! Instruction widening for functions with uniform control flow
+//! (Karrenberg 2014, section 6.4 "Instruction Vectorization").
+//!
+//! [`widen_function`] builds a *new* function that runs W instances of the
+//! scalar one at once, with the x86 Vector Function ABI signature: parameter
+//! i is `<W x T>` if its [`ParamSpec`] kind is `Vector`, else the scalar `T`
+//! (uniform and linear parameters are passed as their lane-0 value); the
+//! result is `<W x T>`. Control flow must be uniform (every branch and switch
+//! condition uniform; checked before widening, and reported as
+//! [`WidenError::Unsupported`] if not), so the new function has exactly the
+//! scalar function's blocks, and terminators stay scalar.
+//!
+//! # Representations ([`ValueMap`])
+//! Every scalar value is represented in the new function by one of
+//! (see [`Widened`]):
+//! * `Uniform(s)`: the same scalar in all lanes (6.4.1);
+//! * `Strided { lane0, stride }`: lane i is `lane0 + i*stride` (bytes for
+//!   pointers), the "consecutive value optimization" of 6.4.2 generalized
+//!   to any constant stride;
+//! * `Vector(v)`: a `<W x T>` vector;
+//! * `Lanes([s0, ..])`: W scalars, the results of duplicated (sequential)
+//!   instructions (6.4.3, 6.4.4).
+//!
+//! Other forms are *materialized lazily* and cached: the vector of a uniform
+//! value is a `Splat` (constants become constant vectors), of a strided one
+//! `splat(lane0) + <0, k, 2k, ..>` (pointers: a GEP over `i8` with the byte
+//! offsets), of duplicated results a chain of `insertelement`s; lane i of a
+//! vector is an `extractelement`, of a strided value `lane0 + i*k`. A
+//! materialization is placed right after the definition it derives from
+//! (after the phis for a phi, at the top of the entry block for parameters
+//! and constants), so it dominates every use, and is emitted at most once:
+//! "broadcast late", only where a varying use needs it (Listings 3.1/3.2).
+//!
+//! # Instruction families
+//! * Pure lanewise instructions (arithmetic, comparisons, casts, select,
+//!   freeze, GEP, phi): if the shape analysis marks the result uniform or
+//!   strided, the instruction stays scalar and is computed on the lane-0
+//!   values of its operands (lane 0 of a lanewise operation is the operation
+//!   on lane 0; the stride of the result is the analysis's claim, which is
+//!   only accepted for the opcodes whose transfer functions produce strides,
+//!   section 5.6 and [`accepts_strided_result`]). Otherwise it becomes the
+//!   vector instruction of the same opcode and flags.
+//! * Loads and stores (5.6.8, 6.4.4): uniform address → scalar access (a
+//!   store of a varying value to a uniform address stores the last lane's
+//!   value: lanes run in order, the highest lane wins); address strided by
+//!   the element size → one vector access with the scalar alignment (raised
+//!   only to what the shape analysis proves for lane 0); other addresses →
+//!   gather (AVX2, AVX-512) / scatter (AVX-512), else W scalar accesses in
+//!   lane order. Volatile accesses are always duplicated in lane order.
+//! * Allocas: a strided alloca (stride = its size) becomes one alloca of W
+//!   copies, lane i's copy at `base + i*stride`.
+//! * Calls: pure or read-only calls with uniform arguments stay scalar;
+//!   elementwise intrinsics become their vector form; libm calls become
+//!   libmvec calls under [`VectorMath::Libmvec`] ([`crate::vector_math`]);
+//!   everything else is duplicated per lane in lane order 0..W-1 (6.4.4).
+//!
+//! Anything else (varying aggregates, vector values in the scalar code,
+//! varying branches) is reported as [`WidenError::Unsupported`] naming the
+//! function, block and instruction; widening never panics on its input.
+//! Blocks unreachable from the entry keep their name but only hold
+//! `unreachable` (their code never runs; phi inputs from them are dropped).
 
-use lanewise_analysis::ShapeInfo;
-use lanewise_ir::vfabi::{Isa, ParamSpec};
-use lanewise_ir::{DataLayout, Function};
+use std::collections::HashMap;
+
+use lanewise_analysis::{Shape, ShapeInfo};
+use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec};
+use lanewise_ir::{
+    ArithFlags, BinaryOp, Block, CallEffects, Callee, CastFlags, CastOp, Constant, DataLayout,
+    FastMathFlags, Function, Inst, InstData, Type, Value,
+};
+
+use crate::vector_math::{libmvec_variant, vector_intrinsic, VectorMath};
 
 /// What variant to produce.
 #[derive(Clone, Debug)]
@@ -16,21 +82,1256 @@ pub struct WidenConfig {
     pub isa: Isa,
     /// One spec per scalar parameter.
     pub params: Vec<ParamSpec>,
+    /// How libm calls are widened (default: [`VectorMath::Exact`]).
+    pub vector_math: VectorMath,
+}
+
+impl WidenConfig {
+    /// A configuration with the default options (`vector_math` exact).
+    pub fn new(name: impl Into<String>, width: u32, isa: Isa, params: Vec<ParamSpec>) -> Self {
+        WidenConfig { name: name.into(), width, isa, params, vector_math: VectorMath::default() }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum WidenError {
     #[error("in function `{function}`, block `{block}`, instruction `{inst}`: {message}")]
     Unsupported { function: String, block: String, inst: String, message: String },
+    /// The configuration does not fit the function (parameter count, width,
+    /// parameter or return types).
+    #[error("cannot widen function `{function}`: {message}")]
+    BadConfig { function: String, message: String },
 }
 
-/// Produces the W-lane vector function of `scalar`.
+/// Produces the W-lane vector function of `scalar` (which is not modified).
 pub fn widen_function(
     scalar: &Function,
     shapes: &ShapeInfo,
     data_layout: &DataLayout,
     config: &WidenConfig,
 ) -> Result<Function, WidenError> {
-    let _ = (scalar, shapes, data_layout, config);
-    todo!("widening")
+    let bad_config =
+        |message: String| WidenError::BadConfig { function: scalar.name.clone(), message };
+    if config.width == 0 {
+        return Err(bad_config("the vector width must be at least 1".to_owned()));
+    }
+    if config.params.len() != scalar.params.len() {
+        return Err(bad_config(format!(
+            "{} parameter specs given for {} parameters",
+            config.params.len(),
+            scalar.params.len()
+        )));
+    }
+    if scalar.entry_block().is_none() {
+        return Err(bad_config("the function has no body".to_owned()));
+    }
+    let mut widener = Widener::new(scalar, shapes, data_layout, config).map_err(bad_config)?;
+    widener.widen_blocks()?;
+    widener.complete_phis()?;
+    Ok(widener.func)
+}
+
+/// How one scalar value is represented in the vector function.
+#[derive(Clone, PartialEq, Debug)]
+pub enum Widened {
+    /// The same scalar in every lane.
+    Uniform(Value),
+    /// Lane i holds `lane0 + i*stride` (bytes for pointers).
+    Strided { lane0: Value, stride: i64 },
+    /// A `<W x T>` vector.
+    Vector(Value),
+    /// One scalar per lane (duplicated instructions), packed on demand.
+    Lanes(Vec<Value>),
+}
+
+/// Where a materialization goes: at `position` in `block`.
+struct Cursor {
+    block: Block,
+    position: usize,
+    in_entry_prologue: bool,
+}
+
+/// The scalar→vector-function value mapping, with lazy, cached
+/// materialization of vectors and of single lanes (see the module docs).
+pub struct ValueMap<'a> {
+    scalar: &'a Function,
+    width: u32,
+    widened: HashMap<Value, Widened>,
+    vectors: HashMap<Value, Value>,
+    lanes: HashMap<(Value, u32), Value>,
+    /// Number of materializations at the top of the entry block.
+    entry_prologue_len: usize,
+}
+
+impl<'a> ValueMap<'a> {
+    fn new(scalar: &'a Function, width: u32) -> Self {
+        ValueMap {
+            scalar,
+            width,
+            widened: HashMap::new(),
+            vectors: HashMap::new(),
+            lanes: HashMap::new(),
+            entry_prologue_len: 0,
+        }
+    }
+
+    /// Records the representation of scalar value `value`.
+    pub fn define(&mut self, value: Value, widened: Widened) {
+        self.widened.insert(value, widened);
+    }
+
+    /// The representation of `value` (constants are copied on first use).
+    pub fn get(&mut self, func: &mut Function, value: Value) -> Result<Widened, String> {
+        if let Some(widened) = self.widened.get(&value) {
+            return Ok(widened.clone());
+        }
+        if self.scalar.dfg.constant(value).is_some() {
+            let copy = self.copy_constant(func, value);
+            self.define(value, Widened::Uniform(copy));
+            return Ok(Widened::Uniform(copy));
+        }
+        Err(format!(
+            "operand {} is used before its definition (or defined in unreachable code)",
+            self.scalar.dfg.display_value(value)
+        ))
+    }
+
+    fn copy_constant(&mut self, func: &mut Function, value: Value) -> Value {
+        let ty = self.scalar.dfg.value_type(value).clone();
+        let constant = match self.scalar.dfg.constant(value) {
+            Some(Constant::Aggregate(elements)) => {
+                let elements = elements.clone();
+                Constant::Aggregate(
+                    elements.into_iter().map(|element| self.copy_constant(func, element)).collect(),
+                )
+            }
+            Some(constant) => constant.clone(),
+            None => unreachable!("copy_constant of a non-constant"),
+        };
+        func.dfg.make_const(ty, constant)
+    }
+
+    /// Whether `value` is the same in every lane.
+    pub fn is_uniform(&mut self, func: &mut Function, value: Value) -> Result<bool, String> {
+        Ok(matches!(self.get(func, value)?, Widened::Uniform(_)))
+    }
+
+    /// The scalar holding lane `lane` of `value`.
+    pub fn lane(&mut self, func: &mut Function, value: Value, lane: u32) -> Result<Value, String> {
+        if let Some(cached) = self.lanes.get(&(value, lane)) {
+            return Ok(*cached);
+        }
+        let scalar = match self.get(func, value)? {
+            Widened::Uniform(scalar) => return Ok(scalar),
+            Widened::Strided { lane0, .. } if lane == 0 => return Ok(lane0),
+            Widened::Lanes(lanes) => return Ok(lanes[lane as usize]),
+            Widened::Strided { lane0, stride } => {
+                let offset = stride.wrapping_mul(i64::from(lane));
+                let ty = func.dfg.value_type(lane0).clone();
+                let mut cursor = self.cursor_after_definition(func, lane0);
+                let data = match ty {
+                    Type::Ptr(_) => {
+                        let offset = func.dfg.int_const(Type::I64, offset as u128);
+                        InstData::Gep {
+                            source_ty: Type::I8,
+                            base: lane0,
+                            indices: vec![offset],
+                            inbounds: false,
+                        }
+                    }
+                    Type::Int(_) => {
+                        let offset = func.dfg.int_const(ty.clone(), offset as u128);
+                        InstData::Binary {
+                            op: BinaryOp::Add,
+                            lhs: lane0,
+                            rhs: offset,
+                            flags: ArithFlags::default(),
+                        }
+                    }
+                    other => return Err(format!("a strided value of type {other}")),
+                };
+                self.insert(func, &mut cursor, data, ty)
+            }
+            Widened::Vector(vector) => {
+                let ty = func.dfg.value_type(vector).scalar_type().clone();
+                let index = func.dfg.int_const(Type::I32, u128::from(lane));
+                let mut cursor = self.cursor_after_definition(func, vector);
+                self.insert(func, &mut cursor, InstData::ExtractElement { vector, index }, ty)
+            }
+        };
+        self.lanes.insert((value, lane), scalar);
+        Ok(scalar)
+    }
+
+    /// The `<W x T>` vector of `value`, materialized on first request.
+    pub fn vector(&mut self, func: &mut Function, value: Value) -> Result<Value, String> {
+        if let Some(cached) = self.vectors.get(&value) {
+            return Ok(*cached);
+        }
+        let widened = self.get(func, value)?;
+        let scalar_ty = self.scalar.dfg.value_type(value).clone();
+        if !scalar_ty.is_scalar() {
+            return Err(format!(
+                "{} of type {scalar_ty} would need a vector of non-scalar elements",
+                self.scalar.dfg.display_value(value)
+            ));
+        }
+        let width = self.width;
+        let vector_ty = scalar_ty.vector_of(width);
+        let vector = match widened {
+            Widened::Vector(vector) => vector,
+            Widened::Uniform(scalar) => match func.dfg.constant(scalar).cloned() {
+                Some(constant @ (Constant::Zero | Constant::Undef | Constant::Poison)) => {
+                    func.dfg.make_const(vector_ty, constant)
+                }
+                Some(Constant::Int(_) | Constant::Float(_) | Constant::Null) => {
+                    let elements = vec![scalar; width as usize];
+                    func.dfg.make_const(vector_ty, Constant::Aggregate(elements))
+                }
+                _ => {
+                    let mut cursor = self.cursor_after_definition(func, scalar);
+                    let splat = InstData::Splat { scalar, lanes: width };
+                    self.insert(func, &mut cursor, splat, vector_ty)
+                }
+            },
+            Widened::Strided { lane0, stride } => {
+                let mut cursor = self.cursor_after_definition(func, lane0);
+                match &scalar_ty {
+                    Type::Ptr(_) => {
+                        let offsets = self.step_vector(func, &Type::I64, stride);
+                        let gep = InstData::Gep {
+                            source_ty: Type::I8,
+                            base: lane0,
+                            indices: vec![offsets],
+                            inbounds: false,
+                        };
+                        self.insert(func, &mut cursor, gep, vector_ty)
+                    }
+                    Type::Int(_) => {
+                        let steps = self.step_vector(func, &scalar_ty, stride);
+                        let splat = InstData::Splat { scalar: lane0, lanes: width };
+                        let splat = self.insert(func, &mut cursor, splat, vector_ty.clone());
+                        let add = InstData::Binary {
+                            op: BinaryOp::Add,
+                            lhs: splat,
+                            rhs: steps,
+                            flags: ArithFlags::default(),
+                        };
+                        self.insert(func, &mut cursor, add, vector_ty)
+                    }
+                    other => return Err(format!("a strided value of type {other}")),
+                }
+            }
+            Widened::Lanes(lanes) => {
+                let last = *lanes.last().expect("at least one lane");
+                let mut cursor = self.cursor_after_definition(func, last);
+                let mut vector = func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+                for (lane, scalar) in lanes.into_iter().enumerate() {
+                    let index = func.dfg.int_const(Type::I32, lane as u128);
+                    let insert = InstData::InsertElement { vector, value: scalar, index };
+                    vector = self.insert(func, &mut cursor, insert, vector_ty.clone());
+                }
+                vector
+            }
+        };
+        self.vectors.insert(value, vector);
+        Ok(vector)
+    }
+
+    /// The constant vector `<0, k, 2k, ..>` of integer type `elem`.
+    fn step_vector(&self, func: &mut Function, elem: &Type, stride: i64) -> Value {
+        let elements = (0..self.width)
+            .map(|lane| {
+                func.dfg.int_const(elem.clone(), stride.wrapping_mul(i64::from(lane)) as u128)
+            })
+            .collect();
+        func.dfg.make_const(elem.vector_of(self.width), Constant::Aggregate(elements))
+    }
+
+    /// Where to put code derived from `value` (a value of the new function):
+    /// right after its definition, after the phis of its block for a phi, at
+    /// the top of the entry block for parameters and constants.
+    fn cursor_after_definition(&self, func: &Function, value: Value) -> Cursor {
+        let entry = func.entry_block().expect("the vector function has an entry block");
+        let Some(inst) = func.dfg.defining_inst(value) else {
+            return Cursor {
+                block: entry,
+                position: self.entry_prologue_len,
+                in_entry_prologue: true,
+            };
+        };
+        let block = func.layout.inst_block(inst).expect("definitions are in the layout");
+        let insts = func.layout.block_insts(block);
+        let position = if matches!(func.dfg.inst(inst), InstData::Phi { .. }) {
+            insts
+                .iter()
+                .take_while(|inst| matches!(func.dfg.inst(**inst), InstData::Phi { .. }))
+                .count()
+        } else {
+            insts.iter().position(|candidate| *candidate == inst).expect("in its block") + 1
+        };
+        Cursor { block, position, in_entry_prologue: false }
+    }
+
+    fn insert(
+        &mut self,
+        func: &mut Function,
+        cursor: &mut Cursor,
+        data: InstData,
+        ty: Type,
+    ) -> Value {
+        let inst = func.dfg.make_inst(data, ty);
+        func.layout.insert_inst_at(inst, cursor.block, cursor.position);
+        cursor.position += 1;
+        if cursor.in_entry_prologue {
+            self.entry_prologue_len += 1;
+        }
+        func.dfg.result(inst).expect("materializations have a result")
+    }
+}
+
+/// Whether the shape analysis may mark the result of `data` strided: the
+/// transfer functions of Karrenberg 2014, 5.6 (plus strides, as suggested
+/// there) only produce strides for these opcodes. A strided claim for any
+/// other instruction is rejected rather than trusted.
+fn accepts_strided_result(data: &InstData) -> bool {
+    match data {
+        InstData::Binary { op, .. } => matches!(
+            op,
+            BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Shl | BinaryOp::Or
+        ),
+        InstData::Cast { op, .. } => matches!(
+            op,
+            CastOp::Trunc
+                | CastOp::ZExt
+                | CastOp::SExt
+                | CastOp::PtrToInt
+                | CastOp::IntToPtr
+                | CastOp::Bitcast
+                | CastOp::AddrSpaceCast
+        ),
+        InstData::Gep { .. }
+        | InstData::Phi { .. }
+        | InstData::Select { .. }
+        | InstData::Freeze { .. }
+        | InstData::Alloca { .. } => true,
+        _ => false,
+    }
+}
+
+/// How a memory access is widened.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum AccessKind {
+    Uniform,
+    Contiguous,
+    GatherScatter,
+    Duplicated,
+}
+
+struct Widener<'a> {
+    scalar: &'a Function,
+    shapes: &'a ShapeInfo,
+    data_layout: &'a DataLayout,
+    config: &'a WidenConfig,
+    width: u32,
+    func: Function,
+    values: ValueMap<'a>,
+    blocks: HashMap<Block, Block>,
+    reachable: Vec<Block>,
+    /// Scalar phi, new phi, whether the new phi is a vector.
+    pending_phis: Vec<(Inst, Inst, bool)>,
+    /// The scalar block and instruction being widened, for diagnostics.
+    location: Option<(Block, Inst)>,
+    /// The new block being appended to.
+    current: Option<Block>,
+}
+
+impl<'a> Widener<'a> {
+    fn new(
+        scalar: &'a Function,
+        shapes: &'a ShapeInfo,
+        data_layout: &'a DataLayout,
+        config: &'a WidenConfig,
+    ) -> Result<Self, String> {
+        let width = config.width;
+        let mut param_types = Vec::new();
+        for (index, (param, spec)) in scalar.params.iter().zip(&config.params).enumerate() {
+            param_types.push(match spec.kind {
+                ParamKind::Vector => {
+                    if !param.ty.is_scalar() {
+                        return Err(format!(
+                            "parameter {index} of type {} cannot be passed as a vector",
+                            param.ty
+                        ));
+                    }
+                    param.ty.vector_of(width)
+                }
+                _ => param.ty.clone(),
+            });
+        }
+        let ret_ty = match &scalar.ret_ty {
+            Type::Void => Type::Void,
+            ty if ty.is_scalar() => ty.vector_of(width),
+            ty => return Err(format!("the return type {ty} has no vector form")),
+        };
+        let mut func = Function::new(config.name.clone(), param_types, ret_ty);
+        let mut blocks = HashMap::new();
+        for &block in scalar.layout.blocks() {
+            let new_block = func.dfg.make_block(scalar.dfg.blocks[block].name.clone());
+            func.layout.append_block(new_block);
+            blocks.insert(block, new_block);
+        }
+        let mut widener = Widener {
+            scalar,
+            shapes,
+            data_layout,
+            config,
+            width,
+            func,
+            values: ValueMap::new(scalar, width),
+            blocks,
+            reachable: reverse_postorder(scalar),
+            pending_phis: Vec::new(),
+            location: None,
+            current: None,
+        };
+        widener.map_params()?;
+        Ok(widener)
+    }
+
+    fn map_params(&mut self) -> Result<(), String> {
+        for index in 0..self.scalar.params.len() {
+            let old = self.scalar.param_value(index);
+            let new = self.func.param_value(index);
+            self.func.dfg.value_names[new] = self.scalar.dfg.value_names[old].clone();
+            let ty = self.scalar.params[index].ty.clone();
+            let widened = match self.config.params[index].kind {
+                ParamKind::Vector => Widened::Vector(new),
+                ParamKind::Uniform | ParamKind::Linear { step: 0 } => Widened::Uniform(new),
+                ParamKind::Linear { step } if ty.is_int() || ty.is_ptr() => {
+                    Widened::Strided { lane0: new, stride: step }
+                }
+                ParamKind::LinearVariableStep { step_param } if ty.is_int() || ty.is_ptr() => {
+                    let step = self.func.params.get(step_param as usize).map(|param| param.value);
+                    let step = step.filter(|step| self.func.dfg.value_type(*step).is_int());
+                    let step = step.ok_or_else(|| {
+                        format!("parameter {index}: step parameter {step_param} is not an integer")
+                    })?;
+                    Widened::Vector(self.variable_step_vector(new, step))
+                }
+                kind => return Err(format!("parameter {index} of type {ty} cannot be {kind:?}")),
+            };
+            self.values.define(old, widened);
+        }
+        Ok(())
+    }
+
+    /// `<p, p+s, p+2s, ..>` for a parameter with a step held in parameter `step`.
+    fn variable_step_vector(&mut self, param: Value, step: Value) -> Value {
+        let width = self.width;
+        let entry = self.func.entry_block().expect("entry");
+        let mut cursor = Cursor { block: entry, position: 0, in_entry_prologue: true };
+        cursor.position = self.values.entry_prologue_len;
+        let param_ty = self.func.dfg.value_type(param).clone();
+        let offset_ty = if param_ty.is_ptr() { Type::I64 } else { param_ty.clone() };
+        let step_ty = self.func.dfg.value_type(step).clone();
+        let mut step = step;
+        if step_ty != offset_ty {
+            let (op, to) = if step_ty.int_bits() > offset_ty.int_bits() {
+                (CastOp::Trunc, offset_ty.clone())
+            } else {
+                (CastOp::SExt, offset_ty.clone())
+            };
+            let cast =
+                InstData::Cast { op, arg: step, to: to.clone(), flags: CastFlags::default() };
+            step = self.values.insert(&mut self.func, &mut cursor, cast, to);
+        }
+        let offset_vector_ty = offset_ty.vector_of(width);
+        let splat_step = InstData::Splat { scalar: step, lanes: width };
+        let steps =
+            self.values.insert(&mut self.func, &mut cursor, splat_step, offset_vector_ty.clone());
+        let lane_numbers = self.values.step_vector(&mut self.func, &offset_ty, 1);
+        let multiply = InstData::Binary {
+            op: BinaryOp::Mul,
+            lhs: steps,
+            rhs: lane_numbers,
+            flags: ArithFlags::default(),
+        };
+        let offsets =
+            self.values.insert(&mut self.func, &mut cursor, multiply, offset_vector_ty.clone());
+        let vector_ty = param_ty.vector_of(width);
+        if param_ty.is_ptr() {
+            let gep = InstData::Gep {
+                source_ty: Type::I8,
+                base: param,
+                indices: vec![offsets],
+                inbounds: false,
+            };
+            self.values.insert(&mut self.func, &mut cursor, gep, vector_ty)
+        } else {
+            let splat = InstData::Splat { scalar: param, lanes: width };
+            let splat = self.values.insert(&mut self.func, &mut cursor, splat, vector_ty.clone());
+            let add = InstData::Binary {
+                op: BinaryOp::Add,
+                lhs: splat,
+                rhs: offsets,
+                flags: ArithFlags::default(),
+            };
+            self.values.insert(&mut self.func, &mut cursor, add, vector_ty)
+        }
+    }
+
+    // ----- Diagnostics -----
+
+    fn unsupported(&self, message: impl Into<String>) -> WidenError {
+        let (block, inst) = match self.location {
+            Some((block, inst)) => {
+                let data = self.scalar.dfg.inst(inst);
+                let inst_name = match self.scalar.dfg.result(inst) {
+                    Some(result) => {
+                        format!(
+                            "{} = {}",
+                            self.scalar.dfg.display_value(result),
+                            data.opcode_name()
+                        )
+                    }
+                    None => data.opcode_name().to_owned(),
+                };
+                (self.scalar.block_name(block), inst_name)
+            }
+            None => ("-".to_owned(), "-".to_owned()),
+        };
+        WidenError::Unsupported {
+            function: self.scalar.name.clone(),
+            block,
+            inst,
+            message: message.into(),
+        }
+    }
+
+    // ----- Value access (errors located at the current instruction) -----
+
+    fn lane(&mut self, value: Value, lane: u32) -> Result<Value, WidenError> {
+        self.values.lane(&mut self.func, value, lane).map_err(|message| self.unsupported(message))
+    }
+
+    fn lane0(&mut self, value: Value) -> Result<Value, WidenError> {
+        self.lane(value, 0)
+    }
+
+    fn vector(&mut self, value: Value) -> Result<Value, WidenError> {
+        self.values.vector(&mut self.func, value).map_err(|message| self.unsupported(message))
+    }
+
+    fn widened(&mut self, value: Value) -> Result<Widened, WidenError> {
+        self.values.get(&mut self.func, value).map_err(|message| self.unsupported(message))
+    }
+
+    fn is_uniform(&mut self, value: Value) -> Result<bool, WidenError> {
+        Ok(matches!(self.widened(value)?, Widened::Uniform(_)))
+    }
+
+    /// The `<W x T>` type of scalar type `ty`, or an error for other types.
+    fn vector_type(&self, ty: &Type) -> Result<Type, WidenError> {
+        if ty.is_scalar() {
+            Ok(ty.vector_of(self.width))
+        } else {
+            Err(self.unsupported(format!("a varying value of type {ty} has no vector form")))
+        }
+    }
+
+    /// The analysis shape of the result of `inst`.
+    fn result_shape(&self, inst: Inst) -> Result<Shape, WidenError> {
+        let result = self.scalar.dfg.result(inst).expect("instruction with a result");
+        match self.shapes.shape(result).shape {
+            Shape::Undef => Err(self.unsupported("the shape analysis gave the result no shape")),
+            shape => Ok(shape),
+        }
+    }
+
+    // ----- Emission -----
+
+    /// Appends an instruction to the current block; returns its result, if any.
+    fn append(&mut self, data: InstData, ty: Type) -> Option<Value> {
+        let block = self.current.expect("a current block");
+        let inst = self.func.append(block, data, ty);
+        self.func.dfg.result(inst)
+    }
+
+    fn append_value(&mut self, data: InstData, ty: Type) -> Value {
+        self.append(data, ty).expect("non-void instruction")
+    }
+
+    /// Records the representation of the result of `inst` and names the new value.
+    fn define_result(&mut self, inst: Inst, widened: Widened) {
+        let result = self.scalar.dfg.result(inst).expect("instruction with a result");
+        let name = self.scalar.dfg.value_names[result].clone();
+        match &widened {
+            Widened::Uniform(value)
+            | Widened::Strided { lane0: value, .. }
+            | Widened::Vector(value) => {
+                if self.func.dfg.defining_inst(*value).is_some() {
+                    self.func.dfg.value_names[*value] = name;
+                }
+            }
+            Widened::Lanes(lanes) => {
+                if let Some(name) = name {
+                    for (lane, value) in lanes.iter().enumerate() {
+                        self.func.dfg.value_names[*value] = Some(format!("{name}.lane{lane}"));
+                    }
+                }
+            }
+        }
+        self.values.define(result, widened);
+    }
+
+    /// Result representation for a scalar instruction whose result has `shape`.
+    fn scalar_result(
+        &self,
+        inst: Inst,
+        scalar: Value,
+        shape: Shape,
+    ) -> Result<Widened, WidenError> {
+        match shape {
+            Shape::Uniform => Ok(Widened::Uniform(scalar)),
+            Shape::Strided(stride) => {
+                let data = self.scalar.dfg.inst(inst);
+                let ty = self.scalar.dfg.value_type(scalar_result_value(self.scalar, inst));
+                if !(ty.is_int() || ty.is_ptr()) || !accepts_strided_result(data) {
+                    return Err(self.unsupported(format!(
+                        "the shape analysis marks a {} of type {ty} strided",
+                        data.opcode_name()
+                    )));
+                }
+                Ok(Widened::Strided { lane0: scalar, stride })
+            }
+            _ => unreachable!("scalar_result of a varying shape"),
+        }
+    }
+
+    // ----- Driver -----
+
+    fn widen_blocks(&mut self) -> Result<(), WidenError> {
+        for block in self.reachable.clone() {
+            self.current = Some(self.blocks[&block]);
+            for &inst in self.scalar.layout.block_insts(block) {
+                self.location = Some((block, inst));
+                self.widen_inst(inst)?;
+            }
+        }
+        for &block in self.scalar.layout.blocks() {
+            if !self.reachable.contains(&block) {
+                self.current = Some(self.blocks[&block]);
+                self.append(InstData::Unreachable, Type::Void);
+            }
+        }
+        Ok(())
+    }
+
+    fn widen_inst(&mut self, inst: Inst) -> Result<(), WidenError> {
+        match self.scalar.dfg.inst(inst) {
+            InstData::Binary { .. }
+            | InstData::Unary { .. }
+            | InstData::Icmp { .. }
+            | InstData::Fcmp { .. }
+            | InstData::Cast { .. }
+            | InstData::Freeze { .. } => self.widen_lanewise(inst),
+            InstData::Select { .. } => self.widen_select(inst),
+            InstData::Gep { .. } => self.widen_gep(inst),
+            InstData::Phi { .. } => self.widen_phi(inst),
+            InstData::Load { .. } => self.widen_load(inst),
+            InstData::Store { .. } => self.widen_store(inst),
+            InstData::Alloca { .. } => self.widen_alloca(inst),
+            InstData::Call { .. } => self.widen_call(inst),
+            InstData::ExtractValue { .. }
+            | InstData::InsertValue { .. }
+            | InstData::ExtractElement { .. }
+            | InstData::InsertElement { .. }
+            | InstData::Shuffle { .. } => self.widen_uniform_only(inst),
+            InstData::Splat { .. }
+            | InstData::MaskedLoad { .. }
+            | InstData::MaskedStore { .. }
+            | InstData::Gather { .. }
+            | InstData::Scatter { .. } => {
+                Err(self.unsupported("vector-only instruction in the scalar function"))
+            }
+            InstData::Jump { .. }
+            | InstData::Branch { .. }
+            | InstData::Switch { .. }
+            | InstData::Return { .. }
+            | InstData::Unreachable => self.widen_terminator(inst),
+        }
+    }
+
+    /// The scalar copy of `inst` with every operand replaced by its lane-0 value.
+    fn lane0_copy(&mut self, inst: Inst) -> Result<InstData, WidenError> {
+        let mut data = self.scalar.dfg.inst(inst).clone();
+        let mut lane0_operands = Vec::new();
+        for operand in data.operands() {
+            lane0_operands.push(self.lane0(operand)?);
+        }
+        let mut replacements = lane0_operands.into_iter();
+        data.map_operands(|_| replacements.next().expect("same operand count"));
+        Ok(data)
+    }
+
+    /// Uniform or strided result: the scalar instruction on lane-0 operands.
+    fn widen_as_scalar(&mut self, inst: Inst, shape: Shape) -> Result<(), WidenError> {
+        let data = self.lane0_copy(inst)?;
+        let ty = self.scalar.dfg.value_type(scalar_result_value(self.scalar, inst)).clone();
+        let scalar = self.append_value(data, ty);
+        let widened = self.scalar_result(inst, scalar, shape)?;
+        self.define_result(inst, widened);
+        Ok(())
+    }
+
+    /// Arithmetic, comparisons, casts, freeze.
+    fn widen_lanewise(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let shape = self.result_shape(inst)?;
+        if shape != Shape::Varying {
+            return self.widen_as_scalar(inst, shape);
+        }
+        let mut data = self.scalar.dfg.inst(inst).clone();
+        let result_ty =
+            self.vector_type(self.scalar.dfg.value_type(scalar_result_value(self.scalar, inst)))?;
+        let mut vectors = Vec::new();
+        for operand in data.operands() {
+            vectors.push(self.vector(operand)?);
+        }
+        let mut replacements = vectors.into_iter();
+        data.map_operands(|_| replacements.next().expect("same operand count"));
+        if let InstData::Cast { to, .. } = &mut data {
+            *to = result_ty.clone();
+        }
+        let vector = self.append_value(data, result_ty);
+        self.define_result(inst, Widened::Vector(vector));
+        Ok(())
+    }
+
+    /// Select: a uniform condition stays scalar in a vector select.
+    fn widen_select(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let shape = self.result_shape(inst)?;
+        if shape != Shape::Varying {
+            return self.widen_as_scalar(inst, shape);
+        }
+        let InstData::Select { cond, if_true, if_false, flags } =
+            self.scalar.dfg.inst(inst).clone()
+        else {
+            unreachable!()
+        };
+        let result_ty = self.vector_type(self.scalar.dfg.value_type(if_true))?;
+        let cond = if self.is_uniform(cond)? { self.lane0(cond)? } else { self.vector(cond)? };
+        let if_true = self.vector(if_true)?;
+        let if_false = self.vector(if_false)?;
+        let vector =
+            self.append_value(InstData::Select { cond, if_true, if_false, flags }, result_ty);
+        self.define_result(inst, Widened::Vector(vector));
+        Ok(())
+    }
+
+    /// GEP: uniform base and indices stay scalar (struct field indices must),
+    /// the others become vectors; the result is a vector of pointers.
+    fn widen_gep(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let shape = self.result_shape(inst)?;
+        if shape != Shape::Varying {
+            return self.widen_as_scalar(inst, shape);
+        }
+        let InstData::Gep { source_ty, base, indices, inbounds } =
+            self.scalar.dfg.inst(inst).clone()
+        else {
+            unreachable!()
+        };
+        let result_ty =
+            self.vector_type(self.scalar.dfg.value_type(scalar_result_value(self.scalar, inst)))?;
+        let mut any_vector = false;
+        let mut widen_operand = |this: &mut Self, value: Value| -> Result<Value, WidenError> {
+            if this.is_uniform(value)? {
+                this.lane0(value)
+            } else {
+                any_vector = true;
+                this.vector(value)
+            }
+        };
+        let mut new_base = widen_operand(self, base)?;
+        let mut new_indices = Vec::new();
+        for index in indices {
+            new_indices.push(widen_operand(self, index)?);
+        }
+        if !any_vector {
+            // A varying claim for a GEP of uniform operands: keep it a vector.
+            new_base = self.vector(base)?;
+        }
+        let gep = InstData::Gep { source_ty, base: new_base, indices: new_indices, inbounds };
+        let vector = self.append_value(gep, result_ty);
+        self.define_result(inst, Widened::Vector(vector));
+        Ok(())
+    }
+
+    /// Phis: scalar phis for uniform and strided results, vector phis
+    /// otherwise; incoming values are filled in by [`Self::complete_phis`].
+    fn widen_phi(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let shape = self.result_shape(inst)?;
+        let InstData::Phi { ty, .. } = self.scalar.dfg.inst(inst).clone() else { unreachable!() };
+        let block = self.current.expect("a current block");
+        let (new_ty, is_vector) =
+            if shape == Shape::Varying { (self.vector_type(&ty)?, true) } else { (ty, false) };
+        let new_inst = self.func.append(
+            block,
+            InstData::Phi { ty: new_ty.clone(), incoming: Vec::new() },
+            new_ty,
+        );
+        let new_value = self.func.dfg.result(new_inst).expect("phi result");
+        let widened = if is_vector {
+            Widened::Vector(new_value)
+        } else {
+            self.scalar_result(inst, new_value, shape)?
+        };
+        self.define_result(inst, widened);
+        self.pending_phis.push((inst, new_inst, is_vector));
+        Ok(())
+    }
+
+    fn complete_phis(&mut self) -> Result<(), WidenError> {
+        for (inst, new_inst, is_vector) in std::mem::take(&mut self.pending_phis) {
+            let block = self.scalar.layout.inst_block(inst).expect("phi in layout");
+            self.location = Some((block, inst));
+            let InstData::Phi { incoming, .. } = self.scalar.dfg.inst(inst).clone() else {
+                unreachable!()
+            };
+            let mut new_incoming = Vec::new();
+            for (predecessor, value) in incoming {
+                if !self.reachable.contains(&predecessor) {
+                    continue;
+                }
+                let new_value = if is_vector { self.vector(value)? } else { self.lane0(value)? };
+                new_incoming.push((self.blocks[&predecessor], new_value));
+            }
+            if let InstData::Phi { incoming, .. } = self.func.dfg.inst_mut(new_inst) {
+                *incoming = new_incoming;
+            }
+        }
+        Ok(())
+    }
+
+    // ----- Memory -----
+
+    /// How an access of `ty` through `addr` is widened.
+    fn access_kind(
+        &mut self,
+        addr: Value,
+        ty: &Type,
+        volatile: bool,
+    ) -> Result<AccessKind, WidenError> {
+        if volatile {
+            return Ok(AccessKind::Duplicated);
+        }
+        let element_bytes = self.data_layout.store_size(ty);
+        let contiguous_type = ty.is_scalar()
+            && ty
+                .scalar_bits()
+                .is_some_and(|bits| bits % 8 == 0 && u64::from(bits) / 8 == element_bytes)
+            && self.data_layout.alloc_size(ty) == element_bytes;
+        Ok(match self.widened(addr)? {
+            Widened::Uniform(_) => AccessKind::Uniform,
+            Widened::Strided { stride, .. }
+                if contiguous_type && u64::try_from(stride).ok() == Some(element_bytes) =>
+            {
+                AccessKind::Contiguous
+            }
+            _ if ty.is_scalar() && matches!(self.config.isa, Isa::Avx2 | Isa::Avx512) => {
+                AccessKind::GatherScatter
+            }
+            _ => AccessKind::Duplicated,
+        })
+    }
+
+    /// The alignment of a contiguous vector access at `addr`: the scalar
+    /// alignment, raised to what the shape analysis proves for lane 0 (never
+    /// beyond the access size).
+    fn contiguous_alignment(&self, addr: Value, scalar_align: u32, vector_ty: &Type) -> u32 {
+        let known = self.shapes.shape(addr).align.max(1);
+        let proven = 1u64 << known.trailing_zeros();
+        let access_bytes = self.data_layout.store_size(vector_ty).max(1);
+        let cap = 1u64 << (63 - access_bytes.leading_zeros());
+        let raised = proven.min(cap).min(u64::from(u32::MAX));
+        scalar_align.max(raised as u32)
+    }
+
+    /// An all-true `<W x i1>` mask.
+    fn all_true_mask(&mut self) -> Value {
+        let one = self.func.dfg.int_const(Type::BOOL, 1);
+        let mask_ty = Type::BOOL.vector_of(self.width);
+        self.func.dfg.make_const(mask_ty, Constant::Aggregate(vec![one; self.width as usize]))
+    }
+
+    fn widen_load(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let InstData::Load { ty, addr, align, volatile } = self.scalar.dfg.inst(inst).clone()
+        else {
+            unreachable!()
+        };
+        let widened = match self.access_kind(addr, &ty, volatile)? {
+            AccessKind::Uniform => {
+                let addr = self.lane0(addr)?;
+                let load = InstData::Load { ty: ty.clone(), addr, align, volatile };
+                Widened::Uniform(self.append_value(load, ty))
+            }
+            AccessKind::Contiguous => {
+                let vector_ty = self.vector_type(&ty)?;
+                let vector_align = self.contiguous_alignment(addr, align, &vector_ty);
+                let addr = self.lane0(addr)?;
+                let load =
+                    InstData::Load { ty: vector_ty.clone(), addr, align: vector_align, volatile };
+                Widened::Vector(self.append_value(load, vector_ty))
+            }
+            AccessKind::GatherScatter => {
+                let vector_ty = self.vector_type(&ty)?;
+                let addrs = self.vector(addr)?;
+                let mask = self.all_true_mask();
+                let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+                let gather =
+                    InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align };
+                Widened::Vector(self.append_value(gather, vector_ty))
+            }
+            AccessKind::Duplicated => {
+                let mut lanes = Vec::new();
+                for lane in 0..self.width {
+                    let addr = self.lane(addr, lane)?;
+                    let load = InstData::Load { ty: ty.clone(), addr, align, volatile };
+                    lanes.push(self.append_value(load, ty.clone()));
+                }
+                Widened::Lanes(lanes)
+            }
+        };
+        self.define_result(inst, widened);
+        Ok(())
+    }
+
+    fn widen_store(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let InstData::Store { value, addr, align, volatile } = self.scalar.dfg.inst(inst).clone()
+        else {
+            unreachable!()
+        };
+        let ty = self.scalar.dfg.value_type(value).clone();
+        match self.access_kind(addr, &ty, volatile)? {
+            AccessKind::Uniform => {
+                // Lanes store in order: the last lane's value is what remains.
+                let last_lane = if self.is_uniform(value)? { 0 } else { self.width - 1 };
+                let value = self.lane(value, last_lane)?;
+                let addr = self.lane0(addr)?;
+                self.append(InstData::Store { value, addr, align, volatile }, Type::Void);
+            }
+            AccessKind::Contiguous => {
+                let vector_ty = self.vector_type(&ty)?;
+                let vector_align = self.contiguous_alignment(addr, align, &vector_ty);
+                let value = self.vector(value)?;
+                let addr = self.lane0(addr)?;
+                let store = InstData::Store { value, addr, align: vector_align, volatile };
+                self.append(store, Type::Void);
+            }
+            AccessKind::GatherScatter if self.config.isa == Isa::Avx512 => {
+                let value = self.vector(value)?;
+                let addrs = self.vector(addr)?;
+                let mask = self.all_true_mask();
+                self.append(InstData::Scatter { value, addrs, mask, align }, Type::Void);
+            }
+            AccessKind::GatherScatter | AccessKind::Duplicated => {
+                for lane in 0..self.width {
+                    let lane_value = self.lane(value, lane)?;
+                    let lane_addr = self.lane(addr, lane)?;
+                    let store =
+                        InstData::Store { value: lane_value, addr: lane_addr, align, volatile };
+                    self.append(store, Type::Void);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A strided alloca becomes one alloca of W copies; lane i's copy starts
+    /// at `base + i*stride`.
+    fn widen_alloca(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let InstData::Alloca { ty, count, align } = self.scalar.dfg.inst(inst).clone() else {
+            unreachable!()
+        };
+        let shape = self.result_shape(inst)?;
+        let widened = match shape {
+            Shape::Uniform => {
+                let data = self.lane0_copy(inst)?;
+                Widened::Uniform(self.append_value(data, Type::PTR))
+            }
+            Shape::Strided(stride) => {
+                let Some(count_value) = self.scalar.dfg.int_constant(count) else {
+                    return Err(self.unsupported("a strided alloca needs a constant element count"));
+                };
+                let copy_bytes =
+                    (self.data_layout.alloc_size(&ty) as u128).checked_mul(count_value);
+                if copy_bytes != Some(stride as u128) || stride <= 0 {
+                    return Err(self.unsupported(format!(
+                        "the alloca is marked Strided({stride}) but one copy is {} x {} bytes",
+                        count_value,
+                        self.data_layout.alloc_size(&ty)
+                    )));
+                }
+                let len = (count_value as u64).checked_mul(u64::from(self.width));
+                let len = len.ok_or_else(|| self.unsupported("alloca size overflows"))?;
+                let count_ty = self.scalar.dfg.value_type(count).clone();
+                let one = self.func.dfg.int_const(count_ty, 1);
+                let copies_ty = Type::Array { elem: Box::new(ty), len };
+                let alloca = InstData::Alloca { ty: copies_ty, count: one, align };
+                Widened::Strided { lane0: self.append_value(alloca, Type::PTR), stride }
+            }
+            _ => return Err(self.unsupported("an alloca with a varying address")),
+        };
+        self.define_result(inst, widened);
+        Ok(())
+    }
+
+    // ----- Calls -----
+
+    fn widen_call(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let InstData::Call { callee, args, ret_ty, effects, flags } =
+            self.scalar.dfg.inst(inst).clone()
+        else {
+            unreachable!()
+        };
+        let mut all_uniform = match callee {
+            Callee::Indirect(pointer) => self.is_uniform(pointer)?,
+            Callee::Direct(_) => true,
+        };
+        for &arg in &args {
+            all_uniform &= self.is_uniform(arg)?;
+        }
+        let has_result = ret_ty != Type::Void;
+        if all_uniform && effects != CallEffects::SideEffects {
+            let data = self.lane0_copy(inst)?;
+            let result = self.append(data, ret_ty);
+            if let Some(result) = result {
+                self.define_result(inst, Widened::Uniform(result));
+            }
+            return Ok(());
+        }
+        if let Callee::Direct(name) = &callee {
+            if let Some(vector) = self.widen_math_call(name, &args, &ret_ty, effects, flags)? {
+                self.define_result(inst, Widened::Vector(vector));
+                return Ok(());
+            }
+        }
+        self.duplicate_call(inst, has_result)
+    }
+
+    /// A vector intrinsic or libmvec call for an elementwise intrinsic or a
+    /// libm function, if one applies.
+    fn widen_math_call(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        ret_ty: &Type,
+        effects: CallEffects,
+        flags: FastMathFlags,
+    ) -> Result<Option<Value>, WidenError> {
+        let libmvec_enabled = self.config.vector_math == VectorMath::Libmvec;
+        let (isa, width) = (self.config.isa, self.width);
+        if let Some(intrinsic) = vector_intrinsic(name, ret_ty, width) {
+            if effects == CallEffects::SideEffects {
+                return Ok(None);
+            }
+            if libmvec_enabled {
+                let libm_name = intrinsic.libm_name.as_deref();
+                let variant = libm_name.and_then(|libm| libmvec_variant(libm, ret_ty, isa, width));
+                if let Some(variant) = variant.filter(|variant| variant.arity == args.len()) {
+                    return self.libmvec_call(&variant, args, ret_ty, flags).map(Some);
+                }
+            }
+            let mut new_args = Vec::new();
+            for (position, &arg) in args.iter().enumerate() {
+                if intrinsic.scalar_operands.contains(&position) {
+                    if !self.is_uniform(arg)? {
+                        return Ok(None);
+                    }
+                    new_args.push(self.lane0(arg)?);
+                } else {
+                    new_args.push(self.vector(arg)?);
+                }
+            }
+            let vector_ty = self.vector_type(ret_ty)?;
+            let call = InstData::Call {
+                callee: Callee::Direct(intrinsic.name),
+                args: new_args,
+                ret_ty: vector_ty.clone(),
+                effects: CallEffects::Pure,
+                flags,
+            };
+            return Ok(Some(self.append_value(call, vector_ty)));
+        }
+        if libmvec_enabled {
+            // Libm functions only write errno, which libmvec does not set.
+            let variant = libmvec_variant(name, ret_ty, isa, width);
+            if let Some(variant) = variant.filter(|variant| variant.arity == args.len()) {
+                return self.libmvec_call(&variant, args, ret_ty, flags).map(Some);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Calls `variant` on the vectors of `args`, split into `variant.calls`
+    /// calls of `variant.lanes` lanes when W is wider than the variant.
+    fn libmvec_call(
+        &mut self,
+        variant: &crate::vector_math::LibmvecVariant,
+        args: &[Value],
+        ret_ty: &Type,
+        flags: FastMathFlags,
+    ) -> Result<Value, WidenError> {
+        let mut vectors = Vec::new();
+        for &arg in args {
+            vectors.push(self.vector(arg)?);
+        }
+        let part_ty = ret_ty.vector_of(variant.lanes);
+        let mut parts = Vec::new();
+        for part in 0..variant.calls {
+            let part_args = if variant.calls == 1 {
+                vectors.clone()
+            } else {
+                let first_lane = (part * variant.lanes) as i32;
+                let mask: Vec<i32> = (first_lane..first_lane + variant.lanes as i32).collect();
+                let mut part_args = Vec::new();
+                for &vector in &vectors {
+                    let shuffle =
+                        InstData::Shuffle { lhs: vector, rhs: vector, mask: mask.clone() };
+                    part_args.push(self.append_value(shuffle, part_ty.clone()));
+                }
+                part_args
+            };
+            let call = InstData::Call {
+                callee: Callee::Direct(variant.name.clone()),
+                args: part_args,
+                ret_ty: part_ty.clone(),
+                effects: CallEffects::Pure,
+                flags,
+            };
+            parts.push(self.append_value(call, part_ty.clone()));
+        }
+        // Concatenate pairwise: the number of parts is a power of two.
+        let mut part_lanes = variant.lanes;
+        while parts.len() > 1 {
+            let joined_ty = ret_ty.vector_of(part_lanes * 2);
+            let mask: Vec<i32> = (0..(part_lanes * 2) as i32).collect();
+            let mut joined = Vec::new();
+            for pair in parts.chunks(2) {
+                let shuffle = InstData::Shuffle { lhs: pair[0], rhs: pair[1], mask: mask.clone() };
+                joined.push(self.append_value(shuffle, joined_ty.clone()));
+            }
+            parts = joined;
+            part_lanes *= 2;
+        }
+        Ok(parts[0])
+    }
+
+    /// One scalar call per lane, in lane order (6.4.4).
+    fn duplicate_call(&mut self, inst: Inst, has_result: bool) -> Result<(), WidenError> {
+        let InstData::Call { callee, args, ret_ty, effects, flags } =
+            self.scalar.dfg.inst(inst).clone()
+        else {
+            unreachable!()
+        };
+        let mut results = Vec::new();
+        for lane in 0..self.width {
+            let lane_callee = match &callee {
+                Callee::Direct(name) => Callee::Direct(name.clone()),
+                Callee::Indirect(pointer) => Callee::Indirect(self.lane(*pointer, lane)?),
+            };
+            let mut lane_args = Vec::new();
+            for &arg in &args {
+                lane_args.push(self.lane(arg, lane)?);
+            }
+            let call = InstData::Call {
+                callee: lane_callee,
+                args: lane_args,
+                ret_ty: ret_ty.clone(),
+                effects,
+                flags,
+            };
+            if let Some(result) = self.append(call, ret_ty.clone()) {
+                results.push(result);
+            }
+        }
+        if has_result {
+            self.define_result(inst, Widened::Lanes(results));
+        }
+        Ok(())
+    }
+
+    /// Aggregate and vector operations: only uniform ones are supported.
+    fn widen_uniform_only(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let shape = self.result_shape(inst)?;
+        let data = self.scalar.dfg.inst(inst);
+        let mut operands_uniform = true;
+        for operand in data.operands() {
+            operands_uniform &= self.is_uniform(operand)?;
+        }
+        if shape != Shape::Uniform || !operands_uniform {
+            return Err(
+                self.unsupported("varying aggregate and vector operations are not widened yet")
+            );
+        }
+        self.widen_as_scalar(inst, Shape::Uniform)
+    }
+
+    // ----- Terminators -----
+
+    /// The lane-0 value of a branch or switch condition, which must be uniform.
+    fn uniform_condition(&mut self, cond: Value) -> Result<Value, WidenError> {
+        let uniform = self.scalar.dfg.constant(cond).is_some()
+            || self.shapes.shape(cond).shape == Shape::Uniform
+            || self.is_uniform(cond)?;
+        if !uniform {
+            return Err(self.unsupported(
+                "varying branch condition: the control flow must be linearized before widening",
+            ));
+        }
+        self.lane0(cond)
+    }
+
+    fn widen_terminator(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let mut data = self.scalar.dfg.inst(inst).clone();
+        match &mut data {
+            InstData::Branch { cond, .. } => *cond = self.uniform_condition(*cond)?,
+            InstData::Switch { value, .. } => *value = self.uniform_condition(*value)?,
+            InstData::Return { value: Some(value) } => *value = self.vector(*value)?,
+            _ => {}
+        }
+        for successor in data.successors() {
+            data.replace_successor(successor, self.blocks[&successor]);
+        }
+        self.append(data, Type::Void);
+        Ok(())
+    }
+}
+
+/// The result value of a scalar instruction that has one.
+fn scalar_result_value(scalar: &Function, inst: Inst) -> Value {
+    scalar.dfg.result(inst).expect("instruction with a result")
+}
+
+/// Blocks reachable from the entry, in reverse postorder (definitions come
+/// before their non-phi uses in SSA form).
+fn reverse_postorder(func: &Function) -> Vec<Block> {
+    let Some(entry) = func.entry_block() else { return Vec::new() };
+    let mut visited = std::collections::HashSet::from([entry]);
+    let mut postorder = Vec::new();
+    let mut stack = vec![(entry, func.successors(entry), 0usize)];
+    while let Some((block, successors, next)) = stack.last_mut() {
+        if let Some(&successor) = successors.get(*next) {
+            *next += 1;
+            if visited.insert(successor) {
+                let successors = func.successors(successor);
+                stack.push((successor, successors, 0));
+            }
+        } else {
+            postorder.push(*block);
+            stack.pop();
+        }
+    }
+    postorder.reverse();
+    postorder
 }
