@@ -17,9 +17,9 @@ pub mod uniformity;
 
 pub use lanewise_ir::cfg::ControlFlowGraph;
 pub use lanewise_ir::dominators::DominatorTree;
-pub use loops::LoopInfo;
+pub use loops::{IrreducibleError, Loop, LoopData, LoopInfo};
 pub use shapes::{Shape, ShapeError, ShapeInfo, ValueShape};
-pub use uniformity::{check_uniform_control_flow, DivergenceError};
+pub use uniformity::{check_uniform_control_flow, DivergenceError, DivergentTerminator};
 
 use lanewise_ir::{Block, Function, SecondaryMap};
 

@@ -297,6 +297,18 @@ impl ShapeInfo {
         self.shapes[value].align
     }
 
+    /// One line per parameter and instruction result, in layout order:
+    /// `%i = strided(1)`, `%p = uniform align 16` (for reports and test
+    /// expectations).
+    pub fn dump(&self, func: &Function) -> String {
+        let params = func.params.iter().map(|param| param.value);
+        let results = func.layout.insts().filter_map(|inst| func.dfg.result(inst));
+        params
+            .chain(results)
+            .map(|value| format!("{} = {}\n", func.dfg.display_value(value), self.shapes[value]))
+            .collect()
+    }
+
     /// An alignment that holds for the value of every lane: the lane-0
     /// alignment for uniform values, also limited by the stride for strided
     /// values, 1 for varying values (their alignment is a lane-0 fact).
@@ -1157,6 +1169,43 @@ mod tests {
         assert!(info.is_varying(effect));
         assert_eq!(info.shape(lane), ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN));
         assert_eq!(info.shape(disjoint).shape, Shape::Strided(1));
+    }
+
+    /// A pointer bumped by one element per iteration keeps the stride of its
+    /// strided start; the dump lists every value.
+    #[test]
+    fn strided_pointer_induction_and_dump() {
+        let mut func = Function::new("walk", vec![Type::PTR, Type::I64], Type::Void);
+        let (start, n) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let header = b.create_block(Some("loop"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        b.jump(header);
+        b.switch_to_block(header);
+        let p = b.phi(Type::PTR, vec![(entry, start), (header, start)]);
+        let one = b.iconst(Type::I64, 1);
+        let next = b.gep(Type::F32, p, vec![one]);
+        let done = b.icmp(IntPredicate::Eq, next, start);
+        b.branch(done, exit, header);
+        b.switch_to_block(exit);
+        b.ret(None);
+        let phi_inst = b.func.dfg.defining_inst(p).unwrap();
+        if let InstData::Phi { incoming, .. } = b.func.dfg.inst_mut(phi_inst) {
+            incoming[1].1 = next;
+        }
+        for (value, name) in [(start, "start"), (n, "n"), (p, "p"), (next, "next")] {
+            func.dfg.value_names[value] = Some(name.to_owned());
+        }
+        let info = analyze(&func, "l4a16u");
+        assert_eq!(info.shape(p), ValueShape::new(Shape::Strided(4), 4));
+        assert!(info.is_uniform(done), "equal strides compare uniformly for equality");
+        assert_eq!(
+            info.dump(&func),
+            "%start = strided(4) align 16\n%n = uniform\n%p = strided(4) align 4\n\
+             %next = strided(4) align 4\nv5 = uniform\n"
+        );
     }
 
     #[test]
