@@ -499,6 +499,10 @@ impl ShapeAnalysis<'_> {
     /// width of `ty`; 0 becomes Uniform; floats, vectors and strides that do
     /// not fit `i64` become Varying.
     fn strided(&self, stride: i128, ty: &Type) -> Shape {
+        if stride == 0 {
+            // Exactly the same in every lane, whatever the type (also vectors).
+            return Shape::Uniform;
+        }
         let Some(bits) = self.int_or_ptr_bits(ty) else { return Shape::Varying };
         if bits > 128 {
             // i128 arithmetic is not exact modulo 2^bits.
@@ -1206,6 +1210,24 @@ mod tests {
             "%start = strided(4) align 16\n%n = uniform\n%p = strided(4) align 4\n\
              %next = strided(4) align 4\nv5 = uniform\n"
         );
+    }
+
+    /// Scalar code may hold vector values (clang's own SIMD code); uniform
+    /// operands still give uniform results.
+    #[test]
+    fn vector_typed_values_are_uniform_or_varying() {
+        let v4 = Type::I32.vector_of(4);
+        let mut func = Function::new("vectors", vec![v4.clone(), v4], Type::Void);
+        let (a, c) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let uniform_sum = b.binary(BinaryOp::Add, a, a);
+        let varying_sum = b.binary(BinaryOp::Add, a, c);
+        b.ret(None);
+        let info = analyze(&func, "uv");
+        assert!(info.is_uniform(uniform_sum));
+        assert!(info.is_varying(varying_sum));
     }
 
     #[test]
