@@ -9,7 +9,9 @@
 pub mod lift;
 pub mod lower;
 pub mod module;
+mod raw;
 
 pub use module::{
     with_module, with_module_from_bytes, BridgeError, LlvmModule, OutputFormat, ScalarFunctionInfo,
+    CANONICALIZE_PIPELINE, CLEANUP_PIPELINE,
 };

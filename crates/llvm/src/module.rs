@@ -1,11 +1,38 @@
 //! Loading, canonicalizing, verifying and writing LLVM modules.
+//!
+//! A module lives inside an LLVM context that must outlive it; rather than
+//! exposing that lifetime pair, [`with_module`] parses a file into a fresh
+//! context and hands the module to a closure. Canonicalization (Karrenberg
+//! 2014, §5.1: WFV expects loop-simplified, LCSSA-form SSA code) and all other
+//! pass pipelines go through LLVM's new pass manager.
 
 use std::path::Path;
 
+use inkwell::attributes::{Attribute, AttributeLoc};
 use inkwell::context::Context;
 use inkwell::module::Module;
+use inkwell::passes::PassBuilderOptions;
+use inkwell::targets::{
+    CodeModel, InitializationConfig, RelocMode, Target, TargetData, TargetMachine,
+};
+use inkwell::values::FunctionValue;
+use inkwell::OptimizationLevel;
 
 use lanewise_ir::{DataLayout, Function};
+
+use crate::raw::{
+    attribute_contents, AttributeContents, RawContext, RawModule, RawValue,
+    FUNCTION_ATTRIBUTE_INDEX,
+};
+
+/// The pipeline [`LlvmModule::canonicalize`] runs: SSA construction, CFG
+/// cleanup, loop-simplify form and LCSSA, and nothing that rewrites
+/// arithmetic (no instcombine), so the lifted code stays close to the input.
+pub const CANONICALIZE_PIPELINE: &str = "mem2reg,sroa,simplifycfg,loop-simplify,lcssa";
+
+/// The per-function pipeline [`LlvmModule::cleanup`] runs on new functions.
+pub const CLEANUP_PIPELINE: &str =
+    "instcombine,simplifycfg,early-cse,gvn,instcombine,dce,simplifycfg";
 
 /// Errors of the bridge. Each names the function, block and instruction where
 /// it can.
@@ -27,6 +54,8 @@ pub enum BridgeError {
     Passes { pipeline: String, message: String },
     #[error("cannot write `{path}`: {message}")]
     Write { path: String, message: String },
+    #[error("no LLVM target machine for `{triple}`: {message}")]
+    Target { triple: String, message: String },
 }
 
 /// The output format.
@@ -57,8 +86,11 @@ pub fn with_module<R>(
     path: &Path,
     body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>,
 ) -> Result<R, BridgeError> {
-    let _ = (path, body);
-    todo!()
+    let bytes = std::fs::read(path).map_err(|error| BridgeError::Read {
+        path: path.display().to_string(),
+        message: error.to_string(),
+    })?;
+    with_module_from_bytes(&bytes, &path.display().to_string(), body)
 }
 
 /// Parses `bytes` (LLVM IR text or bitcode; `name` is for messages) and runs `body` on it.
@@ -67,66 +99,206 @@ pub fn with_module_from_bytes<R>(
     name: &str,
     body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>,
 ) -> Result<R, BridgeError> {
-    let _ = (bytes, name, body);
-    todo!()
+    let context = Context::create();
+    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(bytes, name);
+    let module = context.create_module_from_ir(buffer).map_err(|message| BridgeError::Parse {
+        path: name.to_owned(),
+        message: message.to_string().trim().to_owned(),
+    })?;
+    let mut llvm_module = LlvmModule { context: &context, module };
+    body(&mut llvm_module)
 }
 
 impl<'ctx> LlvmModule<'ctx> {
     /// Functions defined in the module, with their `_ZGV` attributes.
     pub fn defined_functions(&self) -> Vec<ScalarFunctionInfo> {
-        todo!()
+        self.module
+            .get_functions()
+            .filter(|function| function.count_basic_blocks() > 0)
+            .map(|function| {
+                let variant_names = RawValue::from_inkwell(&function)
+                    .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
+                    .into_iter()
+                    .filter_map(|attribute| match attribute_contents(attribute) {
+                        AttributeContents::String { key, .. } if key.starts_with("_ZGV") => {
+                            Some(key)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                ScalarFunctionInfo {
+                    name: function.get_name().to_string_lossy().into_owned(),
+                    variant_names,
+                }
+            })
+            .collect()
     }
 
     /// The module's data layout (sizes and alignments).
     pub fn data_layout(&self) -> DataLayout {
-        todo!()
+        let layout_string = self.module.get_data_layout().as_str().to_string_lossy().into_owned();
+        let target_data = TargetData::create(&layout_string);
+        DataLayout {
+            pointer_bytes: u64::from(target_data.get_pointer_byte_size(None)),
+            i64_align: u64::from(target_data.get_abi_alignment(&self.context.i64_type())),
+        }
+    }
+
+    /// The defined function `name`.
+    fn defined_function(&self, name: &str) -> Result<FunctionValue<'ctx>, BridgeError> {
+        self.module
+            .get_function(name)
+            .filter(|function| function.count_basic_blocks() > 0)
+            .ok_or_else(|| BridgeError::UnknownFunction(name.to_owned()))
+    }
+
+    /// A target machine for the module's triple (the host's if it has none),
+    /// so that passes see the real cost model; per-function `target-cpu` and
+    /// `target-features` attributes still apply on top of it.
+    fn target_machine(&self) -> Result<TargetMachine, BridgeError> {
+        Target::initialize_x86(&InitializationConfig::default());
+        let module_triple = self.module.get_triple();
+        let triple = if module_triple.as_str().to_bytes().is_empty() {
+            TargetMachine::get_default_triple()
+        } else {
+            module_triple
+        };
+        let triple_text = triple.as_str().to_string_lossy().into_owned();
+        let target = Target::from_triple(&triple).map_err(|message| BridgeError::Target {
+            triple: triple_text.clone(),
+            message: message.to_string(),
+        })?;
+        target
+            .create_target_machine(
+                &triple,
+                "generic",
+                "",
+                OptimizationLevel::Default,
+                RelocMode::PIC,
+                CodeModel::Default,
+            )
+            .ok_or_else(|| BridgeError::Target {
+                triple: triple_text,
+                message: "LLVM could not create it".to_owned(),
+            })
+    }
+
+    /// Runs a function pass pipeline on the defined function `name`.
+    pub fn run_function_pipeline(&mut self, name: &str, pipeline: &str) -> Result<(), BridgeError> {
+        let function = self.defined_function(name)?;
+        let machine = self.target_machine()?;
+        function.run_passes(pipeline, &machine, PassBuilderOptions::create()).map_err(|message| {
+            BridgeError::Passes {
+                pipeline: format!("{pipeline} on `{name}`"),
+                message: message.to_string(),
+            }
+        })
     }
 
     /// Runs the canonicalizing pipeline (mem2reg, SROA, simplifycfg,
     /// loop-simplify, LCSSA) on the function `name` before lifting.
+    ///
+    /// `optnone` and `noinline` (which clang -O0 puts on every function, and
+    /// which make every pass skip it) are removed from the function first.
     pub fn canonicalize(&mut self, name: &str) -> Result<(), BridgeError> {
-        let _ = name;
-        todo!()
+        let function = self.defined_function(name)?;
+        for attribute in ["optnone", "noinline"] {
+            function.remove_enum_attribute(
+                AttributeLoc::Function,
+                Attribute::get_named_enum_kind_id(attribute),
+            );
+        }
+        self.run_function_pipeline(name, CANONICALIZE_PIPELINE)
     }
 
     /// Lifts the defined function `name` into the Lanewise IR.
     pub fn lift(&self, name: &str) -> Result<Function, BridgeError> {
-        let _ = name;
-        todo!()
+        let function = self.defined_function(name)?;
+        crate::lift::lift_function(RawContext::new(self.context), RawValue::from_inkwell(&function))
     }
 
     /// Adds `func` to the module as a new function with external linkage,
     /// copying the attributes of the scalar function `scalar_name` that still
     /// apply and adding `target_features` (e.g. `["+avx2"]`).
+    ///
+    /// The new function is checked by the Lanewise verifier before and by the
+    /// LLVM verifier after lowering; on error it is removed again.
     pub fn add_vector_function(
         &mut self,
         func: &Function,
         scalar_name: &str,
         target_features: &[&str],
     ) -> Result<(), BridgeError> {
-        let _ = (func, scalar_name, target_features);
-        todo!()
+        crate::lower::lower_function(
+            RawContext::new(self.context),
+            RawModule::new(&self.module),
+            func,
+            scalar_name,
+            target_features,
+        )
+        .map(|_| ())
+    }
+
+    /// Runs [`CLEANUP_PIPELINE`] on each of the functions `names` (typically
+    /// the functions [`LlvmModule::add_vector_function`] added), leaving the
+    /// rest of the module as it is.
+    pub fn cleanup(&mut self, names: &[String]) -> Result<(), BridgeError> {
+        for name in names {
+            self.run_function_pipeline(name, CLEANUP_PIPELINE)?;
+        }
+        Ok(())
     }
 
     /// Runs the LLVM verifier on the whole module.
     pub fn verify(&self) -> Result<(), BridgeError> {
-        todo!()
+        crate::raw::verify_module(RawModule::new(&self.module)).map_err(BridgeError::Verify)
     }
 
     /// Runs an LLVM new-pass-manager pipeline (`"default<O3>"`, ...) on the module.
     pub fn run_pipeline(&mut self, pipeline: &str) -> Result<(), BridgeError> {
-        let _ = pipeline;
-        todo!()
+        let machine = self.target_machine()?;
+        self.module.run_passes(pipeline, &machine, PassBuilderOptions::create()).map_err(
+            |message| BridgeError::Passes {
+                pipeline: pipeline.to_owned(),
+                message: message.to_string(),
+            },
+        )
     }
 
     /// Writes the module.
     pub fn write(&self, path: &Path, format: OutputFormat) -> Result<(), BridgeError> {
-        let _ = (path, format);
-        todo!()
+        let write_error =
+            |message: String| BridgeError::Write { path: path.display().to_string(), message };
+        match format {
+            OutputFormat::Text => {
+                self.module.print_to_file(path).map_err(|message| write_error(message.to_string()))
+            }
+            OutputFormat::Bitcode => {
+                if self.module.write_bitcode_to_path(path) {
+                    Ok(())
+                } else {
+                    Err(write_error("LLVM could not write the bitcode".to_owned()))
+                }
+            }
+        }
     }
 
     /// The module as LLVM IR text.
     pub fn to_text(&self) -> String {
         self.module.print_to_string().to_string()
+    }
+
+    /// One function (defined or declared) as LLVM IR text.
+    pub fn function_text(&self, name: &str) -> Result<String, BridgeError> {
+        let function = self
+            .module
+            .get_function(name)
+            .ok_or_else(|| BridgeError::UnknownFunction(name.to_owned()))?;
+        Ok(RawValue::from_inkwell(&function).to_text())
+    }
+
+    /// Names of all functions defined in the module, in module order.
+    pub fn defined_function_names(&self) -> Vec<String> {
+        self.defined_functions().into_iter().map(|info| info.name).collect()
     }
 }

@@ -1,0 +1,343 @@
+//! Tests of the bridge on hand-written LLVM IR: parsing errors, what lifting
+//! produces for each kind of instruction and constant, what is rejected, and
+//! how lowering builds vector functions (masked intrinsics, attributes).
+
+use lanewise_ir::{
+    BinaryOp, Block, CallEffects, Callee, CastOp, Constant, Function, InstData, Type, Value,
+    ValueDef,
+};
+use lanewise_llvm::{with_module_from_bytes, BridgeError, LlvmModule};
+
+/// Runs `body` on the module parsed from `text`, panicking on parse errors.
+fn with_text<R>(text: &str, body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>) -> R {
+    with_module_from_bytes(text.as_bytes(), "test.ll", body)
+        .unwrap_or_else(|error| panic!("{error}"))
+}
+
+/// The instructions of `func` in layout order.
+fn insts(func: &Function) -> Vec<&InstData> {
+    func.layout.insts().map(|inst| func.dfg.inst(inst)).collect()
+}
+
+fn constant(func: &Function, value: Value) -> Option<&Constant> {
+    match func.dfg.value_def(value) {
+        ValueDef::Const(constant) => Some(constant),
+        _ => None,
+    }
+}
+
+#[test]
+fn garbage_is_a_parse_error_naming_the_input() {
+    let result = with_module_from_bytes(b"\x00\x01garbage\xff not llvm", "junk.bc", |_| Ok(()));
+    match result {
+        Err(BridgeError::Parse { path, message }) => {
+            assert_eq!(path, "junk.bc");
+            assert!(!message.is_empty());
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+    let text_error = with_module_from_bytes(b"define i32 @f( {", "bad.ll", |_| Ok(()));
+    assert!(matches!(text_error, Err(BridgeError::Parse { .. })), "{text_error:?}");
+}
+
+#[test]
+fn a_missing_file_is_a_read_error() {
+    let result = lanewise_llvm::with_module(std::path::Path::new("/nonexistent/x.ll"), |_| Ok(()));
+    assert!(
+        matches!(result, Err(BridgeError::Read { ref path, .. }) if path == "/nonexistent/x.ll"),
+        "{result:?}"
+    );
+}
+
+#[test]
+fn bitcode_round_trips_through_write_and_parse() {
+    let text = "define i32 @f(i32 %x) {\n  %y = add i32 %x, 1\n  ret i32 %y\n}\n";
+    let dir = std::env::temp_dir().join(format!("lanewise-bridge-bc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("f.bc");
+    with_text(text, |module| module.write(&path, lanewise_llvm::OutputFormat::Bitcode));
+    let bytes = std::fs::read(&path).unwrap();
+    assert_eq!(&bytes[..2], b"BC");
+    let names =
+        with_module_from_bytes(&bytes, "f.bc", |module| Ok(module.defined_function_names()))
+            .unwrap();
+    assert_eq!(names, vec!["f".to_owned()]);
+    let ll_path = dir.join("f.ll");
+    with_text(text, |module| module.write(&ll_path, lanewise_llvm::OutputFormat::Text));
+    assert!(std::fs::read_to_string(&ll_path).unwrap().contains("add i32 %x, 1"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn defined_functions_list_zgv_attributes_in_order() {
+    let text = r#"
+define void @saxpy(float %a, ptr %x, ptr %y) #0 {
+  ret void
+}
+define i32 @plain(i32 %x) {
+  ret i32 %x
+}
+declare float @sinf(float)
+attributes #0 = { nounwind "_ZGVbN4vvv_saxpy" "_ZGVdN8vvv_saxpy" "target-cpu"="x86-64" }
+"#;
+    let infos = with_text(text, |module| Ok(module.defined_functions()));
+    assert_eq!(infos.len(), 2);
+    assert_eq!(infos[0].name, "saxpy");
+    let mut variants = infos[0].variant_names.clone();
+    variants.sort();
+    assert_eq!(variants, vec!["_ZGVbN4vvv_saxpy".to_owned(), "_ZGVdN8vvv_saxpy".to_owned()]);
+    assert_eq!(infos[1].name, "plain");
+    assert!(infos[1].variant_names.is_empty());
+}
+
+#[test]
+fn data_layout_comes_from_the_module() {
+    let x86 = "target datalayout = \"e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128\"\n";
+    let layout = with_text(x86, |module| Ok(module.data_layout()));
+    assert_eq!(layout.pointer_bytes, 8);
+    assert_eq!(layout.i64_align, 8);
+    let small = "target datalayout = \"e-p:32:32-i64:32\"\n";
+    let layout = with_text(small, |module| Ok(module.data_layout()));
+    assert_eq!(layout.pointer_bytes, 4);
+    assert_eq!(layout.i64_align, 4);
+}
+
+#[test]
+fn arithmetic_flags_names_and_constants_are_lifted() {
+    let text = r#"
+define float @f(i32 %a, i8 %b, float %x, i128 %w) {
+entry:
+  %sum = add nuw nsw i32 %a, 5
+  %q = udiv exact i32 %sum, 4
+  %o = or disjoint i32 %q, 1
+  %z = zext nneg i8 %b to i32
+  %t = trunc nuw nsw i32 %o to i16
+  %m = fmul fast float %x, 0x7FF8000020000000
+  %n = fneg nnan float %m
+  %c = fcmp ninf olt float %n, 1.000000e+00
+  %big = add i128 %w, -2
+  %h = fpext half 0xH3C00 to float
+  %s = select i1 %c, float %h, float 2.500000e+00
+  ret float %s
+}
+"#;
+    let func = with_text(text, |module| module.lift("f"));
+    assert_eq!(func.name, "f");
+    assert_eq!(func.params.len(), 4);
+    assert_eq!(func.params[3].ty, Type::Int(128));
+    assert_eq!(func.dfg.value_names[func.param_value(0)].as_deref(), Some("a"));
+    let entry = func.entry_block().unwrap();
+    assert_eq!(func.dfg.blocks[entry].name.as_deref(), Some("entry"));
+    let all = insts(&func);
+    assert_eq!(all.len(), 12);
+
+    let InstData::Binary { op: BinaryOp::Add, rhs, flags, .. } = all[0] else {
+        panic!("{:?}", all[0])
+    };
+    assert!(flags.nuw && flags.nsw && !flags.exact);
+    assert_eq!(constant(&func, *rhs), Some(&Constant::Int(5)));
+    let InstData::Binary { op: BinaryOp::UDiv, flags, .. } = all[1] else { panic!() };
+    assert!(flags.exact);
+    let InstData::Binary { op: BinaryOp::Or, flags, .. } = all[2] else { panic!() };
+    assert!(flags.disjoint);
+    let InstData::Cast { op: CastOp::ZExt, flags, to, .. } = all[3] else { panic!() };
+    assert!(flags.nneg);
+    assert_eq!(*to, Type::I32);
+    let InstData::Cast { op: CastOp::Trunc, flags, .. } = all[4] else { panic!() };
+    assert!(flags.nuw && flags.nsw);
+    let InstData::Binary { op: BinaryOp::FMul, rhs, flags, .. } = all[5] else { panic!() };
+    assert!(flags.fast_math.reassoc && flags.fast_math.nnan && flags.fast_math.afn);
+    // A float NaN with a payload keeps its exact bits.
+    assert_eq!(constant(&func, *rhs), Some(&Constant::Float(0x7FC0_0001)));
+    let InstData::Unary { flags, .. } = all[6] else { panic!() };
+    assert!(flags.fast_math.nnan && !flags.fast_math.ninf);
+    let InstData::Fcmp { flags, rhs, .. } = all[7] else { panic!() };
+    assert!(flags.ninf);
+    assert_eq!(constant(&func, *rhs), Some(&Constant::Float(1.0f32.to_bits().into())));
+    let InstData::Binary { rhs, .. } = all[8] else { panic!() };
+    assert_eq!(constant(&func, *rhs), Some(&Constant::Int(u128::MAX - 1)));
+    let InstData::Cast { arg, .. } = all[9] else { panic!() };
+    assert_eq!(constant(&func, *arg), Some(&Constant::Float(0x3C00)));
+    assert_eq!(func.dfg.value_type(*arg), &Type::F16);
+    let sum = func.dfg.result(func.layout.block_insts(entry)[0]).unwrap();
+    assert_eq!(func.dfg.value_names[sum].as_deref(), Some("sum"));
+    assert!(matches!(all[11], InstData::Return { value: Some(_) }));
+    lanewise_ir::verify_function(&func).unwrap();
+}
+
+#[test]
+fn memory_control_flow_and_aggregates_are_lifted() {
+    let text = r#"
+%pair = type { i32, [2 x float] }
+@table = global [4 x i32] [i32 1, i32 2, i32 3, i32 4]
+
+define i32 @g(ptr %p, i32 %n, <4 x float> %v) {
+entry:
+  %slot = alloca %pair, align 8
+  %e = getelementptr inbounds %pair, ptr %slot, i64 0, i32 1, i64 1
+  store volatile float 1.0, ptr %e, align 4
+  %ld = load i32, ptr getelementptr inbounds ([4 x i32], ptr @table, i64 0, i64 2), align 4
+  %agg = insertvalue { i32, float } poison, i32 %ld, 0
+  %f0 = extractvalue { i32, float } %agg, 0
+  %lane = extractelement <4 x float> %v, i32 2
+  %ins = insertelement <4 x float> %v, float %lane, i64 0
+  %sh = shufflevector <4 x float> %ins, <4 x float> zeroinitializer, <4 x i32> <i32 0, i32 poison, i32 5, i32 3>
+  %fr = freeze i32 %n
+  switch i32 %fr, label %other [ i32 0, label %zero
+                                 i32 7, label %other ]
+zero:
+  br label %join
+other:
+  %cmp = icmp slt i32 %f0, %n
+  br i1 %cmp, label %join, label %exit
+join:
+  %phi = phi i32 [ 1, %zero ], [ %f0, %other ]
+  br label %exit
+exit:
+  %r = phi i32 [ %phi, %join ], [ ptrtoint (ptr @table to i32), %other ]
+  ret i32 %r
+}
+"#;
+    let func = with_text(text, |module| module.lift("g"));
+    let entry = func.entry_block().unwrap();
+    let entry_insts: Vec<&InstData> =
+        func.layout.block_insts(entry).iter().map(|inst| func.dfg.inst(*inst)).collect();
+    // The two constant expressions are materialized first in the entry block.
+    let InstData::Gep { source_ty, base, inbounds, .. } = entry_insts[0] else {
+        panic!("{:?}", entry_insts[0])
+    };
+    assert!(*inbounds);
+    assert_eq!(*source_ty, Type::Array { elem: Box::new(Type::I32), len: 4 });
+    assert_eq!(constant(&func, *base), Some(&Constant::Symbol("table".to_owned())));
+    assert!(
+        matches!(entry_insts[1], InstData::Cast { op: CastOp::PtrToInt, .. }),
+        "{:?}",
+        entry_insts[1]
+    );
+    let InstData::Alloca { ty, align, .. } = entry_insts[2] else { panic!() };
+    assert_eq!(*align, 8);
+    // Named structs are lifted structurally.
+    assert_eq!(
+        *ty,
+        Type::Struct {
+            fields: vec![Type::I32, Type::Array { elem: Box::new(Type::F32), len: 2 }],
+            packed: false
+        }
+    );
+    let InstData::Store { volatile, align, .. } = entry_insts[4] else { panic!() };
+    assert!(*volatile);
+    assert_eq!(*align, 4);
+    let InstData::Shuffle { mask, .. } = entry_insts[10] else { panic!("{:?}", entry_insts[10]) };
+    assert_eq!(mask, &vec![0, -1, 5, 3]);
+    let InstData::Switch { cases, default, .. } = entry_insts[12] else { panic!() };
+    assert_eq!(cases.len(), 2);
+    assert_eq!(cases[0].0, 0);
+    assert_eq!(cases[1].0, 7);
+    assert_eq!(func.block_name(*default), "other");
+    let blocks: Vec<Block> = func.layout.blocks().to_vec();
+    let exit = blocks[4];
+    let InstData::Phi { incoming, .. } = func.dfg.inst(func.layout.block_insts(exit)[0]) else {
+        panic!()
+    };
+    assert_eq!(incoming.len(), 2);
+    assert_eq!(func.block_name(incoming[1].0), "other");
+    lanewise_ir::verify_function(&func).unwrap();
+}
+
+#[test]
+fn calls_keep_names_and_effects() {
+    let text = r#"
+declare float @llvm.fmuladd.f32(float, float, float)
+declare float @pure(float) memory(none)
+declare float @reader(ptr) memory(argmem: read)
+declare void @writer(ptr)
+declare i32 @printf(ptr, ...)
+declare void @llvm.assume(i1)
+@fmt = constant [3 x i8] c"%d\00"
+
+define float @h(float %x, ptr %p, ptr %fp) {
+  %a = call float @llvm.fmuladd.f32(float %x, float %x, float 1.0)
+  %b = call nnan float @pure(float %a)
+  %c = call float @reader(ptr %p)
+  call void @writer(ptr %p)
+  %d = call float %fp(float %c) memory(read)
+  %e = call i32 (ptr, ...) @printf(ptr @fmt, i32 3)
+  call void @llvm.assume(i1 true)
+  ret float %d
+}
+"#;
+    let func = with_text(text, |module| module.lift("h"));
+    let calls: Vec<(&Callee, CallEffects)> = insts(&func)
+        .into_iter()
+        .filter_map(|data| match data {
+            InstData::Call { callee, effects, .. } => Some((callee, *effects)),
+            _ => None,
+        })
+        .collect();
+    // The assumption is dropped.
+    assert_eq!(calls.len(), 6);
+    assert_eq!(calls[0], (&Callee::Direct("llvm.fmuladd.f32".to_owned()), CallEffects::Pure));
+    assert_eq!(calls[1], (&Callee::Direct("pure".to_owned()), CallEffects::Pure));
+    assert_eq!(calls[2], (&Callee::Direct("reader".to_owned()), CallEffects::ReadOnly));
+    assert_eq!(calls[3], (&Callee::Direct("writer".to_owned()), CallEffects::SideEffects));
+    assert!(matches!(calls[4], (Callee::Indirect(_), CallEffects::ReadOnly)));
+    assert_eq!(calls[5], (&Callee::Direct("printf".to_owned()), CallEffects::SideEffects));
+    let InstData::Call { flags, .. } = insts(&func)[1] else { panic!() };
+    assert!(flags.nnan);
+}
+
+fn expect_unsupported(text: &str, function: &str, inst_fragment: &str, message_fragment: &str) {
+    let result = with_module_from_bytes(text.as_bytes(), "test.ll", |module| module.lift(function));
+    match result {
+        Err(BridgeError::Unsupported { function: name, block, inst, message }) => {
+            assert_eq!(name, function);
+            assert_eq!(block, "body");
+            assert!(inst.contains(inst_fragment), "instruction text `{inst}`");
+            assert!(message.contains(message_fragment), "message `{message}`");
+            let shown =
+                BridgeError::Unsupported { function: name, block, inst, message }.to_string();
+            assert!(shown.contains(function) && shown.contains("body"), "{shown}");
+        }
+        other => panic!("expected Unsupported, got {other:?}"),
+    }
+}
+
+#[test]
+fn unsupported_instructions_are_errors_naming_function_block_and_instruction() {
+    expect_unsupported(
+        "define i32 @atomic(ptr %p) {\nbody:\n  %old = atomicrmw add ptr %p, i32 1 seq_cst\n  ret i32 %old\n}\n",
+        "atomic",
+        "atomicrmw add ptr %p, i32 1 seq_cst",
+        "atomicrmw",
+    );
+    expect_unsupported(
+        r#"
+declare void @may_throw()
+declare i32 @__gxx_personality_v0(...)
+define void @throws() personality ptr @__gxx_personality_v0 {
+body:
+  invoke void @may_throw() to label %ok unwind label %bad
+ok:
+  ret void
+bad:
+  %lp = landingpad { ptr, i32 } cleanup
+  resume { ptr, i32 } %lp
+}
+"#,
+        "throws",
+        "invoke void @may_throw()",
+        "invoke",
+    );
+    expect_unsupported(
+        "define i32 @ld(ptr %p) {\nbody:\n  %v = load atomic i32, ptr %p acquire, align 4\n  ret i32 %v\n}\n",
+        "ld",
+        "load atomic",
+        "atomic",
+    );
+    expect_unsupported(
+        "define double @ext(double %x) {\nbody:\n  %y = fpext double %x to x86_fp80\n  %z = fptrunc x86_fp80 %y to double\n  ret double %z\n}\n",
+        "ext",
+        "fpext double %x to x86_fp80",
+        "x86_fp80",
+    );
+}
