@@ -168,6 +168,8 @@ struct Verifier<'f> {
     inst_position: SecondaryMap<Inst, u32>,
     /// Instructions found in the layout's block lists.
     inst_laid_out: SecondaryMap<Inst, bool>,
+    /// Instructions whose per-instruction rules have run.
+    inst_checked: SecondaryMap<Inst, bool>,
 }
 
 impl<'f> Verifier<'f> {
@@ -177,6 +179,7 @@ impl<'f> Verifier<'f> {
             errors: Vec::new(),
             inst_position: SecondaryMap::new(),
             inst_laid_out: SecondaryMap::new(),
+            inst_checked: SecondaryMap::new(),
         }
     }
 
@@ -194,10 +197,14 @@ impl<'f> Verifier<'f> {
         for &block in self.func.layout.blocks() {
             for &inst in self.func.layout.block_insts(block) {
                 let Some(data) = self.func.dfg.insts.get(inst) else { continue };
+                if std::mem::replace(&mut self.inst_checked[inst], true) {
+                    continue; // Listed twice in the layout (reported already).
+                }
+                let result_recorded = self.check_result_record(block, inst);
                 if !self.check_operands_exist(block, inst, data) {
                     continue; // Type and dominance rules need existing operands.
                 }
-                self.check_types(block, inst, data);
+                self.check_types(block, inst, data, result_recorded);
                 if let InstData::Phi { incoming, .. } = data {
                     self.check_phi_incoming_blocks(&cfg, block, inst, incoming);
                 }
@@ -618,41 +625,58 @@ impl<'f> Verifier<'f> {
 
     // ---- V5, T1-T17 ----
 
-    fn check_types(&mut self, block: Block, inst: Inst, data: &InstData) {
+    /// V5, first half: a recorded result value exists and is recorded as
+    /// defined by `inst`. Returns whether the record is sound.
+    fn check_result_record(&mut self, block: Block, inst: Inst) -> bool {
+        let Some(value) = self.func.dfg.results[inst] else { return true };
+        match self.func.dfg.values.get(value) {
+            None => {
+                self.report_inst(block, inst, format!("result {value} does not exist"));
+                false
+            }
+            Some(result_data) if result_data.def != ValueDef::Result(inst) => {
+                self.report_inst(
+                    block,
+                    inst,
+                    format!("result {value} is not recorded as defined by {inst}"),
+                );
+                false
+            }
+            Some(_) => true,
+        }
+    }
+
+    /// T-rules, and V5's second half: the result is what the rules say.
+    fn check_types(&mut self, block: Block, inst: Inst, data: &InstData, result_recorded: bool) {
         let mut problems = Vec::new();
         let expected = self.type_rules(data, &mut problems);
         for problem in problems {
             self.report_inst(block, inst, problem);
         }
+        if !result_recorded {
+            return;
+        }
         let result = self.func.dfg.results[inst];
-        let result_data = result.and_then(|value| self.func.dfg.values.get(value));
-        match (expected, result, result_data) {
-            (_, Some(value), None) => {
-                self.report_inst(block, inst, format!("result {value} does not exist"))
-            }
-            (_, Some(value), Some(result_data)) if result_data.def != ValueDef::Result(inst) => {
-                self.report_inst(
-                    block,
-                    inst,
-                    format!("result {value} is not recorded as defined by {inst}"),
-                )
-            }
-            (ExpectedResult::Nothing, Some(value), _) => self.report_inst(
+        match (expected, result) {
+            (ExpectedResult::Nothing, Some(value)) => self.report_inst(
                 block,
                 inst,
                 format!("instruction has a result ({value}) but produces no value"),
             ),
-            (ExpectedResult::Value(ty), None, _) => self.report_inst(
+            (ExpectedResult::Value(ty), None) => self.report_inst(
                 block,
                 inst,
                 format!("instruction produces a {ty} but has no result value"),
             ),
-            (ExpectedResult::Value(ty), Some(value), Some(result_data)) if result_data.ty != ty => {
-                self.report_inst(
-                    block,
-                    inst,
-                    format!("result {value} has type {}, expected {ty}", result_data.ty),
-                )
+            (ExpectedResult::Value(ty), Some(value)) => {
+                let actual = self.ty(value);
+                if *actual != ty {
+                    self.report_inst(
+                        block,
+                        inst,
+                        format!("result {value} has type {actual}, expected {ty}"),
+                    );
+                }
             }
             _ => {}
         }
@@ -1996,7 +2020,11 @@ mod tests {
         func.layout.append_block(block(40));
         func.params.push(crate::Param { ty: Type::Void, value: Value::new(900) });
         let errors = verify_function(&func).unwrap_err();
-        assert!(errors.len() >= 6, "{errors}");
+        assert!(errors.mentions("result v600 does not exist"), "{errors}");
+        assert!(errors.mentions("operand v400 does not exist"), "{errors}");
+        assert!(errors.mentions("branch to block1000, which does not exist"), "{errors}");
+        assert!(errors.mentions("block40 is empty"), "{errors}");
+        assert!(errors.mentions("parameter 1: value v900 does not exist"), "{errors}");
         let text = crate::printer::display_function_with_errors(&func, &errors);
         assert!(text.contains("; error: "), "{text}");
     }
