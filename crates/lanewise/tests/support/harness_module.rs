@@ -1,0 +1,309 @@
+//! Builds the module the driver links against: the module lanewise wrote,
+//! unchanged, plus
+//! - IR wrappers `void @lwtest_wrap_*(ptr arg0, ..., [ptr mask,] ptr ret)`
+//!   that load every argument from memory, call a variant with the IR
+//!   signature lanewise gave it (so caller and callee both use LLVM's own
+//!   calling convention) and store the result; they carry the callee's target
+//!   features, since the features decide which registers carry vectors;
+//! - for each AVX-512 (`e`) variant, a clone `@lwtest_noavx512_*` of its body
+//!   whose target features lose `+avx512*`: LLVM then legalizes the 512-bit
+//!   vectors into AVX2 halves, so the W-lane logic of the variant can run on a
+//!   machine without AVX-512 (through a wrapper with the same features).
+
+use std::fmt::Write;
+
+use super::driver::{c_value_type, ScalarSignature};
+use super::llvm_text::{IrFunction, IrModule, IrType};
+use super::variant_name::{ParamKind, VariantName};
+
+/// A wrapper to generate.
+pub struct WrapperRequest<'a> {
+    pub wrapper_symbol: String,
+    /// The function to call: a variant of the module or one of its clones.
+    pub callee_symbol: String,
+    pub callee: &'a IrFunction,
+    pub variant: &'a VariantName,
+    pub scalar: &'a ScalarSignature,
+    /// `"target-cpu"`, `"target-features"` and `"min-legal-vector-width"` of the callee.
+    pub target_attributes: String,
+}
+
+/// Text appended to the module.
+#[derive(Default)]
+pub struct HarnessAdditions {
+    pub text: String,
+    next_group: u32,
+}
+
+impl HarnessAdditions {
+    pub fn new(module: &IrModule) -> HarnessAdditions {
+        HarnessAdditions { text: String::new(), next_group: module.next_free_attribute_group() + 100 }
+    }
+
+    fn new_group(&mut self, body: &str) -> u32 {
+        let group = self.next_group;
+        self.next_group += 1;
+        writeln!(self.text, "attributes #{group} = {{ {body} }}").unwrap();
+        group
+    }
+
+    /// Clones an `e` variant as `@lwtest_noavx512_<name>` without AVX-512
+    /// features. Returns the clone's symbol and target attributes, or why the
+    /// clone cannot run without AVX-512.
+    pub fn add_clone_without_avx512(
+        &mut self,
+        module: &IrModule,
+        variant_function: &IrFunction,
+    ) -> Result<(String, String), String> {
+        let body = module.function_body_lines(variant_function);
+        for line in body {
+            if line.contains("llvm.x86.avx512") {
+                return Err("its body uses AVX-512 intrinsics".to_owned());
+            }
+            if let Some(position) = line.find("@_ZGVe") {
+                let callee: String = line[position..].chars().take_while(|c| *c != '(').collect();
+                return Err(format!("it calls {callee}, an AVX-512 vector function"));
+            }
+        }
+        let group_body: String = variant_function
+            .attribute_groups
+            .iter()
+            .filter_map(|group| module.attribute_groups.get(group))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let stripped_group = strip_avx512(&group_body);
+        let clone_group = self.new_group(&stripped_group);
+        let clone_symbol = format!("lwtest_noavx512_{}", variant_function.name);
+        let mut define_line = body[0].clone();
+        let quoted = format!("@\"{}\"(", variant_function.name);
+        let plain = format!("@{}(", variant_function.name);
+        define_line = if define_line.contains(&quoted) {
+            define_line.replacen(&quoted, &format!("@{clone_symbol}("), 1)
+        } else {
+            define_line.replacen(&plain, &format!("@{clone_symbol}("), 1)
+        };
+        // the attribute group references come after the parameter list
+        let close = define_line.rfind(')').unwrap_or(0);
+        let (head, tail) = define_line.split_at(close);
+        let tail: Vec<String> = tail
+            .split(' ')
+            .filter(|word| !word.starts_with("comdat"))
+            .map(|word| if word.starts_with('#') { format!("#{clone_group}") } else { word.to_owned() })
+            .collect();
+        define_line = format!("{head}{}", tail.join(" "));
+        define_line = define_line.replacen("define ", "define internal ", 1).replace("internal internal", "internal");
+        for linkage in [" dso_local", " dllexport"] {
+            define_line = define_line.replacen(linkage, "", 1);
+        }
+        writeln!(self.text, "\n{define_line}").unwrap();
+        for line in &body[1..] {
+            writeln!(self.text, "{line}").unwrap();
+        }
+        Ok((clone_symbol, target_attributes_of(&stripped_group)))
+    }
+
+    /// Adds a wrapper; errors say how the callee's IR signature disagrees with its name.
+    pub fn add_wrapper(&mut self, request: &WrapperRequest) -> Result<(), String> {
+        let variant = request.variant;
+        let scalar = request.scalar;
+        let callee = request.callee;
+        let width = variant.width;
+        let mismatch = |why: String| {
+            format!("the IR signature of @{} does not match its vector function ABI name: {why}", callee.name)
+        };
+        let mut body = String::new();
+        let mut call_arguments = Vec::new();
+        let mut cursor = 0usize;
+        for (param_index, param) in variant.params.iter().enumerate() {
+            let scalar_param = &scalar.params[param_index];
+            if param.kind == ParamKind::Varying {
+                let lane_size = c_value_type(&scalar_param.ty, &scalar_param.attributes)?.size;
+                let total = width * lane_size;
+                let mut loaded = 0;
+                let mut chunk = 0;
+                while loaded < total {
+                    let ir_param = callee
+                        .params
+                        .get(cursor)
+                        .ok_or_else(|| mismatch(format!("too few parameters for varying parameter {param_index}")))?;
+                    check_lane_type(&ir_param.ty, &scalar_param.ty)
+                        .map_err(|why| mismatch(format!("parameter {cursor}: {why}")))?;
+                    let size = ir_param.ty.byte_size().unwrap_or(0);
+                    writeln!(body, "  %a{param_index}.{chunk} = getelementptr i8, ptr %arg{param_index}, i64 {loaded}").unwrap();
+                    writeln!(body, "  %x{param_index}.{chunk} = load {}, ptr %a{param_index}.{chunk}, align 1", ir_param.ty)
+                        .unwrap();
+                    call_arguments.push(format!("{} {}%x{param_index}.{chunk}", ir_param.ty, ir_param.abi_attributes()));
+                    loaded += size;
+                    chunk += 1;
+                    cursor += 1;
+                }
+                if loaded != total {
+                    return Err(mismatch(format!(
+                        "varying parameter {param_index} takes {loaded} bytes of IR parameters, expected {total}"
+                    )));
+                }
+            } else {
+                let ir_param = callee
+                    .params
+                    .get(cursor)
+                    .ok_or_else(|| mismatch(format!("no IR parameter for parameter {param_index}")))?;
+                if ir_param.ty != scalar_param.ty {
+                    return Err(mismatch(format!(
+                        "parameter {param_index} is {} but the scalar function's is {}",
+                        ir_param.ty, scalar_param.ty
+                    )));
+                }
+                writeln!(body, "  %x{param_index} = load {}, ptr %arg{param_index}, align 1", ir_param.ty).unwrap();
+                call_arguments.push(format!("{} {}%x{param_index}", ir_param.ty, ir_param.abi_attributes()));
+                cursor += 1;
+            }
+        }
+        if variant.masked {
+            let mask_param = callee.params.get(cursor).ok_or_else(|| mismatch("no mask parameter".to_owned()))?;
+            let IrType::Vector { lanes, element } = &mask_param.ty else {
+                return Err(mismatch(format!("the mask parameter is {}, not a vector", mask_param.ty)));
+            };
+            if *lanes != width {
+                return Err(mismatch(format!("the mask has {lanes} lanes, expected {width}")));
+            }
+            writeln!(body, "  %mask.bytes = load <{width} x i8>, ptr %mask, align 1").unwrap();
+            writeln!(body, "  %mask.bits = icmp ne <{width} x i8> %mask.bytes, zeroinitializer").unwrap();
+            let mask_value = match **element {
+                IrType::Int(1) => "%mask.bits".to_owned(),
+                IrType::Int(bits) => {
+                    writeln!(body, "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>").unwrap();
+                    "%mask.wide".to_owned()
+                }
+                IrType::Half | IrType::Float | IrType::Double => {
+                    let bits = element.byte_size().unwrap() * 8;
+                    writeln!(body, "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>").unwrap();
+                    writeln!(body, "  %mask.cast = bitcast <{width} x i{bits}> %mask.wide to {}", mask_param.ty).unwrap();
+                    "%mask.cast".to_owned()
+                }
+                ref other => return Err(mismatch(format!("unsupported mask element type {other}"))),
+            };
+            call_arguments.push(format!("{} {}{mask_value}", mask_param.ty, mask_param.abi_attributes()));
+            cursor += 1;
+        }
+        if cursor != callee.params.len() {
+            return Err(mismatch(format!("{} IR parameters, expected {cursor}", callee.params.len())));
+        }
+        let call = format!(
+            "@{}({})",
+            request.callee_symbol,
+            call_arguments.join(", ")
+        );
+        if scalar.return_type == IrType::Void {
+            if callee.return_type != IrType::Void {
+                return Err(mismatch(format!("returns {} but the scalar function returns void", callee.return_type)));
+            }
+            writeln!(body, "  call void {call}").unwrap();
+        } else {
+            let lane_size = c_value_type(&scalar.return_type, &scalar.return_attributes)?.size;
+            let expected = width * lane_size;
+            if callee.return_type.byte_size() != Some(expected) {
+                return Err(mismatch(format!(
+                    "returns {} but {width} lanes of {} take {expected} bytes",
+                    callee.return_type, scalar.return_type
+                )));
+            }
+            check_return_lanes(&callee.return_type, &scalar.return_type)
+                .map_err(|why| mismatch(format!("return type: {why}")))?;
+            writeln!(body, "  %result = call {}{} {call}", callee.return_abi_attributes(), callee.return_type).unwrap();
+            writeln!(body, "  store {} %result, ptr %ret, align 1", callee.return_type).unwrap();
+        }
+        let group = self.new_group(&format!("noinline nounwind {}", request.target_attributes));
+        let mut params: Vec<String> = (0..variant.params.len()).map(|index| format!("ptr %arg{index}")).collect();
+        if variant.masked {
+            params.push("ptr %mask".to_owned());
+        }
+        params.push("ptr %ret".to_owned());
+        writeln!(
+            self.text,
+            "\ndefine void @{}({}) #{group} {{\nentry:\n{body}  ret void\n}}",
+            request.wrapper_symbol,
+            params.join(", ")
+        )
+        .unwrap();
+        Ok(())
+    }
+}
+
+/// The lanes of a vector (or of every vector in a struct/array) must have the scalar's type.
+fn check_lane_type(ir_type: &IrType, scalar: &IrType) -> Result<(), String> {
+    match ir_type {
+        IrType::Vector { element, .. } if **element == *scalar => Ok(()),
+        IrType::Vector { element, .. } if *scalar == IrType::Ptr && **element == IrType::Int(64) => Ok(()),
+        other => Err(format!("{other} is not a vector of {scalar}")),
+    }
+}
+
+fn check_return_lanes(ir_type: &IrType, scalar: &IrType) -> Result<(), String> {
+    match ir_type {
+        IrType::Struct(fields) => fields.iter().try_for_each(|field| check_lane_type(field, scalar)),
+        IrType::Array { element, .. } => check_lane_type(element, scalar),
+        other => check_lane_type(other, scalar),
+    }
+}
+
+/// The callee attributes that decide its calling convention, as attribute-group text.
+pub fn target_attributes_of(group_body: &str) -> String {
+    let mut attributes = Vec::new();
+    for key in ["target-cpu", "target-features", "min-legal-vector-width"] {
+        let pattern = format!("\"{key}\"=\"");
+        if let Some(start) = group_body.find(&pattern) {
+            let value = &group_body[start + pattern.len()..];
+            let value = &value[..value.find('"').unwrap_or(value.len())];
+            attributes.push(format!("\"{key}\"=\"{value}\""));
+        }
+    }
+    attributes.join(" ")
+}
+
+/// Removes every AVX-512 feature (and CPUs that imply them) from an attribute group.
+pub fn strip_avx512(group_body: &str) -> String {
+    let mut result = group_body.to_owned();
+    let pattern = "\"target-features\"=\"";
+    if let Some(start) = result.find(pattern) {
+        let value_start = start + pattern.len();
+        let value_end = value_start + result[value_start..].find('"').unwrap_or(0);
+        let kept: Vec<&str> = result[value_start..value_end]
+            .split(',')
+            .filter(|feature| {
+                !(feature.starts_with("+avx512")
+                    || feature.starts_with("+evex512")
+                    || feature.starts_with("+avx10")
+                    || feature.starts_with("+amx"))
+            })
+            .collect();
+        result.replace_range(value_start..value_end, &kept.join(","));
+    }
+    let cpu_pattern = "\"target-cpu\"=\"";
+    if let Some(start) = result.find(cpu_pattern) {
+        let value_start = start + cpu_pattern.len();
+        let value_end = value_start + result[value_start..].find('"').unwrap_or(0);
+        result.replace_range(value_start..value_end, "x86-64");
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_avx512_features_and_cpu() {
+        let stripped = strip_avx512(
+            "nounwind \"target-cpu\"=\"skylake-avx512\" \"target-features\"=\"+avx,+avx2,+avx512f,+evex512,+fma\" \"min-legal-vector-width\"=\"512\"",
+        );
+        assert_eq!(
+            stripped,
+            "nounwind \"target-cpu\"=\"x86-64\" \"target-features\"=\"+avx,+avx2,+fma\" \"min-legal-vector-width\"=\"512\""
+        );
+        assert_eq!(
+            target_attributes_of(&stripped),
+            "\"target-cpu\"=\"x86-64\" \"target-features\"=\"+avx,+avx2,+fma\" \"min-legal-vector-width\"=\"512\""
+        );
+    }
+}

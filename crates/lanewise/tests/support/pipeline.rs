@@ -1,0 +1,657 @@
+//! The steps of one differential test case, run as external tools in a work
+//! directory under `CARGO_TARGET_TMPDIR`. Every command is also written to
+//! `reproduce.sh` in that directory, so a failure can be replayed by hand.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::driver::{generate_driver, isa_compiler_flag, CallPath, DriverSources, DriverVariant, ScalarSignature};
+use super::harness_module::{target_attributes_of, HarnessAdditions, WrapperRequest};
+use super::llvm_text::{IrFunction, IrModule};
+use super::variant_name::VariantName;
+
+pub const CLANG: &str = "clang-22";
+pub const LLC: &str = "llc-22";
+pub const GCC: &str = "gcc";
+/// Random trials per variant.
+pub const TRIALS_PER_VARIANT: u32 = 300;
+/// A driver that runs longer than this is killed (a variant looping forever).
+const DRIVER_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// One kernel file of tests/corpus.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub name: String,
+    pub path: PathBuf,
+    /// `// lanewise-test: ulp=N`: float return lanes may differ by N ulp.
+    pub ulp: u32,
+    /// `// lanewise-test: gcc-caller`: also run the GCC-compiled caller test.
+    pub gcc_caller: bool,
+}
+
+pub fn corpus_directory() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
+}
+
+pub fn discover_kernels() -> Vec<Kernel> {
+    let mut kernels = Vec::new();
+    let entries = fs::read_dir(corpus_directory()).expect("tests/corpus must exist");
+    for entry in entries {
+        let path = entry.expect("readable directory entry").path();
+        if path.extension().and_then(|extension| extension.to_str()) != Some("c") {
+            continue;
+        }
+        let source = fs::read_to_string(&path).expect("readable kernel");
+        let mut ulp = 0;
+        let mut gcc_caller = false;
+        for line in source.lines() {
+            let Some((_, options)) = line.split_once("lanewise-test:") else { continue };
+            for option in options.split_whitespace() {
+                if let Some(value) = option.strip_prefix("ulp=") {
+                    ulp = value.parse().unwrap_or_else(|_| panic!("{}: bad `ulp=` value", path.display()));
+                } else if option == "gcc-caller" {
+                    gcc_caller = true;
+                } else {
+                    panic!("{}: unknown lanewise-test option `{option}`", path.display());
+                }
+            }
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        kernels.push(Kernel { name, path, ulp, gcc_caller });
+    }
+    kernels.sort_by(|a, b| a.name.cmp(&b.name));
+    kernels
+}
+
+/// What one case (a kernel through one pipeline) found.
+#[derive(Debug, Default)]
+pub struct CaseReport {
+    pub label: String,
+    pub work_directory: PathBuf,
+    pub passed: Vec<String>,
+    pub trials: u64,
+    pub skipped: Vec<String>,
+    pub missing: Vec<String>,
+    pub failures: Vec<String>,
+    pub seconds: f64,
+}
+
+impl CaseReport {
+    pub fn summary_line(&self) -> String {
+        let mut line = format!(
+            "{:<38} {} variants run, {} trials, {} not executed, {} missing, {} failures ({:.1}s)",
+            self.label,
+            self.passed.len(),
+            self.trials,
+            self.skipped.len(),
+            self.missing.len(),
+            self.failures.len(),
+            self.seconds
+        );
+        if !self.missing.is_empty() {
+            write!(line, "\n    not defined by the output: {}", self.missing.join(" ")).unwrap();
+        }
+        for skipped in &self.skipped {
+            write!(line, "\n    not executed: {skipped}").unwrap();
+        }
+        line
+    }
+
+    pub fn failure_text(&self) -> String {
+        let mut text = String::new();
+        for failure in &self.failures {
+            writeln!(text, "=== {}: {failure}", self.label).unwrap();
+        }
+        if !self.failures.is_empty() {
+            writeln!(text, "    reproduce: bash {}", self.work_directory.join("reproduce.sh").display()).unwrap();
+        }
+        text
+    }
+}
+
+/// Runs tools in a work directory and records the commands.
+pub struct Workspace {
+    pub directory: PathBuf,
+    script: String,
+}
+
+impl Workspace {
+    pub fn new(parts: &[&str]) -> Workspace {
+        let mut directory = PathBuf::from(env!("CARGO_TARGET_TMPDIR"));
+        directory.push("corpus");
+        for part in parts {
+            directory.push(part);
+        }
+        let _ = fs::remove_dir_all(&directory);
+        fs::create_dir_all(&directory).expect("work directory");
+        let script = format!("#!/usr/bin/env bash\nset -ex\ncd '{}'\n", directory.display());
+        Workspace { directory, script }
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.directory.join(name)
+    }
+
+    pub fn write(&self, name: &str, contents: &str) {
+        fs::write(self.path(name), contents).expect("write into the work directory");
+    }
+
+    /// Runs a tool to completion; Err holds the command and its stderr.
+    pub fn run(&mut self, program: &str, arguments: &[&str]) -> Result<String, String> {
+        let command_line = shell_line(program, arguments);
+        writeln!(self.script, "{command_line}").unwrap();
+        self.save_script();
+        let output = Command::new(program)
+            .args(arguments)
+            .current_dir(&self.directory)
+            .output()
+            .map_err(|error| format!("cannot run `{command_line}`: {error}"))?;
+        if output.status.success() {
+            Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+        } else {
+            Err(format!(
+                "`{command_line}` failed ({}):\n{}",
+                output.status,
+                first_lines(&String::from_utf8_lossy(&output.stderr), 30)
+            ))
+        }
+    }
+
+    /// Runs the built driver with a timeout; returns (exit success, stdout).
+    pub fn run_driver(&mut self, executable: &str) -> Result<(bool, String), String> {
+        writeln!(self.script, "./{executable}").unwrap();
+        self.save_script();
+        let output_path = self.path(&format!("{executable}.out"));
+        let output_file = fs::File::create(&output_path).expect("driver output file");
+        let mut child = Command::new(self.path(executable))
+            .current_dir(&self.directory)
+            .stdout(Stdio::from(output_file))
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|error| format!("cannot run {executable}: {error}"))?;
+        let started = Instant::now();
+        let status = loop {
+            if let Some(status) = child.try_wait().map_err(|error| error.to_string())? {
+                break Some(status);
+            }
+            if started.elapsed() > DRIVER_TIMEOUT {
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        };
+        let stdout = fs::read_to_string(&output_path).unwrap_or_default();
+        match status {
+            Some(status) => {
+                let mut stdout = stdout;
+                if !status.success() {
+                    writeln!(stdout, "EXIT {status}").unwrap();
+                }
+                Ok((status.success(), stdout))
+            }
+            None => Ok((false, format!("{stdout}EXIT killed after {}s", DRIVER_TIMEOUT.as_secs()))),
+        }
+    }
+
+    fn save_script(&self) {
+        self.write("reproduce.sh", &self.script);
+    }
+}
+
+fn shell_line(program: &str, arguments: &[&str]) -> String {
+    let mut line = program.to_owned();
+    for argument in arguments {
+        if argument.chars().all(|c| c.is_ascii_alphanumeric() || "-_./=+:,".contains(c)) {
+            write!(line, " {argument}").unwrap();
+        } else {
+            write!(line, " '{}'", argument.replace('\'', "'\\''")).unwrap();
+        }
+    }
+    line
+}
+
+fn first_lines(text: &str, count: usize) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut shown = lines[..lines.len().min(count)].join("\n");
+    if lines.len() > count {
+        write!(shown, "\n... ({} more lines)", lines.len() - count).unwrap();
+    }
+    shown
+}
+
+/// The scalar functions of a module that carry `_ZGV` attributes, with their attribute names.
+pub fn scalar_functions_with_variants(module: &IrModule) -> Vec<(ScalarSignature, Vec<String>)> {
+    module
+        .functions
+        .iter()
+        .filter_map(|function| {
+            let names = module.variant_attributes(function);
+            if names.is_empty() {
+                return None;
+            }
+            Some((signature_of(function), names))
+        })
+        .collect()
+}
+
+fn signature_of(function: &IrFunction) -> ScalarSignature {
+    ScalarSignature {
+        name: function.name.clone(),
+        return_type: function.return_type.clone(),
+        return_attributes: function.return_attributes.clone(),
+        params: function.params.clone(),
+    }
+}
+
+/// Reads a driver's output into the report.
+fn collect_driver_results(report: &mut CaseReport, success: bool, output: &str, variants: &[DriverVariant]) {
+    let mut running: Option<String> = None;
+    let mut failure: Option<String> = None;
+    let mut failures_seen = 0;
+    for line in output.lines() {
+        if let Some(rest) = line.strip_prefix("RUN ") {
+            running = Some(rest.to_owned());
+        } else if let Some(rest) = line.strip_prefix("PASS ") {
+            let name = rest.split(':').next().unwrap_or(rest).to_owned();
+            report.passed.push(name);
+            report.trials += u64::from(super::pipeline::TRIALS_PER_VARIANT);
+            running = None;
+        } else if let Some(rest) = line.strip_prefix("SKIP ") {
+            report.skipped.push(rest.to_owned());
+        } else if line.starts_with("FAIL ") {
+            if let Some(previous) = failure.take() {
+                report.failures.push(previous);
+            }
+            failures_seen += 1;
+            failure = Some(line[5..].to_owned());
+            running = None;
+        } else if line.starts_with("    ") || line.starts_with("  lane") {
+            if let Some(text) = failure.as_mut() {
+                write!(text, "\n{line}").unwrap();
+            }
+        } else if let Some(status) = line.strip_prefix("EXIT ") {
+            if let Some(previous) = failure.take() {
+                report.failures.push(previous);
+            }
+            let culprit = running.take().unwrap_or_else(|| "(no variant running)".to_owned());
+            if failures_seen == 0 || culprit != "(no variant running)" {
+                report.failures.push(format!("the driver stopped with {status} while running {culprit}"));
+            }
+        }
+    }
+    if let Some(previous) = failure.take() {
+        report.failures.push(previous);
+    }
+    if !success && report.failures.is_empty() {
+        report.failures.push(format!("the driver failed without a FAIL line:\n{}", first_lines(output, 20)));
+    }
+    let _ = variants;
+}
+
+/// Options of a lanewise case.
+pub struct LanewiseCase<'a> {
+    pub kernel: &'a Kernel,
+    pub optimization: &'a str,
+    /// Compile the driver with gcc (vector_size types) instead of clang, C ABI variants only.
+    pub gcc_caller: bool,
+}
+
+/// clang → lanewise → driver → run, for one kernel at one optimization level.
+pub fn run_lanewise_case(case: &LanewiseCase) -> CaseReport {
+    let started = Instant::now();
+    let mode = if case.gcc_caller { "gcc-caller" } else { "lanewise" };
+    let optimization_name = case.optimization.trim_start_matches('-');
+    let mut report = CaseReport {
+        label: format!("{} {} {}", mode, case.kernel.name, case.optimization),
+        ..CaseReport::default()
+    };
+    let mut workspace = Workspace::new(&[mode, &case.kernel.name, optimization_name]);
+    report.work_directory = workspace.directory.clone();
+    if let Err(failure) = lanewise_case_steps(case, &mut workspace, &mut report) {
+        report.failures.push(failure);
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    report
+}
+
+fn lanewise_case_steps(case: &LanewiseCase, workspace: &mut Workspace, report: &mut CaseReport) -> Result<(), String> {
+    let kernel_path = case.kernel.path.to_string_lossy().into_owned();
+    let include = format!("-I{}", corpus_directory().display());
+    workspace.run(
+        CLANG,
+        &[case.optimization, "-fopenmp-simd", "-S", "-emit-llvm", &include, &kernel_path, "-o", "scalar.ll"],
+    )?;
+    workspace.run(env!("CARGO_BIN_EXE_lanewise"), &["scalar.ll", "-o", "vec.ll"])?;
+
+    let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
+    let scalar_module = IrModule::parse(&scalar_text).map_err(|e| format!("reading scalar.ll: {e}"))?;
+    let vector_text = fs::read_to_string(workspace.path("vec.ll")).map_err(|e| e.to_string())?;
+    let vector_module = IrModule::parse(&vector_text).map_err(|e| format!("reading vec.ll: {e}"))?;
+
+    let scalars_with_names = scalar_functions_with_variants(&scalar_module);
+    if scalars_with_names.is_empty() {
+        return Err("the kernel has no function with `_ZGV` attributes".to_owned());
+    }
+    let scalars: Vec<ScalarSignature> = scalars_with_names.iter().map(|(scalar, _)| scalar.clone()).collect();
+    let attribute_names: BTreeSet<String> =
+        scalars_with_names.iter().flat_map(|(_, names)| names.iter().cloned()).collect();
+    let defined: Vec<&IrFunction> =
+        vector_module.functions.iter().filter(|function| function.name.starts_with("_ZGV")).collect();
+    let defined_names: BTreeSet<String> = defined.iter().map(|function| function.name.clone()).collect();
+    for name in attribute_names.difference(&defined_names) {
+        let masked = VariantName::parse(name).map(|variant| variant.masked).unwrap_or(false);
+        if masked {
+            report.missing.push(name.clone());
+        } else {
+            report.failures.push(format!("{name} is named by an attribute but vec.ll does not define it"));
+        }
+    }
+
+    let mut additions = HarnessAdditions::new(&vector_module);
+    let mut entries = Vec::new();
+    let mut avx512_functions = Vec::new();
+    for function in &defined {
+        let variant = match VariantName::parse(&function.name) {
+            Ok(variant) => variant,
+            Err(error) => {
+                report.failures.push(error);
+                continue;
+            }
+        };
+        let Some(scalar) = scalars.iter().find(|scalar| scalar.name == variant.scalar_name) else {
+            report.skipped.push(format!("{}: no scalar function with _ZGV attributes named {}", function.name, variant.scalar_name));
+            continue;
+        };
+        if let Err(error) = super::driver::check_variant_fits(&variant, scalar) {
+            report.failures.push(error);
+            continue;
+        }
+        let group_text: String = function
+            .attribute_groups
+            .iter()
+            .filter_map(|group| vector_module.attribute_groups.get(group))
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let is_avx512 = variant.isa == 'e';
+        if case.gcc_caller {
+            if variant.masked || is_avx512 {
+                continue;
+            }
+            entries.push(DriverVariant {
+                display_name: variant.full_name.clone(),
+                variant: variant.clone(),
+                path: CallPath::CAbi,
+                needs_avx512: false,
+                skip_reason: None,
+            });
+            continue;
+        }
+        // the variant itself
+        let path = if variant.masked {
+            let symbol = format!("lwtest_wrap_{}", function.name);
+            let request = WrapperRequest {
+                wrapper_symbol: symbol.clone(),
+                callee_symbol: quoted_symbol(&function.name),
+                callee: function,
+                variant: &variant,
+                scalar,
+                target_attributes: target_attributes_of(&group_text),
+            };
+            match additions.add_wrapper(&request) {
+                Ok(()) => CallPath::IrWrapper { symbol, description: "IR wrapper, mask from memory".to_owned() },
+                Err(error) => {
+                    report.failures.push(error);
+                    continue;
+                }
+            }
+        } else {
+            CallPath::CAbi
+        };
+        entries.push(DriverVariant {
+            display_name: variant.full_name.clone(),
+            variant: variant.clone(),
+            path,
+            needs_avx512: is_avx512,
+            skip_reason: None,
+        });
+        if is_avx512 {
+            avx512_functions.push((*function, variant.clone(), scalar.clone()));
+            // the same W-lane logic without AVX-512 features, through an IR wrapper
+            let display_name = format!("{}[no-avx512 clone]", variant.full_name);
+            match additions.add_clone_without_avx512(&vector_module, function) {
+                Ok((clone_symbol, clone_attributes)) => {
+                    let symbol = format!("lwtest_wrap_noavx512_{}", function.name);
+                    let request = WrapperRequest {
+                        wrapper_symbol: symbol.clone(),
+                        callee_symbol: clone_symbol,
+                        callee: function,
+                        variant: &variant,
+                        scalar,
+                        target_attributes: clone_attributes,
+                    };
+                    match additions.add_wrapper(&request) {
+                        Ok(()) => entries.push(DriverVariant {
+                            display_name,
+                            variant: variant.clone(),
+                            path: CallPath::IrWrapper {
+                                symbol,
+                                description: "clone without avx512 features, called through an IR wrapper".to_owned(),
+                            },
+                            needs_avx512: false,
+                            skip_reason: None,
+                        }),
+                        Err(error) => report.failures.push(error),
+                    }
+                }
+                Err(reason) => entries.push(DriverVariant {
+                    display_name,
+                    variant: variant.clone(),
+                    path: CallPath::CAbi,
+                    needs_avx512: false,
+                    skip_reason: Some(format!("cannot run the W-lane logic without AVX-512: {reason}")),
+                }),
+            }
+        }
+    }
+
+    if !avx512_functions.is_empty() && !case.gcc_caller {
+        check_avx512_variants_use_zmm(workspace, &vector_module, &avx512_functions, report)?;
+    }
+
+    workspace.write("harness.ll", &format!("{vector_text}\n; ---- added by the test harness ----\n{}", additions.text));
+    workspace.run(CLANG, &["-c", "-O1", "-Wno-override-module", "harness.ll", "-o", "harness.o"])?;
+    let driver = generate_driver(&case.kernel.name, &scalars, &entries, case.kernel.ulp, TRIALS_PER_VARIANT)?;
+    let (compiler, flags): (&str, &[&str]) =
+        if case.gcc_caller { (GCC, &["-O2", "-mavx2", "-w"]) } else { (CLANG, &["-O1", "-w"]) };
+    let mut objects = compile_driver(workspace, &driver, compiler, flags)?;
+    objects.push("harness.o".to_owned());
+    link_driver(workspace, compiler, &objects)?;
+    let (success, output) = workspace.run_driver("driver")?;
+    collect_driver_results(report, success, &output, &entries);
+    Ok(())
+}
+
+/// Compiles the driver's files (each ISA's shims with its `-m` flag); returns the objects.
+fn compile_driver(
+    workspace: &mut Workspace,
+    driver: &DriverSources,
+    compiler: &str,
+    flags: &[&str],
+) -> Result<Vec<String>, String> {
+    workspace.write("driver.c", &driver.main);
+    let mut arguments: Vec<&str> = flags.to_vec();
+    arguments.extend(["-c", "driver.c", "-o", "driver.o"]);
+    workspace.run(compiler, &arguments)?;
+    let mut objects = vec!["driver.o".to_owned()];
+    for (isa, source) in &driver.per_isa {
+        let file = format!("driver_{isa}.c");
+        let object = format!("driver_{isa}.o");
+        workspace.write(&file, source);
+        let mut arguments: Vec<&str> = flags.to_vec();
+        arguments.extend([isa_compiler_flag(*isa), "-c", &file, "-o", &object]);
+        workspace.run(compiler, &arguments)?;
+        objects.push(object);
+    }
+    Ok(objects)
+}
+
+fn link_driver(workspace: &mut Workspace, compiler: &str, objects: &[String]) -> Result<(), String> {
+    let mut arguments: Vec<&str> = objects.iter().map(String::as_str).collect();
+    arguments.extend(["-lm", "-lmvec", "-o", "driver"]);
+    workspace.run(compiler, &arguments)?;
+    Ok(())
+}
+
+fn quoted_symbol(name: &str) -> String {
+    if name.chars().all(|c| c.is_ascii_alphanumeric() || "_.$".contains(c)) {
+        name.to_owned()
+    } else {
+        format!("\"{name}\"")
+    }
+}
+
+/// AVX-512 variants must take and return 512-bit vectors in zmm registers:
+/// their attributes must allow 512-bit vectors, and `llc-22` must read zmm.
+fn check_avx512_variants_use_zmm(
+    workspace: &mut Workspace,
+    module: &IrModule,
+    functions: &[(&IrFunction, VariantName, ScalarSignature)],
+    report: &mut CaseReport,
+) -> Result<(), String> {
+    workspace.run(LLC, &["-O2", "vec.ll", "-o", "vec.s"])?;
+    let assembly = fs::read_to_string(workspace.path("vec.s")).map_err(|e| e.to_string())?;
+    for (function, variant, _) in functions {
+        let wide_vectors = function
+            .params
+            .iter()
+            .map(|param| &param.ty)
+            .chain(std::iter::once(&function.return_type))
+            .any(|ty| !ty.is_scalar() && ty.byte_size().is_some_and(|size| size >= 64));
+        if !wide_vectors {
+            continue;
+        }
+        let features = module.string_attribute(function, "target-features").unwrap_or_default();
+        if !features.split(',').any(|feature| feature == "+avx512f") {
+            report.failures.push(format!("{}: target-features lack +avx512f: `{features}`", variant.full_name));
+        }
+        let legal_width: u32 = module
+            .string_attribute(function, "min-legal-vector-width")
+            .and_then(|width| width.parse().ok())
+            .unwrap_or(0);
+        if legal_width < 512 {
+            report.failures.push(format!(
+                "{}: \"min-legal-vector-width\" is {legal_width}, so LLVM passes its 512-bit vectors in two ymm registers",
+                variant.full_name
+            ));
+        }
+        let label = format!("{}:", variant.full_name);
+        let Some(start) = assembly.lines().position(|line| line == label) else {
+            report.failures.push(format!("{}: no label in llc-22 output vec.s", variant.full_name));
+            continue;
+        };
+        let body: Vec<&str> = assembly
+            .lines()
+            .skip(start + 1)
+            .take_while(|line| !line.starts_with(".Lfunc_end") && !line.trim_start().starts_with(".size"))
+            .collect();
+        if !body.iter().any(|line| line.contains("zmm")) {
+            report.failures.push(format!(
+                "{}: llc-22 output of vec.ll never uses a zmm register, so its vector arguments are not in zmm",
+                variant.full_name
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The harness's self-check: the same driver against GCC's own simd clones.
+pub fn run_gcc_clone_case(kernel: &Kernel) -> CaseReport {
+    let started = Instant::now();
+    let mut report = CaseReport { label: format!("gcc-clones {} -O2", kernel.name), ..CaseReport::default() };
+    let mut workspace = Workspace::new(&["gcc-clones", &kernel.name]);
+    report.work_directory = workspace.directory.clone();
+    if let Err(failure) = gcc_clone_steps(kernel, &mut workspace, &mut report) {
+        report.failures.push(failure);
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    report
+}
+
+fn gcc_clone_steps(kernel: &Kernel, workspace: &mut Workspace, report: &mut CaseReport) -> Result<(), String> {
+    let kernel_path = kernel.path.to_string_lossy().into_owned();
+    let include = format!("-I{}", corpus_directory().display());
+    workspace.run(CLANG, &["-O2", "-fopenmp-simd", "-S", "-emit-llvm", &include, &kernel_path, "-o", "scalar.ll"])?;
+    workspace.run(GCC, &["-O2", "-fopenmp-simd", "-w", &include, "-c", &kernel_path, "-o", "kernel.o"])?;
+    let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
+    let scalar_module = IrModule::parse(&scalar_text).map_err(|e| format!("reading scalar.ll: {e}"))?;
+    let scalars: Vec<ScalarSignature> =
+        scalar_functions_with_variants(&scalar_module).into_iter().map(|(scalar, _)| scalar).collect();
+    let symbols = workspace.run("nm", &["--defined-only", "kernel.o"])?;
+    let mut entries = Vec::new();
+    for line in symbols.lines() {
+        let Some(name) = line.split_whitespace().nth(2) else { continue };
+        if !name.starts_with("_ZGV") {
+            continue;
+        }
+        let variant = VariantName::parse(name)?;
+        if variant.masked {
+            report.skipped.push(format!("{name}: masked GCC clones are not called by the harness"));
+            continue;
+        }
+        let Some(scalar) = scalars.iter().find(|scalar| scalar.name == variant.scalar_name) else { continue };
+        if let Err(error) = super::driver::check_variant_fits(&variant, scalar) {
+            report.skipped.push(error);
+            continue;
+        }
+        entries.push(DriverVariant {
+            display_name: name.to_owned(),
+            needs_avx512: variant.isa == 'e',
+            variant,
+            path: CallPath::CAbi,
+            skip_reason: None,
+        });
+    }
+    let driver = generate_driver(&kernel.name, &scalars, &entries, kernel.ulp, TRIALS_PER_VARIANT)?;
+    let mut objects = compile_driver(workspace, &driver, CLANG, &["-O1", "-w"])?;
+    objects.push("kernel.o".to_owned());
+    link_driver(workspace, CLANG, &objects)?;
+    let (success, output) = workspace.run_driver("driver")?;
+    collect_driver_results(report, success, &output, &entries);
+    Ok(())
+}
+
+/// Runs `job` on every item with a few worker threads; results keep the input order.
+pub fn run_in_parallel<T: Sync, R: Send>(items: &[T], job: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let workers = std::env::var("LANEWISE_TEST_JOBS")
+        .ok()
+        .and_then(|value| value.parse().ok())
+        .unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2))
+        .max(1);
+    let next = Mutex::new(0usize);
+    let results: Mutex<Vec<Option<R>>> = Mutex::new((0..items.len()).map(|_| None).collect());
+    std::thread::scope(|scope| {
+        for _ in 0..workers {
+            scope.spawn(|| loop {
+                let index = {
+                    let mut next = next.lock().unwrap();
+                    let index = *next;
+                    *next += 1;
+                    index
+                };
+                if index >= items.len() {
+                    break;
+                }
+                let result = job(&items[index]);
+                results.lock().unwrap()[index] = Some(result);
+            });
+        }
+    });
+    results.into_inner().unwrap().into_iter().map(|result| result.expect("every job ran")).collect()
+}
