@@ -64,6 +64,13 @@ impl Val {
         }
     }
 
+    fn int_bits_of(&self) -> Option<u32> {
+        match self {
+            Val::Int { bits, .. } => Some(*bits),
+            _ => None,
+        }
+    }
+
     fn lanes(&self) -> Option<&[Val]> {
         match self {
             Val::Vector(lanes) => Some(lanes),
@@ -353,6 +360,16 @@ impl<'e> Interpreter<'e> {
                     None => select(&cond, if_true, if_false)?,
                 }
             }
+            InstData::Cast { op: CastOp::Bitcast, arg, to, .. }
+                if func.dfg.value_type(*arg).is_vector() && !to.is_vector() =>
+            {
+                // Packing a mask into an integer (lane i is bit i).
+                let mut packed = 0u128;
+                for (lane, bit) in get(*arg)?.lanes().unwrap_or_default().iter().enumerate() {
+                    packed |= (bit.as_u128()? & 1) << lane;
+                }
+                Val::int(to.int_bits().unwrap_or(128), packed)
+            }
             InstData::Cast { op, arg, to, .. } => {
                 let to_elem = to.scalar_type().clone();
                 lanewise1(&get(*arg)?, |a| cast(*op, a, &to_elem))?
@@ -520,6 +537,24 @@ impl<'e> Interpreter<'e> {
     ) -> Result<Option<Val>, InterpError> {
         if let Some(rest) = name.strip_prefix("llvm.") {
             let (base, _type_suffix) = rest.rsplit_once('.').unwrap_or((rest, ""));
+            if let Some(reduction) = base.strip_prefix("vector.reduce.") {
+                let lanes = args.first().and_then(Val::lanes).unwrap_or_default();
+                let (bits, mut accumulator) = match reduction {
+                    "and" => (lanes.first().and_then(|lane| lane.int_bits_of()), u128::MAX),
+                    "or" | "xor" | "add" => (lanes.first().and_then(|lane| lane.int_bits_of()), 0),
+                    _ => return error(format!("reduction `{name}` is not interpreted")),
+                };
+                for lane in lanes {
+                    let value = lane.as_u128()?;
+                    accumulator = match reduction {
+                        "and" => accumulator & value,
+                        "or" => accumulator | value,
+                        "xor" => accumulator ^ value,
+                        _ => accumulator.wrapping_add(value),
+                    };
+                }
+                return Ok(Some(Val::int(bits.unwrap_or(1), accumulator)));
+            }
             let lanes = args.iter().find_map(|arg| arg.lanes().map(<[Val]>::len));
             let mut run_lane = |lane: Option<usize>| -> Result<Val, InterpError> {
                 let lane_args: Vec<Val> = match lane {

@@ -223,7 +223,7 @@ pub fn libmvec_variant(
     }
     let arity = if LIBMVEC_BINARY.contains(&double_name) { 2 } else { 1 };
     let lanes = libmvec_lanes(isa, &elem)?;
-    if width < lanes || width % lanes != 0 || !(width / lanes).is_power_of_two() {
+    if width < lanes || !width.is_multiple_of(lanes) || !(width / lanes).is_power_of_two() {
         return None;
     }
     let params = "v".repeat(arity);

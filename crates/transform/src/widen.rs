@@ -1102,6 +1102,12 @@ impl<'a> Widener<'a> {
             all_uniform &= self.is_uniform(arg)?;
         }
         let has_result = ret_ty != Type::Void;
+        if let Callee::Direct(name) = &callee {
+            if let Some(widened) = self.widen_spmd_builtin(name, &args, &ret_ty)? {
+                self.define_result(inst, widened);
+                return Ok(());
+            }
+        }
         if all_uniform && effects != CallEffects::SideEffects {
             let data = self.lane0_copy(inst)?;
             let result = self.append(data, ret_ty);
@@ -1117,6 +1123,102 @@ impl<'a> Widener<'a> {
             }
         }
         self.duplicate_call(inst, has_result)
+    }
+
+    /// The SPMD builtins (design brief; the RV vectorizer's names): their
+    /// widened meaning combines or names lanes. All lanes are active (no
+    /// masks yet), so `rv_mask()` is all-true. `None` for other callees.
+    fn widen_spmd_builtin(
+        &mut self,
+        name: &str,
+        args: &[Value],
+        ret_ty: &Type,
+    ) -> Result<Option<Widened>, WidenError> {
+        let width = self.width;
+        let arity = match name {
+            "rv_lane_id" | "rv_num_lanes" | "rv_mask" => 0,
+            "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" => 1,
+            "rv_extract" => 2,
+            _ => return Ok(None),
+        };
+        if args.len() != arity {
+            return Err(self.unsupported(format!("`{name}` takes {arity} arguments")));
+        }
+        let widened = match name {
+            "rv_lane_id" | "rv_num_lanes" => {
+                let Type::Int(_) = ret_ty else {
+                    return Err(self.unsupported(format!("`{name}` must return an integer")));
+                };
+                if name == "rv_num_lanes" {
+                    Widened::Uniform(self.func.dfg.int_const(ret_ty.clone(), u128::from(width)))
+                } else {
+                    Widened::Strided {
+                        lane0: self.func.dfg.int_const(ret_ty.clone(), 0),
+                        stride: 1,
+                    }
+                }
+            }
+            "rv_mask" => Widened::Vector(self.all_true_mask()),
+            "rv_any" | "rv_all" => {
+                let mask = self.vector(args[0])?;
+                let reduction = if name == "rv_any" { "or" } else { "and" };
+                let call = InstData::Call {
+                    callee: Callee::Direct(format!("llvm.vector.reduce.{reduction}.v{width}i1")),
+                    args: vec![mask],
+                    ret_ty: Type::BOOL,
+                    effects: CallEffects::Pure,
+                    flags: FastMathFlags::default(),
+                };
+                Widened::Uniform(self.append_value(call, Type::BOOL))
+            }
+            "rv_ballot" | "rv_popcount" => {
+                let Some(bits) = ret_ty.int_bits().filter(|bits| *bits >= width) else {
+                    return Err(self.unsupported(format!(
+                        "`{name}` must return an integer of at least {width} bits"
+                    )));
+                };
+                let mask = self.vector(args[0])?;
+                let packed_ty = Type::Int(width);
+                let bitcast = InstData::Cast {
+                    op: CastOp::Bitcast,
+                    arg: mask,
+                    to: packed_ty.clone(),
+                    flags: CastFlags::default(),
+                };
+                let mut ballot = self.append_value(bitcast, packed_ty);
+                if bits > width {
+                    let zext = InstData::Cast {
+                        op: CastOp::ZExt,
+                        arg: ballot,
+                        to: ret_ty.clone(),
+                        flags: CastFlags::default(),
+                    };
+                    ballot = self.append_value(zext, ret_ty.clone());
+                }
+                if name == "rv_popcount" {
+                    let call = InstData::Call {
+                        callee: Callee::Direct(format!("llvm.ctpop.i{bits}")),
+                        args: vec![ballot],
+                        ret_ty: ret_ty.clone(),
+                        effects: CallEffects::Pure,
+                        flags: FastMathFlags::default(),
+                    };
+                    ballot = self.append_value(call, ret_ty.clone());
+                }
+                Widened::Uniform(ballot)
+            }
+            _ => {
+                // rv_extract(value, lane) with a uniform lane.
+                if !self.is_uniform(args[1])? {
+                    return Err(self.unsupported("`rv_extract` needs a uniform lane number"));
+                }
+                let vector = self.vector(args[0])?;
+                let index = self.lane0(args[1])?;
+                let extract = InstData::ExtractElement { vector, index };
+                Widened::Uniform(self.append_value(extract, ret_ty.clone()))
+            }
+        };
+        Ok(Some(widened))
     }
 
     /// A vector intrinsic or libmvec call for an elementwise intrinsic or a
@@ -1335,3 +1437,6 @@ fn reverse_postorder(func: &Function) -> Vec<Block> {
     postorder.reverse();
     postorder
 }
+
+#[cfg(test)]
+mod tests;

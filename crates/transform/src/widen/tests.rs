@@ -1,0 +1,875 @@
+//! Tests of widening: the structure of the produced IR, and differential
+//! execution (scalar function lane by lane against the widened function, in
+//! the reference interpreter) on random inputs.
+
+use std::cell::RefCell;
+
+use lanewise_analysis::{Shape, ShapeInfo, ValueShape};
+use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec};
+use lanewise_ir::*;
+
+use super::*;
+use crate::interp::{InterpError, Interpreter, Memory, Val};
+
+// ----- Helpers -----
+
+const MEMORY_BASE: u64 = 0x1000;
+const MEMORY_SIZE: usize = 4096;
+
+fn spec(kind: ParamKind) -> ParamSpec {
+    ParamSpec { kind, align: None }
+}
+
+const VECTOR: ParamKind = ParamKind::Vector;
+const UNIFORM: ParamKind = ParamKind::Uniform;
+const LINEAR: ParamKind = ParamKind::Linear { step: 1 };
+
+fn config(width: u32, isa: Isa, kinds: &[ParamKind]) -> WidenConfig {
+    WidenConfig::new("vec", width, isa, kinds.iter().map(|kind| spec(*kind)).collect())
+}
+
+/// Hand-made shapes: every value uniform unless listed.
+fn shapes(func: &Function, listed: &[(Value, Shape)]) -> ShapeInfo {
+    let mut info = ShapeInfo::default();
+    for (value, _) in func.dfg.values.iter() {
+        info.shapes[value] = ValueShape { shape: Shape::Uniform, align: 1 };
+    }
+    for (value, shape) in listed {
+        info.shapes[*value].shape = *shape;
+    }
+    info
+}
+
+fn widen(scalar: &Function, shapes: &ShapeInfo, config: &WidenConfig) -> Function {
+    let vector = widen_function(scalar, shapes, &DataLayout::default(), config)
+        .unwrap_or_else(|error| panic!("widening failed: {error}"));
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    vector
+}
+
+fn insts(func: &Function) -> Vec<&InstData> {
+    func.layout.insts().map(|inst| func.dfg.inst(inst)).collect()
+}
+
+fn count(func: &Function, predicate: impl Fn(&InstData) -> bool) -> usize {
+    insts(func).into_iter().filter(|data| predicate(data)).count()
+}
+
+fn is_splat(data: &InstData) -> bool {
+    matches!(data, InstData::Splat { .. })
+}
+
+/// Instructions that produce or consume vectors.
+fn is_vector_op(func: &Function, inst: Inst) -> bool {
+    let data = func.dfg.inst(inst);
+    let result_is_vector =
+        func.dfg.result(inst).is_some_and(|value| func.dfg.value_type(value).is_vector());
+    let operand_is_vector =
+        data.operands().iter().any(|value| func.dfg.value_type(*value).is_vector());
+    result_is_vector || operand_is_vector
+}
+
+fn callees(func: &Function) -> Vec<String> {
+    func.layout.insts().filter_map(|inst| func.dfg.callee_name(inst).map(str::to_owned)).collect()
+}
+
+/// xorshift64*, enough for test inputs.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, bound: u64) -> u64 {
+        self.next() % bound
+    }
+}
+
+/// External functions of the tests; calls are logged.
+fn externals<'l>(
+    log: &'l RefCell<Vec<(String, Vec<Val>)>>,
+) -> impl FnMut(&str, &[Val]) -> Result<Option<Val>, InterpError> + 'l {
+    move |name: &str, args: &[Val]| {
+        log.borrow_mut().push((name.to_owned(), args.to_vec()));
+        let float_arg = |index: usize| match &args[index] {
+            Val::F32(x) => *x,
+            _ => f32::NAN,
+        };
+        Ok(match name {
+            "sinf" => Some(Val::F32(float_arg(0).sin())),
+            "expf" => Some(Val::F32(float_arg(0).exp())),
+            "powf" => Some(Val::F32(float_arg(0).powf(float_arg(1)))),
+            "observe" => None,
+            "next_id" => match &args[0] {
+                Val::Int { value, .. } => Some(Val::int(32, value.wrapping_mul(*value))),
+                _ => None,
+            },
+            other => return Err(InterpError(format!("unknown function `{other}`"))),
+        })
+    }
+}
+
+/// A generator of one scalar argument value.
+type ArgGen = fn(&mut Rng) -> Val;
+
+/// Runs `scalar` lane by lane and `vector` once on the same random inputs
+/// (`trials` times) and compares results, final memory and the external call
+/// log. `lane_id` calls are answered per lane in the scalar runs.
+fn check_differential(
+    scalar: &Function,
+    vector: &Function,
+    config: &WidenConfig,
+    args: &[ArgGen],
+    trials: usize,
+) {
+    let width = config.width as usize;
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for trial in 0..trials {
+        let mut memory = Memory::new(MEMORY_BASE, MEMORY_SIZE);
+        for byte in memory.bytes.iter_mut() {
+            *byte = rng.next() as u8;
+        }
+        // Per-lane scalar arguments following the parameter kinds.
+        let mut lane_args: Vec<Vec<Val>> = vec![Vec::new(); width];
+        for (index, generate) in args.iter().enumerate() {
+            let base = generate(&mut rng);
+            for (lane, lane_arg) in lane_args.iter_mut().enumerate() {
+                lane_arg.push(match config.params[index].kind {
+                    ParamKind::Vector if lane > 0 => generate(&mut rng),
+                    ParamKind::Linear { step } => match &base {
+                        Val::Int { bits, value } => {
+                            Val::int(*bits, value.wrapping_add((step * lane as i64) as u128))
+                        }
+                        Val::Ptr(address) => {
+                            Val::Ptr(address.wrapping_add((step * lane as i64) as u64))
+                        }
+                        other => panic!("linear {other:?}"),
+                    },
+                    _ => base.clone(),
+                });
+            }
+        }
+        let log = RefCell::new(Vec::new());
+        let mut scalar_results = Vec::new();
+        let scalar_memory = {
+            let mut interpreter = Interpreter::new(memory.clone(), externals(&log));
+            for lane_arg in &lane_args {
+                scalar_results.push(interpreter.run(scalar, lane_arg).expect("scalar run"));
+            }
+            interpreter.memory
+        };
+        let scalar_log = log.take();
+
+        let vector_args: Vec<Val> = (0..args.len())
+            .map(|index| match config.params[index].kind {
+                ParamKind::Vector => {
+                    Val::Vector(lane_args.iter().map(|lane| lane[index].clone()).collect())
+                }
+                _ => lane_args[0][index].clone(),
+            })
+            .collect();
+        let mut interpreter = Interpreter::new(memory, externals(&log));
+        let vector_result = interpreter.run(vector, &vector_args).expect("vector run");
+        let vector_log = log.take();
+
+        match vector_result {
+            Some(Val::Vector(lanes)) => {
+                for (lane, value) in lanes.iter().enumerate() {
+                    let expected = scalar_results[lane].as_ref().expect("scalar result");
+                    assert!(
+                        value.same_as(expected),
+                        "trial {trial}, lane {lane}: vector {value:?}, scalar {expected:?}\nargs {lane_args:?}"
+                    );
+                }
+            }
+            None => assert!(scalar_results.iter().all(Option::is_none)),
+            other => panic!("vector function returned {other:?}"),
+        }
+        assert_eq!(
+            &interpreter.memory.bytes[..MEMORY_SIZE],
+            &scalar_memory.bytes[..MEMORY_SIZE],
+            "trial {trial}: memory differs\nargs {lane_args:?}"
+        );
+        // Side effects keep lane order per operation (thesis 3.1), not
+        // across operations: compare the calls of each callee separately.
+        let per_callee = |log: &[(String, Vec<Val>)], callee: &str| -> Vec<Vec<Val>> {
+            log.iter().filter(|(name, _)| name == callee).map(|(_, args)| args.clone()).collect()
+        };
+        for (callee, _) in scalar_log.iter().chain(&vector_log) {
+            let (expected, actual) =
+                (per_callee(&scalar_log, callee), per_callee(&vector_log, callee));
+            let same = expected.len() == actual.len()
+                && expected
+                    .iter()
+                    .zip(&actual)
+                    .all(|(a, b)| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.same_as(y)));
+            assert!(same, "trial {trial}: calls of `{callee}` differ:\nscalar {expected:?}\nvector {actual:?}");
+        }
+    }
+}
+
+fn small_int(rng: &mut Rng) -> Val {
+    Val::int(32, rng.below(64) as u128)
+}
+
+fn any_int(rng: &mut Rng) -> Val {
+    Val::int(32, u128::from(rng.next() as u32))
+}
+
+fn index64(rng: &mut Rng) -> Val {
+    Val::int(64, rng.below(200) as u128)
+}
+
+fn any_float(rng: &mut Rng) -> Val {
+    Val::F32((rng.below(20_000) as f32 - 10_000.0) / 97.0)
+}
+
+fn memory_base(_: &mut Rng) -> Val {
+    Val::Ptr(MEMORY_BASE)
+}
+
+// ----- Kernels -----
+
+/// `out[i + 256] = a[i] * (s * 2) + x; return that`, with `a` uniform, `i`
+/// linear, `x` varying, `s` uniform.
+fn contiguous_kernel() -> (Function, ShapeInfo) {
+    let mut func =
+        Function::new("axpy", vec![Type::PTR, Type::I64, Type::F32, Type::F32], Type::F32);
+    let (a, i, x, s) =
+        (func.param_value(0), func.param_value(1), func.param_value(2), func.param_value(3));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let p = b.gep(Type::F32, a, vec![i]);
+    let loaded = b.load(Type::F32, p, 4);
+    let two = b.f32const(2.0);
+    let scale = b.binary(BinaryOp::FMul, s, two);
+    let product = b.binary(BinaryOp::FMul, loaded, scale);
+    let sum = b.binary(BinaryOp::FAdd, product, x);
+    let offset = b.iconst(Type::I64, 256);
+    let out_index = b.binary(BinaryOp::Add, i, offset);
+    let q = b.gep(Type::F32, a, vec![out_index]);
+    b.store(sum, q, 4);
+    b.ret(Some(sum));
+    let info = shapes(
+        &func,
+        &[
+            (i, Shape::Strided(1)),
+            (x, Shape::Varying),
+            (p, Shape::Strided(4)),
+            (loaded, Shape::Varying),
+            (product, Shape::Varying),
+            (sum, Shape::Varying),
+            (out_index, Shape::Strided(1)),
+            (q, Shape::Strided(4)),
+        ],
+    );
+    (func, info)
+}
+
+#[test]
+fn contiguous_accesses_become_one_vector_load_and_store() {
+    let (scalar, info) = contiguous_kernel();
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR, UNIFORM]);
+    let vector = widen(&scalar, &info, &config);
+    assert_eq!(vector.name, "vec");
+    assert_eq!(
+        vector.params.iter().map(|param| param.ty.clone()).collect::<Vec<_>>(),
+        vec![Type::PTR, Type::I64, Type::F32.vector_of(8), Type::F32]
+    );
+    assert_eq!(vector.ret_ty, Type::F32.vector_of(8));
+    let vector_loads = count(
+        &vector,
+        |data| matches!(data, InstData::Load { ty, align: 4, .. } if *ty == Type::F32.vector_of(8)),
+    );
+    assert_eq!(vector_loads, 1);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Load { .. })), 1);
+    let vector_stores = count(
+        &vector,
+        |data| matches!(data, InstData::Store { value, .. } if vector.dfg.value_type(*value).is_vector()),
+    );
+    assert_eq!(vector_stores, 1);
+    // The uniform `s * 2` stays scalar and is broadcast exactly once.
+    assert_eq!(count(&vector, is_splat), 1);
+    assert_eq!(
+        count(&vector, |data| matches!(data, InstData::Gather { .. } | InstData::Scatter { .. })),
+        0
+    );
+    check_differential(
+        &scalar,
+        &vector,
+        &config,
+        &[memory_base, index64, any_float, any_float],
+        200,
+    );
+}
+
+#[test]
+fn vector_access_alignment_is_raised_only_as_far_as_proven() {
+    let (scalar, mut info) = contiguous_kernel();
+    let p = scalar.dfg.result(scalar.layout.insts().next().unwrap()).unwrap();
+    info.shapes[p].align = 64;
+    let vector = widen(&scalar, &info, &config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR, UNIFORM]));
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Load { align: 32, .. })), 1);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Store { align: 4, .. })), 1);
+}
+
+/// `a[2*i] + 1` loaded and stored to `a[2*i + 1]`: stride 8 bytes for `i32`.
+fn strided_kernel() -> (Function, ShapeInfo) {
+    let mut func = Function::new("strided", vec![Type::PTR, Type::I64], Type::I32);
+    let (a, i) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let two = b.iconst(Type::I64, 2);
+    let j = b.binary(BinaryOp::Mul, i, two);
+    let p = b.gep(Type::I32, a, vec![j]);
+    let loaded = b.load(Type::I32, p, 4);
+    let one = b.iconst(Type::I32, 1);
+    let incremented = b.binary(BinaryOp::Add, loaded, one);
+    let one64 = b.iconst(Type::I64, 1);
+    let k = b.binary(BinaryOp::Add, j, one64);
+    let q = b.gep(Type::I32, a, vec![k]);
+    b.store(incremented, q, 4);
+    b.ret(Some(loaded));
+    let info = shapes(
+        &func,
+        &[
+            (i, Shape::Strided(1)),
+            (j, Shape::Strided(2)),
+            (p, Shape::Strided(8)),
+            (loaded, Shape::Varying),
+            (incremented, Shape::Varying),
+            (k, Shape::Strided(2)),
+            (q, Shape::Strided(8)),
+        ],
+    );
+    (func, info)
+}
+
+#[test]
+fn strided_accesses_gather_on_avx2_and_are_scalarized_on_sse() {
+    let (scalar, info) = strided_kernel();
+    let kinds = [UNIFORM, LINEAR];
+
+    let avx2 = config(8, Isa::Avx2, &kinds);
+    let vector = widen(&scalar, &info, &avx2);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Gather { .. })), 1);
+    // AVX2 has no scatter: 8 scalar stores in lane order.
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Store { .. })), 8);
+    check_differential(&scalar, &vector, &avx2, &[memory_base, index64], 100);
+
+    let sse = config(4, Isa::Sse, &kinds);
+    let vector = widen(&scalar, &info, &sse);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Gather { .. })), 0);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Load { ty: Type::I32, .. })), 4);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Store { .. })), 4);
+    check_differential(&scalar, &vector, &sse, &[memory_base, index64], 100);
+
+    let avx512 = config(16, Isa::Avx512, &kinds);
+    let vector = widen(&scalar, &info, &avx512);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Gather { .. })), 1);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Scatter { .. })), 1);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Store { .. })), 0);
+    check_differential(&scalar, &vector, &avx512, &[memory_base, index64], 100);
+}
+
+#[test]
+fn scalarized_stores_run_in_lane_order() {
+    let (scalar, info) = strided_kernel();
+    let vector = widen(&scalar, &info, &config(4, Isa::Sse, &[UNIFORM, LINEAR]));
+    // Each store's address is lane i of the strided pointer: base + 8*i (+4).
+    let store_addrs: Vec<Value> = insts(&vector)
+        .into_iter()
+        .filter_map(|data| match data {
+            InstData::Store { addr, .. } => Some(*addr),
+            _ => None,
+        })
+        .collect();
+    let offsets: Vec<i128> = store_addrs
+        .iter()
+        .map(|addr| match vector.dfg.defining_inst(*addr).map(|inst| vector.dfg.inst(inst)) {
+            Some(InstData::Gep { source_ty: Type::I8, indices, .. }) => {
+                vector.dfg.signed_int_constant(indices[0]).unwrap()
+            }
+            _ => 0,
+        })
+        .collect();
+    assert_eq!(offsets, vec![0, 8, 16, 24]);
+}
+
+#[test]
+fn uniform_only_function_has_no_vector_ops_but_the_return_splat() {
+    let mut func = Function::new("uniform", vec![Type::I32, Type::I32], Type::I32);
+    let (x, y) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let sum = b.binary(BinaryOp::Add, x, y);
+    let three = b.iconst(Type::I32, 3);
+    let product = b.binary(BinaryOp::Mul, sum, three);
+    b.ret(Some(product));
+    let info = shapes(&func, &[]);
+    let config = config(4, Isa::Sse, &[UNIFORM, UNIFORM]);
+    let vector = widen(&func, &info, &config);
+    let vector_ops: Vec<&InstData> = vector
+        .layout
+        .insts()
+        .filter(|inst| is_vector_op(&vector, *inst))
+        .map(|inst| vector.dfg.inst(inst))
+        .collect();
+    assert_eq!(vector_ops.len(), 2, "{vector_ops:?}");
+    assert!(is_splat(vector_ops[0]));
+    assert!(matches!(vector_ops[1], InstData::Return { .. }));
+    // The splat sits right after the definition of `product`.
+    let order = insts(&vector);
+    assert!(matches!(order[1], InstData::Binary { op: BinaryOp::Mul, .. }));
+    assert!(is_splat(order[2]));
+    check_differential(&func, &vector, &config, &[any_int, any_int], 50);
+}
+
+#[test]
+fn side_effect_calls_run_once_per_lane_in_lane_order() {
+    let mut func = Function::new("effects", vec![Type::I32], Type::I32);
+    let x = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    b.call(Callee::Direct("observe".into()), vec![x], Type::Void, CallEffects::SideEffects);
+    let id_call =
+        b.call(Callee::Direct("next_id".into()), vec![x], Type::I32, CallEffects::SideEffects);
+    let id = b.func.dfg.result(id_call).unwrap();
+    let sum = b.binary(BinaryOp::Add, id, x);
+    b.ret(Some(sum));
+    let info = shapes(&func, &[(x, Shape::Varying), (id, Shape::Varying), (sum, Shape::Varying)]);
+    let config = config(8, Isa::Avx2, &[VECTOR]);
+    let vector = widen(&func, &info, &config);
+    let names = callees(&vector);
+    assert_eq!(names.iter().filter(|name| *name == "observe").count(), 8);
+    assert_eq!(names.iter().filter(|name| *name == "next_id").count(), 8);
+    // Lane i's observe call gets lane i of x, in order.
+    let observed_lanes: Vec<u128> = vector
+        .layout
+        .insts()
+        .filter(|inst| vector.dfg.callee_name(*inst) == Some("observe"))
+        .map(|inst| {
+            let InstData::Call { args, .. } = vector.dfg.inst(inst) else { unreachable!() };
+            let extract = vector.dfg.defining_inst(args[0]).unwrap();
+            let InstData::ExtractElement { index, .. } = vector.dfg.inst(extract) else { panic!() };
+            vector.dfg.int_constant(*index).unwrap()
+        })
+        .collect();
+    assert_eq!(observed_lanes, (0..8).collect::<Vec<_>>());
+    // The harness checks that each callee sees lanes 0..7 in order.
+    check_differential(&func, &vector, &config, &[any_int], 20);
+}
+
+fn unary_float_call(name: &str, effects: CallEffects) -> (Function, ShapeInfo) {
+    let mut func = Function::new("math", vec![Type::F32], Type::F32);
+    let x = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let call = b.call(Callee::Direct(name.into()), vec![x], Type::F32, effects);
+    let result = b.func.dfg.result(call).unwrap();
+    b.ret(Some(result));
+    let info = shapes(&func, &[(x, Shape::Varying), (result, Shape::Varying)]);
+    (func, info)
+}
+
+#[test]
+fn libm_calls_map_to_libmvec_or_are_scalarized() {
+    let (scalar, info) = unary_float_call("sinf", CallEffects::SideEffects);
+    let mut libmvec = config(8, Isa::Avx2, &[VECTOR]);
+    libmvec.vector_math = VectorMath::Libmvec;
+    let vector = widen(&scalar, &info, &libmvec);
+    assert_eq!(callees(&vector), vec!["_ZGVdN8v_sinf".to_owned()]);
+    check_differential(&scalar, &vector, &libmvec, &[any_float], 50);
+
+    let exact = config(8, Isa::Avx2, &[VECTOR]);
+    let vector = widen(&scalar, &info, &exact);
+    assert_eq!(callees(&vector), vec!["sinf".to_owned(); 8]);
+    check_differential(&scalar, &vector, &exact, &[any_float], 50);
+
+    // 8 lanes of SSE: two 4-lane calls, split and joined by shuffles.
+    let mut split = config(8, Isa::Sse, &[VECTOR]);
+    split.vector_math = VectorMath::Libmvec;
+    let vector = widen(&scalar, &info, &split);
+    assert_eq!(callees(&vector), vec!["_ZGVbN4v_sinf".to_owned(); 2]);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Shuffle { .. })), 3);
+    check_differential(&scalar, &vector, &split, &[any_float], 50);
+}
+
+#[test]
+fn elementwise_intrinsics_become_vector_intrinsics() {
+    let mut func = Function::new("intrinsics", vec![Type::F32, Type::I32], Type::F32);
+    let (x, y) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let sqrt =
+        b.call(Callee::Direct("llvm.sqrt.f32".into()), vec![x], Type::F32, CallEffects::Pure);
+    let sqrt = b.func.dfg.result(sqrt).unwrap();
+    let no_poison = b.iconst(Type::BOOL, 0);
+    let ctlz = b.call(
+        Callee::Direct("llvm.ctlz.i32".into()),
+        vec![y, no_poison],
+        Type::I32,
+        CallEffects::Pure,
+    );
+    let ctlz = b.func.dfg.result(ctlz).unwrap();
+    let as_float = b.cast(CastOp::SIToFP, ctlz, Type::F32);
+    let sum = b.binary(BinaryOp::FAdd, sqrt, as_float);
+    b.ret(Some(sum));
+    let info = shapes(
+        &func,
+        &[
+            (x, Shape::Varying),
+            (y, Shape::Varying),
+            (sqrt, Shape::Varying),
+            (ctlz, Shape::Varying),
+            (as_float, Shape::Varying),
+            (sum, Shape::Varying),
+        ],
+    );
+    let config = config(8, Isa::Avx2, &[VECTOR, VECTOR]);
+    let vector = widen(&func, &info, &config);
+    assert_eq!(callees(&vector), vec!["llvm.sqrt.v8f32".to_owned(), "llvm.ctlz.v8i32".to_owned()]);
+    let ctlz_call = vector
+        .layout
+        .insts()
+        .find(|inst| vector.dfg.callee_name(*inst) == Some("llvm.ctlz.v8i32"))
+        .unwrap();
+    let InstData::Call { args, .. } = vector.dfg.inst(ctlz_call) else { unreachable!() };
+    assert_eq!(*vector.dfg.value_type(args[1]), Type::BOOL, "the i1 flag stays scalar");
+    check_differential(&func, &vector, &config, &[any_float, any_int], 100);
+}
+
+/// A loop with a uniform trip count and a varying accumulator.
+fn loop_kernel() -> Function {
+    let mut func = Function::new("loop", vec![Type::I32, Type::I32], Type::I32);
+    let (x, n) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let header = b.create_block(Some("header"));
+    let body = b.create_block(Some("body"));
+    let exit = b.create_block(Some("exit"));
+    b.switch_to_block(entry);
+    b.jump(header);
+    b.switch_to_block(header);
+    let zero = b.iconst(Type::I32, 0);
+    let i = b.phi(Type::I32, vec![(entry, zero)]);
+    let acc = b.phi(Type::I32, vec![(entry, x)]);
+    let bound = b.iconst(Type::I32, 15);
+    let limit = b.binary(BinaryOp::And, n, bound);
+    let keep_going = b.icmp(IntPredicate::Slt, i, limit);
+    b.branch(keep_going, body, exit);
+    b.switch_to_block(body);
+    let three = b.iconst(Type::I32, 3);
+    let tripled = b.binary(BinaryOp::Mul, acc, three);
+    let next_acc = b.binary(BinaryOp::Add, tripled, i);
+    let one = b.iconst(Type::I32, 1);
+    let next_i = b.binary(BinaryOp::Add, i, one);
+    b.jump(header);
+    b.switch_to_block(exit);
+    b.ret(Some(acc));
+    for (phi, latch_value) in [(i, next_i), (acc, next_acc)] {
+        let inst = func.dfg.defining_inst(phi).unwrap();
+        let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) else { unreachable!() };
+        incoming.push((body, latch_value));
+    }
+    func
+}
+
+#[test]
+fn loops_with_uniform_trip_counts_keep_scalar_phis_for_uniform_values() {
+    let scalar = loop_kernel();
+    let config = config(4, Isa::Sse, &[VECTOR, UNIFORM]);
+    let info = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&scalar, &info, &config);
+    let phi_types: Vec<Type> = insts(&vector)
+        .into_iter()
+        .filter_map(|data| match data {
+            InstData::Phi { ty, .. } => Some(ty.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(phi_types, vec![Type::I32, Type::I32.vector_of(4)]);
+    assert_eq!(vector.layout.blocks().len(), 4);
+    // The branch stays a scalar branch on the scalar comparison.
+    let branch_cond = insts(&vector).into_iter().find_map(|data| match data {
+        InstData::Branch { cond, .. } => Some(*cond),
+        _ => None,
+    });
+    assert_eq!(*vector.dfg.value_type(branch_cond.unwrap()), Type::BOOL);
+    check_differential(&scalar, &vector, &config, &[any_int, small_int], 200);
+}
+
+#[test]
+fn store_of_varying_value_to_uniform_address_keeps_the_last_lane() {
+    let mut func = Function::new("last", vec![Type::PTR, Type::I32], Type::Void);
+    let (a, x) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    b.store(x, a, 4);
+    b.ret(None);
+    let info = shapes(&func, &[(x, Shape::Varying)]);
+    let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR]);
+    let vector = widen(&func, &info, &config);
+    let stored = insts(&vector).into_iter().find_map(|data| match data {
+        InstData::Store { value, .. } => Some(*value),
+        _ => None,
+    });
+    let extract = vector.dfg.defining_inst(stored.unwrap()).unwrap();
+    let InstData::ExtractElement { index, .. } = vector.dfg.inst(extract) else { panic!() };
+    assert_eq!(vector.dfg.int_constant(*index), Some(7));
+    check_differential(&func, &vector, &config, &[memory_base, any_int], 50);
+}
+
+/// A private array per lane: `buf[k & 3] = x; buf[(k + 1) & 3] = x + 1;
+/// return buf[k & 3] + buf[(k+1) & 3]`.
+fn alloca_kernel() -> Function {
+    let mut func = Function::new("private", vec![Type::I32, Type::I32], Type::I32);
+    let (x, k) = (func.param_value(0), func.param_value(1));
+    let array = Type::Array { elem: Box::new(Type::I32), len: 4 };
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let one = b.iconst(Type::I32, 1);
+    let buf = b.ins_value(InstData::Alloca { ty: array.clone(), count: one, align: 4 }, Type::PTR);
+    let three = b.iconst(Type::I32, 3);
+    let zero = b.iconst(Type::I32, 0);
+    let first = b.binary(BinaryOp::And, k, three);
+    let k1 = b.binary(BinaryOp::Add, k, one);
+    let second = b.binary(BinaryOp::And, k1, three);
+    let p = b.gep(array.clone(), buf, vec![zero, first]);
+    let q = b.gep(array.clone(), buf, vec![zero, second]);
+    b.store(x, p, 4);
+    let x1 = b.binary(BinaryOp::Add, x, one);
+    b.store(x1, q, 4);
+    let loaded_p = b.load(Type::I32, p, 4);
+    let loaded_q = b.load(Type::I32, q, 4);
+    let sum = b.binary(BinaryOp::Add, loaded_p, loaded_q);
+    b.ret(Some(sum));
+    func
+}
+
+#[test]
+fn allocas_get_one_copy_per_lane() {
+    let scalar = alloca_kernel();
+    for (isa, width) in [(Isa::Sse, 4), (Isa::Avx2, 8), (Isa::Avx512, 16)] {
+        let config = config(width, isa, &[VECTOR, UNIFORM]);
+        let info = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
+        let vector = widen(&scalar, &info, &config);
+        let allocas: Vec<&InstData> = insts(&vector)
+            .into_iter()
+            .filter(|data| matches!(data, InstData::Alloca { .. }))
+            .collect();
+        assert_eq!(allocas.len(), 1);
+        let InstData::Alloca { ty, align, .. } = allocas[0] else { unreachable!() };
+        assert_eq!(
+            *ty,
+            Type::Array {
+                elem: Box::new(Type::Array { elem: Box::new(Type::I32), len: 4 }),
+                len: u64::from(width)
+            }
+        );
+        assert_eq!(*align, 4);
+        check_differential(&scalar, &vector, &config, &[any_int, any_int], 50);
+    }
+}
+
+#[test]
+fn uniform_switch_stays_a_scalar_switch() {
+    let mut func = Function::new("switch", vec![Type::I32, Type::I32], Type::I32);
+    let (selector, x) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let double = b.create_block(Some("double"));
+    let negate = b.create_block(Some("negate"));
+    let join = b.create_block(Some("join"));
+    b.switch_to_block(entry);
+    let three = b.iconst(Type::I32, 3);
+    let case = b.binary(BinaryOp::URem, selector, three);
+    b.ins(
+        InstData::Switch { value: case, default: join, cases: vec![(0, double), (1, negate)] },
+        Type::Void,
+    );
+    b.switch_to_block(double);
+    let doubled = b.binary(BinaryOp::Add, x, x);
+    b.jump(join);
+    b.switch_to_block(negate);
+    let zero = b.iconst(Type::I32, 0);
+    let negated = b.binary(BinaryOp::Sub, zero, x);
+    b.jump(join);
+    b.switch_to_block(join);
+    let result = b.phi(Type::I32, vec![(entry, x), (double, doubled), (negate, negated)]);
+    let always = b.func.dfg.int_const(Type::BOOL, 1);
+    let selected = b.select(always, result, x);
+    b.ret(Some(selected));
+    let config = config(4, Isa::Sse, &[UNIFORM, VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    let switch_value = insts(&vector).into_iter().find_map(|data| match data {
+        InstData::Switch { value, .. } => Some(*value),
+        _ => None,
+    });
+    assert_eq!(*vector.dfg.value_type(switch_value.unwrap()), Type::I32);
+    // The select's uniform condition stays scalar.
+    let select_cond = insts(&vector).into_iter().find_map(|data| match data {
+        InstData::Select { cond, .. } => Some(*cond),
+        _ => None,
+    });
+    assert_eq!(*vector.dfg.value_type(select_cond.unwrap()), Type::BOOL);
+    check_differential(&func, &vector, &config, &[any_int, any_int], 100);
+}
+
+#[test]
+fn volatile_loads_are_duplicated_per_lane() {
+    let mut func = Function::new("volatile", vec![Type::PTR], Type::I32);
+    let a = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let loaded =
+        b.ins_value(InstData::Load { ty: Type::I32, addr: a, align: 4, volatile: true }, Type::I32);
+    b.ret(Some(loaded));
+    let info = shapes(&func, &[(loaded, Shape::Varying)]);
+    let config = config(4, Isa::Avx2, &[UNIFORM]);
+    let vector = widen(&func, &info, &config);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Load { volatile: true, .. })), 4);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::InsertElement { .. })), 4);
+    check_differential(&func, &vector, &config, &[memory_base], 10);
+}
+
+#[test]
+fn strided_values_materialize_as_splat_plus_steps_once() {
+    let mut func = Function::new("iota", vec![Type::I32, Type::PTR], Type::I32);
+    let (i, p) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let as_int = b.cast(CastOp::PtrToInt, p, Type::I64);
+    let truncated = b.cast(CastOp::Trunc, as_int, Type::I32);
+    let sum = b.binary(BinaryOp::Xor, i, truncated);
+    let again = b.binary(BinaryOp::Mul, i, sum);
+    b.ret(Some(again));
+    let config = config(4, Isa::Sse, &[LINEAR, ParamKind::Linear { step: 8 }]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    // `i` is materialized once (splat + add), used by xor and mul.
+    let adds_of_steps = count(
+        &vector,
+        |data| matches!(data, InstData::Binary { op: BinaryOp::Add, rhs, .. } if vector.dfg.constant(*rhs).is_some()),
+    );
+    assert_eq!(adds_of_steps, 2, "i and the truncated pointer offset");
+    check_differential(&func, &vector, &config, &[any_int, memory_base], 50);
+}
+
+#[test]
+fn spmd_builtins_combine_lanes() {
+    let mut func = Function::new("spmd", vec![Type::I32], Type::I32);
+    let x = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let lane = b.call(Callee::Direct("rv_lane_id".into()), vec![], Type::I32, CallEffects::Pure);
+    let lane = b.func.dfg.result(lane).unwrap();
+    let ten = b.iconst(Type::I32, 10);
+    let big = b.icmp(IntPredicate::Ugt, x, ten);
+    let ballot =
+        b.call(Callee::Direct("rv_ballot".into()), vec![big], Type::I32, CallEffects::Pure);
+    let ballot = b.func.dfg.result(ballot).unwrap();
+    let sum = b.binary(BinaryOp::Add, lane, ballot);
+    b.ret(Some(sum));
+    let config = config(8, Isa::Avx2, &[VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    assert!(callees(&vector).is_empty(), "{:?}", callees(&vector));
+    // Run it: lane i returns i + ballot of (x > 10).
+    let xs: Vec<u128> = vec![0, 11, 3, 40, 10, 12, 1, 100];
+    let mut interpreter =
+        Interpreter::new(Memory::new(MEMORY_BASE, 16), |name: &str, _: &[Val]| {
+            Err(InterpError(name.to_owned()))
+        });
+    let args = vec![Val::Vector(xs.iter().map(|x| Val::int(32, *x)).collect())];
+    let Some(Val::Vector(result)) = interpreter.run(&vector, &args).unwrap() else { panic!() };
+    let ballot = 0b1010_1010u128;
+    for (lane, value) in result.iter().enumerate() {
+        assert!(value.same_as(&Val::int(32, lane as u128 + ballot)), "lane {lane}: {value:?}");
+    }
+}
+
+// ----- Errors -----
+
+fn error_of(func: &Function, info: &ShapeInfo, config: &WidenConfig) -> WidenError {
+    widen_function(func, info, &DataLayout::default(), config).expect_err("widening must fail")
+}
+
+#[test]
+fn varying_branches_are_reported_with_their_location() {
+    let mut func = Function::new("divergent", vec![Type::I32], Type::I32);
+    let x = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let other = b.create_block(Some("other"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I32, 0);
+    let negative = b.icmp(IntPredicate::Slt, x, zero);
+    b.func.dfg.value_names[negative] = Some("negative".into());
+    b.branch(negative, other, other);
+    b.switch_to_block(other);
+    b.ret(Some(x));
+    let info = shapes(&func, &[(x, Shape::Varying), (negative, Shape::Varying)]);
+    let error = error_of(&func, &info, &config(4, Isa::Sse, &[VECTOR]));
+    let WidenError::Unsupported { function, block, inst, message } = &error else {
+        panic!("{error}")
+    };
+    assert_eq!((function.as_str(), block.as_str(), inst.as_str()), ("divergent", "entry", "br"));
+    assert!(message.contains("varying branch"), "{message}");
+}
+
+#[test]
+fn varying_aggregates_and_bad_shapes_are_unsupported() {
+    let pair = Type::Struct { fields: vec![Type::I32, Type::I32], packed: false };
+    let mut func = Function::new("aggregate", vec![Type::I32], Type::I32);
+    let x = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let undef = b.func.dfg.make_const(pair.clone(), Constant::Undef);
+    let built =
+        b.ins_value(InstData::InsertValue { aggregate: undef, value: x, indices: vec![0] }, pair);
+    b.func.dfg.value_names[built] = Some("built".into());
+    let field =
+        b.ins_value(InstData::ExtractValue { aggregate: built, indices: vec![0] }, Type::I32);
+    b.ret(Some(field));
+    let info =
+        shapes(&func, &[(x, Shape::Varying), (built, Shape::Varying), (field, Shape::Varying)]);
+    let error = error_of(&func, &info, &config(4, Isa::Sse, &[VECTOR]));
+    assert!(
+        matches!(&error, WidenError::Unsupported { inst, .. } if inst == "%built = insertvalue"),
+        "{error}"
+    );
+
+    // A float marked strided is not trusted.
+    let mut func = Function::new("strided_float", vec![Type::F32], Type::F32);
+    let y = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let doubled = b.binary(BinaryOp::FAdd, y, y);
+    b.ret(Some(doubled));
+    let info = shapes(&func, &[(doubled, Shape::Strided(4))]);
+    let error = error_of(&func, &info, &config(4, Isa::Sse, &[UNIFORM]));
+    assert!(error.to_string().contains("strided"), "{error}");
+
+    // Parameter count mismatch.
+    let error = error_of(&func, &info, &config(4, Isa::Sse, &[]));
+    assert!(matches!(error, WidenError::BadConfig { .. }), "{error}");
+}
