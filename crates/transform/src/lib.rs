@@ -3,7 +3,6 @@
 //!
 //! * [`widen`]: instruction widening of functions with uniform control flow
 //!   (Karrenberg 2014, section 6.4).
-//!   split into register-sized parts, booleans as bytes).
 //! * [`vector_math`]: vector forms of math calls (LLVM intrinsics, libmvec).
 //! * [`interp`]: a reference interpreter of the IR, the oracle of the
 //!   widening tests (scalar lane by lane against vector).

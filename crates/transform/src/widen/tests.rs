@@ -873,3 +873,114 @@ fn varying_aggregates_and_bad_shapes_are_unsupported() {
     let error = error_of(&func, &info, &config(4, Isa::Sse, &[]));
     assert!(matches!(error, WidenError::BadConfig { .. }), "{error}");
 }
+
+// ----- Random functions -----
+
+mod random {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// One step of a random straight-line function: an operation on two
+    /// earlier values (chosen modulo the pool size).
+    #[derive(Clone, Debug)]
+    struct Step {
+        op: u8,
+        lhs: usize,
+        rhs: usize,
+    }
+
+    fn param_kind() -> impl Strategy<Value = ParamKind> {
+        prop_oneof![
+            Just(ParamKind::Vector),
+            Just(ParamKind::Uniform),
+            (-3i64..=3).prop_map(|step| ParamKind::Linear { step }),
+        ]
+    }
+
+    /// `f(ptr a, i32 p1, i32 p2, i32 p3)`: integer operations, selects,
+    /// loads `a[v & 255]`, and at most one store to `a[512 + (v & 255)]`
+    /// (one store: lanes that collide must not depend on the order of two
+    /// different stores, which WFV changes on purpose).
+    fn build(steps: &[Step], store: Option<(usize, usize)>) -> Function {
+        let mut func =
+            Function::new("random", vec![Type::PTR, Type::I32, Type::I32, Type::I32], Type::I32);
+        let a = func.param_value(0);
+        let mut pool: Vec<Value> = (1..4).map(|index| func.param_value(index)).collect();
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let mask255 = b.iconst(Type::I32, 255);
+        let mask31 = b.iconst(Type::I32, 31);
+        let seven = b.iconst(Type::I32, 7);
+        pool.push(seven);
+        for step in steps {
+            let lhs = pool[step.lhs % pool.len()];
+            let rhs = pool[step.rhs % pool.len()];
+            let value = match step.op % 12 {
+                0 => b.binary(BinaryOp::Add, lhs, rhs),
+                1 => b.binary(BinaryOp::Sub, lhs, rhs),
+                2 => b.binary(BinaryOp::Mul, lhs, rhs),
+                3 => b.binary(BinaryOp::And, lhs, rhs),
+                4 => b.binary(BinaryOp::Or, lhs, rhs),
+                5 => b.binary(BinaryOp::Xor, lhs, rhs),
+                6 => {
+                    let amount = b.binary(BinaryOp::And, rhs, mask31);
+                    b.binary(BinaryOp::Shl, lhs, amount)
+                }
+                7 => b.binary(BinaryOp::Mul, lhs, seven),
+                8 => {
+                    let less = b.icmp(IntPredicate::Slt, lhs, rhs);
+                    b.select(less, lhs, rhs)
+                }
+                9 => {
+                    let index = b.binary(BinaryOp::And, lhs, mask255);
+                    let address = b.gep(Type::I32, a, vec![index]);
+                    b.load(Type::I32, address, 4)
+                }
+                10 => {
+                    let wide = b.cast(CastOp::SExt, lhs, Type::I64);
+                    let address = b.gep(Type::I8, a, vec![wide]);
+                    let as_int = b.cast(CastOp::PtrToInt, address, Type::I64);
+                    b.cast(CastOp::Trunc, as_int, Type::I32)
+                }
+                _ => {
+                    let is_equal = b.icmp(IntPredicate::Eq, lhs, rhs);
+                    b.cast(CastOp::ZExt, is_equal, Type::I32)
+                }
+            };
+            pool.push(value);
+        }
+        if let Some((value, index)) = store {
+            let (value, index) = (pool[value % pool.len()], pool[index % pool.len()]);
+            let masked = b.binary(BinaryOp::And, index, mask255);
+            let offset = b.iconst(Type::I32, 512);
+            let slot = b.binary(BinaryOp::Add, masked, offset);
+            let address = b.gep(Type::I32, a, vec![slot]);
+            b.store(value, address, 4);
+        }
+        let result = *pool.last().expect("non-empty pool");
+        b.ret(Some(result));
+        func
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+        #[test]
+        fn widened_random_functions_agree_with_the_scalar_lanes(
+            steps in prop::collection::vec((any::<u8>(), any::<usize>(), any::<usize>())
+                .prop_map(|(op, lhs, rhs)| Step { op, lhs, rhs }), 1..14),
+            store in prop::option::of((any::<usize>(), any::<usize>())),
+            kinds in prop::collection::vec(param_kind(), 3),
+            target in 0usize..4,
+        ) {
+            let scalar = build(&steps, store);
+            let (isa, width) = [(Isa::Sse, 4), (Isa::Avx2, 8), (Isa::Avx512, 16), (Isa::Sse, 2)][target];
+            let config = config(width, isa, &[UNIFORM, kinds[0], kinds[1], kinds[2]]);
+            let info = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
+            let vector = widen(&scalar, &info, &config);
+            check_differential(&scalar, &vector, &config, &[memory_base, any_int, any_int, any_int], 8);
+        }
+    }
+}
