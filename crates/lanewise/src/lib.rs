@@ -18,7 +18,7 @@ use lanewise_analysis::{ControlFlowGraph, DominatorTree, ShapeInfo};
 use lanewise_ir::vfabi::{Isa, ParamSpec, VariantName};
 use lanewise_ir::{verify_function, DataLayout, Function, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
-use lanewise_transform::{widen_function, WidenConfig};
+use lanewise_transform::{lower_vector_abi, widen_function, WidenConfig};
 
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::VectorMath;
@@ -30,6 +30,8 @@ pub enum Pass {
     Lift,
     /// The vector function after widening.
     Widen,
+    /// The vector function after its signature follows the vector ABI.
+    Abi,
     /// The LLVM IR of the new function after lowering.
     Lower,
 }
@@ -105,7 +107,8 @@ pub struct Report {
 pub enum Error {
     #[error(transparent)]
     Bridge(#[from] lanewise_llvm::BridgeError),
-    #[error("function `{function}`: {message}")]
+    /// An analysis rejected the function; the message names the function.
+    #[error("{message}")]
     Analysis { function: String, message: String },
     #[error("variant `{variant}`: {message}")]
     Variant { variant: String, message: String },
@@ -113,6 +116,17 @@ pub enum Error {
     Verifier { pass: Pass, function: String, errors: String },
     #[error("{0}")]
     Request(String),
+}
+
+impl Error {
+    /// Whether the error is a bug of lanewise (a verifier rejected its output)
+    /// rather than a problem with the input.
+    pub fn is_internal(&self) -> bool {
+        matches!(
+            self,
+            Error::Verifier { .. } | Error::Bridge(lanewise_llvm::BridgeError::Verify(_))
+        )
+    }
 }
 
 /// Reads `input`, vectorizes it as `options` say and writes `output`.
@@ -276,9 +290,12 @@ fn vectorize_variant(
 
     let mut config = WidenConfig::new(name, variant.width, variant.isa, variant.params.clone());
     config.vector_math = options.vector_math;
-    let vector = widen_function(scalar, &shapes, data_layout, &config)
+    let mut vector = widen_function(scalar, &shapes, data_layout, &config)
         .map_err(|error| Error::Variant { variant: name.to_owned(), message: error.to_string() })?;
     check(&vector, Pass::Widen, options)?;
+
+    lower_vector_abi(&mut vector, variant.isa.register_bits());
+    check(&vector, Pass::Abi, options)?;
 
     module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())?;
     if wants_dump(options, Pass::Lower) {

@@ -96,6 +96,7 @@ enum VectorMathArg {
 enum PassArg {
     Lift,
     Widen,
+    Abi,
     Lower,
     All,
 }
@@ -154,16 +155,29 @@ fn run(cli: Cli) -> Result<(), String> {
         dump_after: cli.dump_after.map(|pass| match pass {
             PassArg::Lift => vec![Pass::Lift],
             PassArg::Widen => vec![Pass::Widen],
+            PassArg::Abi => vec![Pass::Abi],
             PassArg::Lower => vec![Pass::Lower],
-            PassArg::All => vec![Pass::Lift, Pass::Widen, Pass::Lower],
+            PassArg::All => vec![Pass::Lift, Pass::Widen, Pass::Abi, Pass::Lower],
         }),
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
     };
     let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
-        .map_err(|error| error.to_string())?;
+        .map_err(|error| one_line_message(&error))?;
     for skipped in &report.skipped {
         eprintln!("lanewise: warning: {skipped}");
     }
     Ok(())
+}
+
+/// Errors on user input are one line. LLVM's parser adds the offending source
+/// line and a caret below its message; those are dropped. Internal errors (the
+/// verifiers rejecting what lanewise produced) keep every line: they are bugs
+/// to report in full.
+fn one_line_message(error: &lanewise::Error) -> String {
+    let message = error.to_string();
+    if error.is_internal() {
+        return message;
+    }
+    message.lines().next().unwrap_or_default().to_owned()
 }

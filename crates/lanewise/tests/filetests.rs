@@ -27,7 +27,8 @@ fn directive<'a>(source: &'a str, key: &str) -> Vec<&'a str> {
 /// The text of `define ... @name(...) { ... }` in an LLVM IR module.
 fn function_text(module: &str, name: &str) -> Option<String> {
     let header = format!("@{name}(");
-    let mut lines = module.lines().skip_while(|line| !(line.starts_with("define") && line.contains(&header)));
+    let mut lines =
+        module.lines().skip_while(|line| !(line.starts_with("define") && line.contains(&header)));
     let mut text = String::new();
     for line in lines.by_ref() {
         text.push_str(line);
@@ -97,16 +98,20 @@ fn filetests() {
         match fs::read_to_string(&expected_path) {
             Ok(expected) if expected == actual => {}
             _ if bless => fs::write(&expected_path, &actual).unwrap(),
-            Ok(expected) => failures.push(format!(
-                "{}:\n--- expected\n{expected}--- actual\n{actual}",
-                test.display()
-            )),
+            Ok(expected) => failures
+                .push(format!("{}:\n--- expected\n{expected}--- actual\n{actual}", test.display())),
             Err(_) => failures.push(format!(
                 "{}: no .expected file (run with LANEWISE_BLESS=1); actual:\n{actual}",
                 test.display()
             )),
         }
     }
-    assert!(failures.is_empty(), "{} of {} file tests failed:\n{}", failures.len(), tests.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} file tests failed:\n{}",
+        failures.len(),
+        tests.len(),
+        failures.join("\n")
+    );
     println!("{} file tests passed", tests.len());
 }

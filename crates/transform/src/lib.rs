@@ -3,13 +3,17 @@
 //!
 //! * [`widen`]: instruction widening of functions with uniform control flow
 //!   (Karrenberg 2014, section 6.4).
+//! * [`abi`]: the Vector Function ABI signature of a variant (wide vectors
+//!   split into register-sized parts, booleans as bytes).
 //! * [`vector_math`]: vector forms of math calls (LLVM intrinsics, libmvec).
 //! * [`interp`]: a reference interpreter of the IR, the oracle of the
 //!   widening tests (scalar lane by lane against vector).
 
+pub mod abi;
 pub mod interp;
 pub mod vector_math;
 pub mod widen;
 
+pub use abi::lower_vector_abi;
 pub use vector_math::VectorMath;
 pub use widen::{widen_function, ValueMap, WidenConfig, WidenError, Widened};

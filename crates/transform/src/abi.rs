@@ -1,0 +1,272 @@
+//! Vector Function ABI lowering of a variant's signature.
+//!
+//! Widening produces a function whose varying parameters and result are whole
+//! `<W x T>` vectors. The x86 Vector Function ABI (what GCC's simd clones
+//! implement) passes a vector wider than the ISA's registers as several
+//! register-sized parts, in order, and returns such a vector as several
+//! registers; booleans travel as bytes. This pass rewrites the signature
+//! accordingly, entirely inside the Lanewise IR:
+//!
+//! - a parameter `<W x T>` with `W * bits(T) > register_bits` becomes
+//!   `W * bits(T) / register_bits` parameters of `register_bits / bits(T)`
+//!   lanes, concatenated by shuffles at the start of the entry block;
+//! - a result wider than a register becomes a literal struct of register-sized
+//!   parts (LLVM returns such a struct in consecutive vector registers);
+//! - `<W x i1>` parameters and results become `<W x i8>` (0 or 1 per lane),
+//!   as the ABI passes `bool` as a byte.
+//!
+//! The pass runs last, on the widened function, so no other pass ever sees
+//! the split signature.
+
+use lanewise_ir::{CastFlags, CastOp, Function, InstData, Param, Type, Value, ValueDef};
+
+/// Rewrites the signature of `func` for the given vector register width.
+pub fn lower_vector_abi(func: &mut Function, register_bits: u32) {
+    let entry = func.entry_block().expect("a widened function has an entry block");
+    let old_params = std::mem::take(&mut func.params);
+    let mut new_params = Vec::new();
+    // Instructions that rebuild each old parameter, inserted at the top of the
+    // entry block in order.
+    let mut prologue = Vec::new();
+    let mut replacements: Vec<(Value, Value)> = Vec::new();
+
+    for param in old_params {
+        let passed_ty = abi_type(&param.ty);
+        let parts = part_count(&passed_ty, register_bits);
+        if passed_ty == param.ty && parts == 1 {
+            set_param_index(func, param.value, new_params.len());
+            new_params.push(param);
+            continue;
+        }
+        // The parts, as new parameter values.
+        let part_ty = part_type(&passed_ty, parts);
+        let part_values: Vec<Value> = (0..parts)
+            .map(|_| {
+                let value = func.dfg.make_param(new_params.len() as u32, part_ty.clone());
+                new_params.push(Param { ty: part_ty.clone(), value });
+                value
+            })
+            .collect();
+        let whole = concat_parts(func, &part_values, &passed_ty, &mut prologue);
+        let rebuilt = if passed_ty == param.ty {
+            whole
+        } else {
+            let flags = CastFlags::default();
+            let data =
+                InstData::Cast { op: CastOp::Trunc, arg: whole, to: param.ty.clone(), flags };
+            let inst = func.dfg.make_inst(data, param.ty.clone());
+            prologue.push(inst);
+            func.dfg.result(inst).unwrap()
+        };
+        replacements.push((param.value, rebuilt));
+        // The old parameter value is now unused; make it a poison constant
+        // so no dangling `Param` index remains.
+        func.dfg.values[param.value].def = ValueDef::Const(lanewise_ir::Constant::Poison);
+    }
+    func.params = new_params;
+    for (position, inst) in prologue.into_iter().enumerate() {
+        func.layout.insert_inst_at(inst, entry, position);
+    }
+    replace_uses(func, &replacements);
+    lower_returns(func, register_bits);
+}
+
+fn set_param_index(func: &mut Function, value: Value, index: usize) {
+    func.dfg.values[value].def = ValueDef::Param(index as u32);
+}
+
+/// The type a value of `ty` travels as: booleans as bytes.
+fn abi_type(ty: &Type) -> Type {
+    match ty {
+        Type::Vector { elem, lanes } if **elem == Type::BOOL => Type::I8.vector_of(*lanes),
+        other => other.clone(),
+    }
+}
+
+/// How many registers a value of `ty` takes.
+fn part_count(ty: &Type, register_bits: u32) -> u32 {
+    match ty {
+        Type::Vector { elem, lanes } => {
+            let bits = elem.scalar_bits().unwrap_or(64) * lanes;
+            if bits > register_bits && bits % register_bits == 0 {
+                bits / register_bits
+            } else {
+                1
+            }
+        }
+        _ => 1,
+    }
+}
+
+fn part_type(ty: &Type, parts: u32) -> Type {
+    match ty {
+        Type::Vector { elem, lanes } => elem.vector_of(lanes / parts),
+        other => other.clone(),
+    }
+}
+
+/// Concatenates equal-sized vector parts into one vector by a tree of shuffles.
+fn concat_parts(
+    func: &mut Function,
+    parts: &[Value],
+    whole_ty: &Type,
+    prologue: &mut Vec<lanewise_ir::Inst>,
+) -> Value {
+    let mut level: Vec<Value> = parts.to_vec();
+    while level.len() > 1 {
+        let mut next = Vec::new();
+        for pair in level.chunks(2) {
+            let lanes = func.dfg.value_type(pair[0]).lanes().unwrap();
+            let elem = func.dfg.value_type(pair[0]).scalar_type().clone();
+            let mask: Vec<i32> = (0..2 * lanes as i32).collect();
+            let ty = elem.vector_of(2 * lanes);
+            let data = InstData::Shuffle { lhs: pair[0], rhs: pair[1], mask };
+            let inst = func.dfg.make_inst(data, ty);
+            prologue.push(inst);
+            next.push(func.dfg.result(inst).unwrap());
+        }
+        level = next;
+    }
+    debug_assert_eq!(func.dfg.value_type(level[0]), whole_ty);
+    level[0]
+}
+
+/// Replaces every use of each `from` by its `to`.
+fn replace_uses(func: &mut Function, replacements: &[(Value, Value)]) {
+    if replacements.is_empty() {
+        return;
+    }
+    let insts: Vec<_> = func.layout.insts().collect();
+    for inst in insts {
+        func.dfg.inst_mut(inst).map_operands(|value| {
+            replacements.iter().find(|(from, _)| *from == value).map_or(value, |(_, to)| *to)
+        });
+    }
+}
+
+/// Rewrites every `ret` of a wide or boolean vector.
+fn lower_returns(func: &mut Function, register_bits: u32) {
+    let passed_ty = abi_type(&func.ret_ty);
+    let parts = part_count(&passed_ty, register_bits);
+    if passed_ty == func.ret_ty && parts == 1 {
+        return;
+    }
+    let part_ty = part_type(&passed_ty, parts);
+    let struct_ty = Type::Struct { fields: vec![part_ty.clone(); parts as usize], packed: false };
+    let new_ret_ty = if parts == 1 { passed_ty.clone() } else { struct_ty.clone() };
+    let returns: Vec<_> = func
+        .layout
+        .insts()
+        .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Return { value: Some(_) }))
+        .collect();
+    for ret in returns {
+        let InstData::Return { value: Some(value) } = func.dfg.inst(ret).clone() else {
+            unreachable!()
+        };
+        let emit = |func: &mut Function, data: InstData, ty: Type| {
+            let inst = func.dfg.make_inst(data, ty);
+            func.layout.insert_inst_before(inst, ret);
+            func.dfg.result(inst).unwrap()
+        };
+        let mut passed = value;
+        if passed_ty != func.ret_ty {
+            let data = InstData::Cast {
+                op: CastOp::ZExt,
+                arg: value,
+                to: passed_ty.clone(),
+                flags: CastFlags::default(),
+            };
+            passed = emit(func, data, passed_ty.clone());
+        }
+        if parts > 1 {
+            let part_lanes = part_ty.lanes().unwrap() as i32;
+            let mut aggregate =
+                func.dfg.make_const(struct_ty.clone(), lanewise_ir::Constant::Poison);
+            for part in 0..parts as i32 {
+                let mask: Vec<i32> = (part * part_lanes..(part + 1) * part_lanes).collect();
+                let poison = func.dfg.make_const(passed_ty.clone(), lanewise_ir::Constant::Poison);
+                let data = InstData::Shuffle { lhs: passed, rhs: poison, mask };
+                let piece = emit(func, data, part_ty.clone());
+                let data =
+                    InstData::InsertValue { aggregate, value: piece, indices: vec![part as u32] };
+                aggregate = emit(func, data, struct_ty.clone());
+            }
+            passed = aggregate;
+        }
+        *func.dfg.inst_mut(ret) = InstData::Return { value: Some(passed) };
+    }
+    func.ret_ty = new_ret_ty;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lanewise_ir::{BinaryOp, FunctionBuilder};
+
+    /// `<8 x double> f(<8 x double> x) { return x + x; }` at 256-bit registers.
+    #[test]
+    fn splits_wide_parameters_and_results_into_register_parts() {
+        let v8f64 = Type::F64.vector_of(8);
+        let mut func = Function::new("f", vec![v8f64.clone()], v8f64.clone());
+        let x = func.param_value(0);
+        let mut builder = FunctionBuilder::new(&mut func);
+        let entry = builder.create_block(None);
+        builder.switch_to_block(entry);
+        let sum = builder.binary(BinaryOp::FAdd, x, x);
+        builder.ret(Some(sum));
+
+        lower_vector_abi(&mut func, 256);
+
+        let v4f64 = Type::F64.vector_of(4);
+        let param_types: Vec<_> = func.params.iter().map(|param| param.ty.clone()).collect();
+        assert_eq!(param_types, vec![v4f64.clone(), v4f64.clone()]);
+        assert_eq!(func.ret_ty, Type::Struct { fields: vec![v4f64.clone(); 2], packed: false });
+        let insts: Vec<_> = func.layout.block_insts(entry).to_vec();
+        // concat shuffle, fadd, two extract shuffles + two insertvalues, ret
+        assert_eq!(insts.len(), 7);
+        let InstData::Shuffle { lhs, rhs, mask } = func.dfg.inst(insts[0]).clone() else {
+            panic!("expected the concatenating shuffle first");
+        };
+        assert_eq!((lhs, rhs), (func.params[0].value, func.params[1].value));
+        assert_eq!(mask, (0..8).collect::<Vec<_>>());
+        let concat = func.dfg.result(insts[0]).unwrap();
+        assert_eq!(func.dfg.inst(insts[1]).operands(), vec![concat, concat]);
+        assert!(matches!(func.dfg.inst(insts[6]), InstData::Return { value: Some(_) }));
+    }
+
+    #[test]
+    fn narrow_signatures_are_unchanged() {
+        let v8f32 = Type::F32.vector_of(8);
+        let mut func = Function::new("g", vec![v8f32.clone(), Type::PTR], v8f32.clone());
+        let x = func.param_value(0);
+        let mut builder = FunctionBuilder::new(&mut func);
+        let entry = builder.create_block(None);
+        builder.switch_to_block(entry);
+        builder.ret(Some(x));
+
+        lower_vector_abi(&mut func, 256);
+
+        assert_eq!(func.params.len(), 2);
+        assert_eq!(func.ret_ty, v8f32);
+        assert_eq!(func.layout.block_insts(entry).len(), 1);
+    }
+
+    #[test]
+    fn booleans_travel_as_bytes() {
+        let mask_ty = Type::BOOL.vector_of(4);
+        let mut func = Function::new("h", vec![mask_ty.clone()], mask_ty.clone());
+        let m = func.param_value(0);
+        let mut builder = FunctionBuilder::new(&mut func);
+        let entry = builder.create_block(None);
+        builder.switch_to_block(entry);
+        builder.ret(Some(m));
+
+        lower_vector_abi(&mut func, 128);
+
+        assert_eq!(func.params[0].ty, Type::I8.vector_of(4));
+        assert_eq!(func.ret_ty, Type::I8.vector_of(4));
+        let insts = func.layout.block_insts(entry).to_vec();
+        assert!(matches!(func.dfg.inst(insts[0]), InstData::Cast { op: CastOp::Trunc, .. }));
+        assert!(matches!(func.dfg.inst(insts[1]), InstData::Cast { op: CastOp::ZExt, .. }));
+    }
+}

@@ -1,0 +1,2 @@
+; ARGS: -o {out}
+this is not LLVM IR at all }{

@@ -1,0 +1,4 @@
+; ARGS: -o {out} --function f --width 4 --shapes vv
+define float @f(float %x) {
+  ret float %x
+}
