@@ -873,7 +873,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
         call.set_fast_math_bits(fast_math_to_bits(flags));
         if callee_value.is_function() {
             call.set_call_convention(callee_value.call_convention());
-            // The ABI extension attributes the callee expects.
+        }
+        if callee_value.function_type() == Some(callee_type) {
+            // The ABI extension attributes the callee expects (only where the
+            // call's types are the declaration's).
             let mut positions = vec![RETURN_ATTRIBUTE_INDEX];
             positions.extend((0..args.len() as u32).map(param_attribute_index));
             for position in positions {

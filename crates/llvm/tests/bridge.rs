@@ -340,4 +340,59 @@ bad:
         "fpext double %x to x86_fp80",
         "x86_fp80",
     );
+    expect_unsupported(
+        "declare i32 @callee(i32)\ndefine i32 @tail(i32 %x) {\nbody:\n  %r = musttail call i32 @callee(i32 %x)\n  ret i32 %r\n}\n",
+        "tail",
+        "musttail call i32 @callee",
+        "musttail",
+    );
+    expect_unsupported(
+        "define i32 @va(ptr %ap) {\nbody:\n  %v = va_arg ptr %ap, i32\n  ret i32 %v\n}\n",
+        "va",
+        "va_arg ptr %ap, i32",
+        "vaarg",
+    );
+    expect_unsupported(
+        "define void @sc(ptr %p) {\nbody:\n  %v = load <vscale x 4 x i32>, ptr %p\n  ret void\n}\n",
+        "sc",
+        "load <vscale x 4 x i32>",
+        "vscale",
+    );
+    expect_unsupported(
+        "declare void @f() \ndefine void @bundle() {\nbody:\n  call void @f() [ \"deopt\"(i32 1) ]\n  ret void\n}\n",
+        "bundle",
+        "deopt",
+        "operand bundles",
+    );
+    expect_unsupported(
+        "define i32 @asm(i32 %x) {\nbody:\n  %r = call i32 asm \"mov $1, $0\", \"=r,r\"(i32 %x)\n  ret i32 %r\n}\n",
+        "asm",
+        "call i32 asm",
+        "inline assembly",
+    );
+}
+
+#[test]
+fn signatures_outside_the_type_system_are_function_errors() {
+    let result = with_module_from_bytes(
+        b"define x86_fp80 @ext(x86_fp80 %x) {\n  ret x86_fp80 %x\n}\n",
+        "t.ll",
+        |module| module.lift("ext"),
+    );
+    assert!(
+        matches!(&result, Err(BridgeError::Function { function, message })
+            if function == "ext" && message.contains("x86_fp80")),
+        "{result:?}"
+    );
+    let variadic = with_module_from_bytes(
+        b"define void @v(i32 %n, ...) {\n  ret void\n}\n",
+        "t.ll",
+        |module| module.lift("v"),
+    );
+    assert!(matches!(&variadic, Err(BridgeError::Function { .. })), "{variadic:?}");
+    let missing = with_module_from_bytes(b"declare void @d()\n", "t.ll", |module| module.lift("d"));
+    assert!(
+        matches!(&missing, Err(BridgeError::UnknownFunction(name)) if name == "d"),
+        "{missing:?}"
+    );
 }
