@@ -11,9 +11,11 @@
 
 pub mod abi;
 pub mod interp;
+pub mod predicates;
 pub mod vector_math;
 pub mod widen;
 
 pub use abi::lower_vector_abi;
+pub use predicates::BlockPredicates;
 pub use vector_math::VectorMath;
 pub use widen::{widen_function, ValueMap, WidenConfig, WidenError, Widened};

@@ -1,0 +1,57 @@
+//! Block predicates: the contract between control-flow linearization and
+//! widening.
+//!
+//! Divergent control flow is vectorized in two steps (PLDI'18; thesis 6.1-6.3):
+//! first the *scalar* function is rewritten so that every remaining branch is
+//! uniform (divergent loops get a live mask and a latch on `rv_any(live)`;
+//! divergent branches are folded by partial linearization; phis of folded
+//! edges become selects on edge predicates), then widening turns it into the
+//! W-lane function. The predicates are ordinary `i1` SSA values of the
+//! rewritten scalar function, so the plain SSA shape analysis classifies
+//! them: a predicate computed from a varying condition is varying, and
+//! widening turns it into a `<W x i1>` mask.
+//!
+//! What widening needs beyond the rewritten function is which lanes are
+//! active in each block: [`BlockPredicates`] maps a block to the `i1` value
+//! that is true in the lanes executing it, or to nothing when every lane that
+//! entered the function is active there (entry block of an unmasked variant,
+//! and every block whose predicate is uniform and implied by the entry: PLDI'18
+//! Theorem 4.1). Widening masks exactly the operations that must not run in an
+//! inactive lane: loads and stores (masked or per-lane), calls with side
+//! effects (guarded per active lane, in lane order), integer division
+//! (inactive lanes divide by one), and stores to uniform addresses (the
+//! highest active lane's value, only if any lane is active).
+
+use lanewise_ir::{Block, Function, SecondaryMap, Value};
+
+/// The active-lane predicate of each block of a (linearized) scalar function.
+#[derive(Clone, Debug, Default)]
+pub struct BlockPredicates {
+    predicates: SecondaryMap<Block, Option<Value>>,
+}
+
+impl BlockPredicates {
+    /// Every block runs with all lanes active (the uniform pipeline).
+    pub fn all_active() -> Self {
+        Self::default()
+    }
+
+    /// Sets the predicate of `block`: an `i1` value of the function that holds
+    /// in the lanes executing it; `None` for all lanes.
+    pub fn set(&mut self, block: Block, predicate: Option<Value>) {
+        self.predicates[block] = predicate;
+    }
+
+    /// The predicate of `block`, `None` if all lanes are active there.
+    pub fn get(&self, block: Block) -> Option<Value> {
+        self.predicates[block]
+    }
+
+    /// Blocks with a predicate, for dumps and tests.
+    pub fn masked_blocks<'a>(
+        &'a self,
+        func: &'a Function,
+    ) -> impl Iterator<Item = (Block, Value)> + 'a {
+        func.layout.blocks().iter().filter_map(|block| Some((*block, self.predicates[*block]?)))
+    }
+}
