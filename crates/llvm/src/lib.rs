@@ -5,6 +5,10 @@
 //! access to one. Lifting ([`lift`]) turns one LLVM function into a
 //! [`lanewise_ir::Function`]; lowering ([`lower`]) adds a Lanewise function to
 //! the module as a new LLVM function.
+//!
+//! Every call into LLVM-C that inkwell does not wrap goes through the private
+//! `raw` module, which states the safety argument once; `lift`, `lower` and
+//! `module` contain no `unsafe`.
 
 pub mod lift;
 pub mod lower;

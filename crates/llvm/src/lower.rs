@@ -178,6 +178,9 @@ pub(crate) fn merge_target_features(scalar_features: &str, requested: &[&str]) -
     for feature in requested {
         let feature = feature.trim();
         let Some(name) = feature.strip_prefix(['+', '-']) else { continue };
+        if features.iter().any(|existing| existing == feature) {
+            continue;
+        }
         features.retain(|existing| existing.strip_prefix(['+', '-']) != Some(name));
         features.push(feature.to_owned());
     }
@@ -890,7 +893,10 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 }
             }
         }
-        if effects == CallEffects::Pure {
+        let callee_is_pure = callee_value
+            .enum_attribute_value(FUNCTION_ATTRIBUTE_INDEX, self.memory_kind)
+            == Some(0);
+        if effects == CallEffects::Pure && !callee_is_pure {
             call.add_call_site_attribute(
                 FUNCTION_ATTRIBUTE_INDEX,
                 self.context.enum_attribute(self.memory_kind, 0),
@@ -907,7 +913,7 @@ mod tests {
     #[test]
     fn requested_features_are_added_once_and_override_disabled_ones() {
         let merged = merge_target_features("+cx8,+sse2,-avx2,+x87", &["+sse2", "+avx", "+avx2"]);
-        assert_eq!(merged, "+cx8,+x87,+sse2,+avx,+avx2");
+        assert_eq!(merged, "+cx8,+sse2,+x87,+avx,+avx2");
         assert_eq!(merge_target_features("", &["+avx512f"]), "+avx512f");
         assert_eq!(merge_target_features("+a,+a", &[]), "+a");
     }
