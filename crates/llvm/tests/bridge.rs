@@ -396,3 +396,55 @@ fn signatures_outside_the_type_system_are_function_errors() {
         "{missing:?}"
     );
 }
+
+#[test]
+fn constant_expressions_inside_aggregates_are_built_in_the_entry_block() {
+    let text = r#"
+@g = global i32 0
+@h = global [2 x i32] zeroinitializer
+
+define void @k(ptr %p, ptr %q) {
+entry:
+  store <2 x i64> <i64 ptrtoint (ptr @g to i64), i64 1>, ptr %p, align 16
+  store { ptr, <2 x ptr>, [2 x i8] } { ptr getelementptr inbounds ([2 x i32], ptr @h, i64 0, i64 1), <2 x ptr> <ptr @g, ptr null>, [2 x i8] c"a\00" }, ptr %q, align 8
+  ret void
+}
+"#;
+    let (lifted, lowered_text) = with_text(text, |module| {
+        let mut lifted = module.lift("k")?;
+        lanewise_ir::verify_function(&lifted).map_err(|errors| BridgeError::Function {
+            function: "k".to_owned(),
+            message: errors.to_string(),
+        })?;
+        let original = lifted.clone();
+        lifted.name = "k.roundtrip".to_owned();
+        module.add_vector_function(&lifted, "k", &[])?;
+        module.verify()?;
+        Ok((original, module.function_text("k.roundtrip")?))
+    });
+    let opcodes: Vec<&str> = insts(&lifted).iter().map(|data| data.opcode_name()).collect();
+    assert_eq!(
+        opcodes,
+        vec![
+            "ptrtoint",
+            "insertelement",
+            "insertelement",
+            "getelementptr",
+            "insertvalue",
+            "insertvalue",
+            "insertvalue",
+            "store",
+            "store",
+            "ret"
+        ]
+    );
+    // The pointer vector and the byte array stay constants.
+    let InstData::InsertValue { value, .. } = insts(&lifted)[5] else { panic!() };
+    let Some(Constant::Aggregate(elements)) = constant(&lifted, *value) else { panic!() };
+    assert_eq!(constant(&lifted, elements[0]), Some(&Constant::Symbol("g".to_owned())));
+    assert_eq!(constant(&lifted, elements[1]), Some(&Constant::Null));
+    assert!(
+        lowered_text.contains("ptrtoint (ptr @g to i64)")
+            || lowered_text.contains("ptrtoint ptr @g")
+    );
+}
