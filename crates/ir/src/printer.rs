@@ -5,14 +5,17 @@
 //! analyses print:
 //!
 //! ```text
-//! function @saxpy(float v0, <8 x float> v1, ptr v2) -> <8 x float> {
+//! function @saxpy(float v0, <8 x float> v1, ptr v2, <8 x i1> v3) -> <8 x float> {
 //! block0: ; entry
-//!   v3 = splat float v0 to <8 x float>
-//!   v4 = masked_load <8 x float>, ptr v2, <8 x i1> v9, <8 x float> zeroinitializer, align 4
-//!   v5 = fmul fast <8 x float> v3, v1
-//!   ret <8 x float> v5
+//!   v4 = splat float v0 to <8 x float>
+//!   v6 = masked_load <8 x float>, ptr v2, <8 x i1> v3, <8 x float> zeroinitializer, align 4
+//!   v7 = fmul fast <8 x float> v4, v1
+//!   v8 = fadd fast <8 x float> v7, v6 ; %result
+//!   ret <8 x float> v8
 //! }
 //! ```
+//!
+//! (`v5` is the `zeroinitializer` constant, printed where it is used.)
 //!
 //! - Constants are printed inline where they are used: `42`, `-1`, `true`,
 //!   `1.5` (floats in the shortest decimal that reads back to the same bits;
@@ -490,6 +493,59 @@ block3: ; join
 }
 ";
         assert_eq!(func.to_string(), expected);
+    }
+
+    #[test]
+    fn module_doc_example_is_accurate() {
+        let f32x8 = Type::F32.vector_of(8);
+        let params = vec![Type::F32, f32x8.clone(), Type::PTR, Type::BOOL.vector_of(8)];
+        let mut func = Function::new("saxpy", params, f32x8.clone());
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let values: Vec<Value> = b.func.params.iter().map(|param| param.value).collect();
+        let factor = b.splat(values[0], 8);
+        let zero = b.func.dfg.make_const(f32x8.clone(), Constant::Zero);
+        let load = InstData::MaskedLoad {
+            ty: f32x8.clone(),
+            addr: values[2],
+            mask: values[3],
+            passthru: zero,
+            align: 4,
+        };
+        let loaded = b.ins_value(load, f32x8.clone());
+        let fast = FastMathFlags {
+            nnan: true,
+            ninf: true,
+            nsz: true,
+            arcp: true,
+            contract: true,
+            afn: true,
+            reassoc: true,
+        };
+        let flags = ArithFlags { fast_math: fast, ..ArithFlags::default() };
+        let product = b.ins_value(
+            InstData::Binary { op: BinaryOp::FMul, lhs: factor, rhs: values[1], flags },
+            f32x8.clone(),
+        );
+        let sum = b.ins_value(
+            InstData::Binary { op: BinaryOp::FAdd, lhs: product, rhs: loaded, flags },
+            f32x8,
+        );
+        b.func.dfg.value_names[sum] = Some("result".to_owned());
+        b.ret(Some(sum));
+        let expected = "\
+function @saxpy(float v0, <8 x float> v1, ptr v2, <8 x i1> v3) -> <8 x float> {
+block0: ; entry
+  v4 = splat float v0 to <8 x float>
+  v6 = masked_load <8 x float>, ptr v2, <8 x i1> v3, <8 x float> zeroinitializer, align 4
+  v7 = fmul fast <8 x float> v4, v1
+  v8 = fadd fast <8 x float> v7, v6 ; %result
+  ret <8 x float> v8
+}
+";
+        assert_eq!(func.to_string(), expected);
+        crate::verify_function(&func).unwrap();
     }
 
     #[test]

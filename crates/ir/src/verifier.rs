@@ -201,13 +201,13 @@ impl<'f> Verifier<'f> {
                     continue; // Listed twice in the layout (reported already).
                 }
                 let result_recorded = self.check_result_record(block, inst);
+                if let InstData::Phi { incoming, .. } = data {
+                    self.check_phi_incoming_blocks(&cfg, block, inst, incoming);
+                }
                 if !self.check_operands_exist(block, inst, data) {
                     continue; // Type and dominance rules need existing operands.
                 }
                 self.check_types(block, inst, data, result_recorded);
-                if let InstData::Phi { incoming, .. } = data {
-                    self.check_phi_incoming_blocks(&cfg, block, inst, incoming);
-                }
                 for problem in self.dominance_problems(&domtree, block, inst, data) {
                     self.report_inst(block, inst, problem);
                 }
@@ -491,19 +491,27 @@ impl<'f> Verifier<'f> {
                 if depth >= MAX_DEPTH {
                     return Some(format!("aggregate constant {value} nests too deeply"));
                 }
-                let element_types: Vec<&Type> = match ty {
-                    Type::Vector { elem, lanes } => vec![elem; *lanes as usize],
-                    Type::Array { elem, len } => vec![elem; *len as usize],
-                    Type::Struct { fields, .. } => fields.iter().collect(),
+                // Compare counts before looking at elements: a garbage type may
+                // claim billions of lanes.
+                let expected_count = match ty {
+                    Type::Vector { lanes, .. } => u64::from(*lanes),
+                    Type::Array { len, .. } => *len,
+                    Type::Struct { fields, .. } => fields.len() as u64,
                     _ => return Some(format!("aggregate constant of type {ty}")),
                 };
-                if element_types.len() != elements.len() {
+                if expected_count != elements.len() as u64 {
                     return Some(format!(
                         "aggregate constant of type {ty} has {} elements",
                         elements.len()
                     ));
                 }
-                for (&element, &element_ty) in elements.iter().zip(&element_types) {
+                let element_type = |position: usize| match ty {
+                    Type::Vector { elem, .. } | Type::Array { elem, .. } => &**elem,
+                    Type::Struct { fields, .. } => &fields[position],
+                    _ => ty,
+                };
+                for (position, &element) in elements.iter().enumerate() {
+                    let element_ty = element_type(position);
                     let Some(element_data) = self.func.dfg.values.get(element) else {
                         return Some(format!("aggregate element {element} does not exist"));
                     };
@@ -2019,8 +2027,14 @@ mod tests {
         func.dfg.results[Inst::new(0)] = Some(Value::new(600));
         func.layout.append_block(block(40));
         func.params.push(crate::Param { ty: Type::Void, value: Value::new(900) });
+        // A constant whose type claims four billion lanes.
+        let huge = func.dfg.make_const(Type::I32.vector_of(u32::MAX), Constant::Aggregate(vec![]));
+        let first = func.layout.block_insts(entry)[0];
+        *func.dfg.inst_mut(first) = InstData::Freeze { arg: huge };
         let errors = verify_function(&func).unwrap_err();
         assert!(errors.mentions("result v600 does not exist"), "{errors}");
+        assert!(errors.mentions("has 0 elements"), "{errors}");
+        assert!(errors.mentions("phi has an incoming entry from block77"), "{errors}");
         assert!(errors.mentions("operand v400 does not exist"), "{errors}");
         assert!(errors.mentions("branch to block1000, which does not exist"), "{errors}");
         assert!(errors.mentions("block40 is empty"), "{errors}");
