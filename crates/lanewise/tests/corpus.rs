@@ -11,7 +11,8 @@ mod support;
 use std::fmt::Write as _;
 
 use support::pipeline::{
-    discover_kernels, run_gcc_clone_case, run_in_parallel, run_lanewise_case, CaseReport, Kernel, LanewiseCase,
+    discover_kernels, run_gcc_clone_case, run_in_parallel, run_lanewise_case, CaseReport, Kernel,
+    LanewiseCase,
 };
 
 /// Every kernel runs at each of these clang optimization levels.
@@ -38,7 +39,9 @@ fn summarize(title: &str, reports: &[CaseReport]) -> String {
         println!("{failures}");
     }
     let file_name = title.replace(' ', "-");
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpus").join(format!("{file_name}.txt"));
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("corpus")
+        .join(format!("{file_name}.txt"));
     let _ = std::fs::create_dir_all(path.parent().unwrap());
     let _ = std::fs::write(&path, format!("{summary}\n{failures}"));
     failures
@@ -50,7 +53,11 @@ fn corpus_has_enough_kernels() {
     assert!(kernels.len() >= 28, "tests/corpus has only {} kernels", kernels.len());
     for kernel in &kernels {
         let source = std::fs::read_to_string(&kernel.path).unwrap();
-        assert!(source.starts_with("//") || source.starts_with("/*"), "{} must start with a comment saying what it covers", kernel.name);
+        assert!(
+            source.starts_with("//") || source.starts_with("/*"),
+            "{} must start with a comment saying what it covers",
+            kernel.name
+        );
         assert!(source.contains("declare simd"), "{} declares no simd function", kernel.name);
     }
 }
@@ -66,8 +73,11 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
         run_lanewise_case(&LanewiseCase { kernel, optimization, gcc_caller: false })
     });
     let failures = summarize("lanewise corpus", &reports);
-    let untested: Vec<&str> =
-        reports.iter().filter(|report| report.passed.is_empty()).map(|report| report.label.as_str()).collect();
+    let untested: Vec<&str> = reports
+        .iter()
+        .filter(|report| report.passed.is_empty())
+        .map(|report| report.label.as_str())
+        .collect();
     assert!(failures.is_empty(), "corpus failures (details above):\n{failures}");
     assert!(untested.is_empty(), "cases with no variant executed: {untested:?}");
 }
@@ -79,7 +89,10 @@ fn the_harness_agrees_with_gcc_simd_clones() {
     let kernels = discover_kernels();
     let reports = run_in_parallel(&kernels, run_gcc_clone_case);
     let failures = summarize("gcc clones", &reports);
-    assert!(failures.is_empty(), "the harness disagrees with GCC's simd clones (details above):\n{failures}");
+    assert!(
+        failures.is_empty(),
+        "the harness disagrees with GCC's simd clones (details above):\n{failures}"
+    );
     let tested = reports.iter().filter(|report| !report.passed.is_empty()).count();
     assert!(
         tested * 4 >= kernels.len() * 3,
@@ -90,14 +103,21 @@ fn the_harness_agrees_with_gcc_simd_clones() {
 
 #[test]
 fn gcc_compiled_callers_agree_with_lanewise_variants() {
-    let kernels: Vec<Kernel> = discover_kernels().into_iter().filter(|kernel| kernel.gcc_caller).collect();
+    let kernels: Vec<Kernel> =
+        discover_kernels().into_iter().filter(|kernel| kernel.gcc_caller).collect();
     assert!(kernels.len() >= 4, "mark at least 4 kernels with `lanewise-test: gcc-caller`");
     let reports = run_in_parallel(&kernels, |kernel| {
         run_lanewise_case(&LanewiseCase { kernel, optimization: "-O2", gcc_caller: true })
     });
     let failures = summarize("gcc callers", &reports);
-    let untested: Vec<&str> =
-        reports.iter().filter(|report| report.passed.is_empty()).map(|report| report.label.as_str()).collect();
-    assert!(failures.is_empty(), "GCC-compiled callers disagree with lanewise (details above):\n{failures}");
+    let untested: Vec<&str> = reports
+        .iter()
+        .filter(|report| report.passed.is_empty())
+        .map(|report| report.label.as_str())
+        .collect();
+    assert!(
+        failures.is_empty(),
+        "GCC-compiled callers disagree with lanewise (details above):\n{failures}"
+    );
     assert!(untested.is_empty(), "cases with no variant executed: {untested:?}");
 }

@@ -12,7 +12,9 @@
 //! The C ABI calls follow the x86 vector function ABI as GCC implements it:
 //! a vector argument wider than one register of the ISA is passed as several
 //! register-sized chunks (lanes 0.. first); a vector return value wider than a
-//! register is returned as a struct of chunks, i.e. in memory. The same source
+//! register is returned as a struct of chunks, i.e. in memory. For AVX (`c`),
+//! which has no 256-bit integer instructions, integer and pointer vectors use
+//! 128-bit registers and only floating-point vectors use 256-bit ones. The same source
 //! compiles with clang-22 (`ext_vector_type`) and gcc (`vector_size`).
 
 use std::fmt::Write;
@@ -58,9 +60,22 @@ pub struct CValueType {
     pub size: u32,
 }
 
+impl CValueType {
+    /// Floating-point lanes travel in the float registers of an ISA (see
+    /// [`VariantName::register_bytes_for`]).
+    pub fn is_float(&self) -> bool {
+        matches!(self.lw_type, "LW_F16" | "LW_F32" | "LW_F64")
+    }
+}
+
 pub fn c_value_type(ty: &IrType, attributes: &[String]) -> Result<CValueType, String> {
     let zero_extended = attributes.iter().any(|word| word == "zeroext");
-    let value = |c_type, element, lw_type, size| CValueType { c_type, c_vector_element: element, lw_type, size };
+    let value = |c_type, element, lw_type, size| CValueType {
+        c_type,
+        c_vector_element: element,
+        lw_type,
+        size,
+    };
     Ok(match ty {
         IrType::Int(1) => value("_Bool", None, "LW_BOOL", 1),
         IrType::Int(8) if zero_extended => value("uint8_t", Some("uint8_t"), "LW_I8", 1),
@@ -90,18 +105,28 @@ pub fn check_variant_fits(variant: &VariantName, scalar: &ScalarSignature) -> Re
         ));
     }
     if matches!(scalar.return_type, IrType::Ptr) {
-        return Err(format!("@{} returns a pointer; the harness does not compare pointer returns", scalar.name));
+        return Err(format!(
+            "@{} returns a pointer; the harness does not compare pointer returns",
+            scalar.name
+        ));
     }
     for (index, param) in variant.params.iter().enumerate() {
         let value = c_value_type(&scalar.params[index].ty, &scalar.params[index].attributes)?;
         if param.kind == ParamKind::Varying && value.c_vector_element.is_none() {
-            return Err(format!("{}: varying parameter {index} of type {} is not supported", variant.full_name, value.c_type));
+            return Err(format!(
+                "{}: varying parameter {index} of type {} is not supported",
+                variant.full_name, value.c_type
+            ));
         }
         if let ParamKind::LinearVariableStep { step_param } = param.kind {
-            let is_uniform_integer = variant.params.get(step_param).is_some_and(|step| step.kind == ParamKind::Uniform)
-                && matches!(scalar.params[step_param].ty, IrType::Int(_));
+            let is_uniform_integer =
+                variant.params.get(step_param).is_some_and(|step| step.kind == ParamKind::Uniform)
+                    && matches!(scalar.params[step_param].ty, IrType::Int(_));
             if !is_uniform_integer || matches!(scalar.params[index].ty, IrType::Ptr) {
-                return Err(format!("{}: unsupported variable linear step on parameter {index}", variant.full_name));
+                return Err(format!(
+                    "{}: unsupported variable linear step on parameter {index}",
+                    variant.full_name
+                ));
             }
         }
     }
@@ -156,14 +181,22 @@ pub fn generate_driver(
             param_types.push(value.c_type.to_owned());
             arguments.push(format!("*({} *)args[{index}]", value.c_type));
         }
-        let param_list = if param_types.is_empty() { "void".to_owned() } else { param_types.join(", ") };
+        let param_list =
+            if param_types.is_empty() { "void".to_owned() } else { param_types.join(", ") };
         writeln!(source, "extern {return_c} {}({param_list});", scalar.name).unwrap();
-        writeln!(source, "static void lw_scalar_{}(unsigned char *const *args, unsigned char *ret) {{", scalar.name).unwrap();
+        writeln!(
+            source,
+            "static void lw_scalar_{}(unsigned char *const *args, unsigned char *ret) {{",
+            scalar.name
+        )
+        .unwrap();
         writeln!(source, "    (void)args;").unwrap();
         if return_c == "void" {
-            writeln!(source, "    (void)ret;\n    {}({});", scalar.name, arguments.join(", ")).unwrap();
+            writeln!(source, "    (void)ret;\n    {}({});", scalar.name, arguments.join(", "))
+                .unwrap();
         } else {
-            writeln!(source, "    {return_c} result = {}({});", scalar.name, arguments.join(", ")).unwrap();
+            writeln!(source, "    {return_c} result = {}({});", scalar.name, arguments.join(", "))
+                .unwrap();
             writeln!(source, "    memcpy(ret, &result, sizeof result);").unwrap();
         }
         writeln!(source, "}}").unwrap();
@@ -172,20 +205,25 @@ pub fn generate_driver(
     let mut table = String::new();
     for (index, entry) in variants.iter().enumerate() {
         let variant = &entry.variant;
-        let scalar = scalars
-            .iter()
-            .find(|scalar| scalar.name == variant.scalar_name)
-            .ok_or_else(|| format!("no scalar function @{} for {}", variant.scalar_name, variant.full_name))?;
+        let scalar =
+            scalars.iter().find(|scalar| scalar.name == variant.scalar_name).ok_or_else(|| {
+                format!("no scalar function @{} for {}", variant.scalar_name, variant.full_name)
+            })?;
         check_variant_fits(variant, scalar)?;
 
         writeln!(source, "static const struct lw_param lw_params_{index}[] = {{").unwrap();
         for (param_index, param) in variant.params.iter().enumerate() {
-            let value = c_value_type(&scalar.params[param_index].ty, &scalar.params[param_index].attributes)?;
+            let value = c_value_type(
+                &scalar.params[param_index].ty,
+                &scalar.params[param_index].attributes,
+            )?;
             let (kind, step, step_param) = match param.kind {
                 ParamKind::Varying => ("LW_VARYING", 0, 0),
                 ParamKind::Uniform => ("LW_UNIFORM", 0, 0),
                 ParamKind::Linear { step } => ("LW_LINEAR", step, 0),
-                ParamKind::LinearVariableStep { step_param } => ("LW_LINEAR_VARIABLE", 0, step_param),
+                ParamKind::LinearVariableStep { step_param } => {
+                    ("LW_LINEAR_VARIABLE", 0, step_param)
+                }
             };
             writeln!(
                 source,
@@ -229,7 +267,8 @@ pub fn generate_driver(
                     "static void lw_vector_{index}(unsigned char *const *args, const unsigned char *mask, unsigned char *ret) {{"
                 )
                 .unwrap();
-                let mut arguments: Vec<String> = (0..variant.params.len()).map(|p| format!("args[{p}]")).collect();
+                let mut arguments: Vec<String> =
+                    (0..variant.params.len()).map(|p| format!("args[{p}]")).collect();
                 if variant.masked {
                     arguments.push("mask".to_owned());
                 } else {
@@ -247,7 +286,9 @@ pub fn generate_driver(
             (value.lw_type, value.size)
         };
         let how = match &entry.path {
-            CallPath::CAbi => format!("C ABI, caller compiled with {}", isa_compiler_flag(variant.isa)),
+            CallPath::CAbi => {
+                format!("C ABI, caller compiled with {}", isa_compiler_flag(variant.isa))
+            }
             CallPath::IrWrapper { description, .. } => description.clone(),
         };
         let skip = match &entry.skip_reason {
@@ -317,18 +358,21 @@ fn write_c_abi_shim(
     scalar: &ScalarSignature,
 ) -> Result<(), String> {
     if variant.masked {
-        return Err(format!("{}: masked variants are only called through IR wrappers", variant.full_name));
+        return Err(format!(
+            "{}: masked variants are only called through IR wrappers",
+            variant.full_name
+        ));
     }
-    let register_bytes = variant.register_bytes();
     let width = variant.width;
     let mut declared_params = Vec::new();
     let mut body = String::new();
     let mut call_arguments = Vec::new();
     for (param_index, param) in variant.params.iter().enumerate() {
-        let value = c_value_type(&scalar.params[param_index].ty, &scalar.params[param_index].attributes)?;
+        let value =
+            c_value_type(&scalar.params[param_index].ty, &scalar.params[param_index].attributes)?;
         if param.kind == ParamKind::Varying {
             let element = value.c_vector_element.unwrap();
-            let (chunks, lanes_per_chunk) = chunking(width, value.size, register_bytes);
+            let (chunks, lanes_per_chunk) = chunking(width, value.size, variant.register_bytes_for(value.is_float()));
             let type_name = format!("lw_v{index}_p{param_index}");
             let chunk_bytes = lanes_per_chunk * value.size;
             writeln!(
@@ -358,10 +402,10 @@ fn write_c_abi_shim(
         return_declaration = "void".to_owned();
     } else {
         let value = c_value_type(&scalar.return_type, &scalar.return_attributes)?;
-        let element = value
-            .c_vector_element
-            .ok_or_else(|| format!("{}: return type {} cannot be a vector", variant.full_name, value.c_type))?;
-        let (chunks, lanes_per_chunk) = chunking(width, value.size, register_bytes);
+        let element = value.c_vector_element.ok_or_else(|| {
+            format!("{}: return type {} cannot be a vector", variant.full_name, value.c_type)
+        })?;
+        let (chunks, lanes_per_chunk) = chunking(width, value.size, variant.register_bytes_for(value.is_float()));
         let chunk_bytes = lanes_per_chunk * value.size;
         let chunk_type = format!("lw_v{index}_r");
         writeln!(source, "typedef {element} {chunk_type} LW_VECTOR_TYPE({element}, {lanes_per_chunk}, {chunk_bytes});")
@@ -370,13 +414,15 @@ fn write_c_abi_shim(
             return_declaration = chunk_type;
         } else {
             // wider than a register: a struct of chunks, returned in memory (as GCC does)
-            let fields: String = (0..chunks).map(|chunk| format!(" {chunk_type} c{chunk};")).collect();
+            let fields: String =
+                (0..chunks).map(|chunk| format!(" {chunk_type} c{chunk};")).collect();
             writeln!(source, "struct lw_r{index} {{{fields} }};").unwrap();
             return_declaration = format!("struct lw_r{index}");
         }
         writeln!(store, "    memcpy(ret, &result, {});", width * value.size).unwrap();
     }
-    let param_list = if declared_params.is_empty() { "void".to_owned() } else { declared_params.join(", ") };
+    let param_list =
+        if declared_params.is_empty() { "void".to_owned() } else { declared_params.join(", ") };
     writeln!(source, "extern {return_declaration} {}({param_list});", variant.full_name).unwrap();
     writeln!(
         source,
@@ -386,10 +432,21 @@ fn write_c_abi_shim(
     writeln!(source, "    (void)mask; (void)args;").unwrap();
     source.push_str(&body);
     if return_declaration == "void" {
-        writeln!(source, "    (void)ret;\n    {}({});", variant.full_name, call_arguments.join(", ")).unwrap();
+        writeln!(
+            source,
+            "    (void)ret;\n    {}({});",
+            variant.full_name,
+            call_arguments.join(", ")
+        )
+        .unwrap();
     } else {
-        writeln!(source, "    {return_declaration} result = {}({});", variant.full_name, call_arguments.join(", "))
-            .unwrap();
+        writeln!(
+            source,
+            "    {return_declaration} result = {}({});",
+            variant.full_name,
+            call_arguments.join(", ")
+        )
+        .unwrap();
         source.push_str(&store);
     }
     writeln!(source, "}}").unwrap();

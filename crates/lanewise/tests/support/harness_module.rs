@@ -37,7 +37,10 @@ pub struct HarnessAdditions {
 
 impl HarnessAdditions {
     pub fn new(module: &IrModule) -> HarnessAdditions {
-        HarnessAdditions { text: String::new(), next_group: module.next_free_attribute_group() + 100 }
+        HarnessAdditions {
+            text: String::new(),
+            next_group: module.next_free_attribute_group() + 100,
+        }
     }
 
     fn new_group(&mut self, body: &str) -> u32 {
@@ -86,13 +89,21 @@ impl HarnessAdditions {
         // the attribute group references come after the parameter list
         let close = define_line.rfind(')').unwrap_or(0);
         let (head, tail) = define_line.split_at(close);
-        let tail: Vec<String> = tail
-            .split(' ')
-            .filter(|word| !word.starts_with("comdat"))
-            .map(|word| if word.starts_with('#') { format!("#{clone_group}") } else { word.to_owned() })
-            .collect();
+        let tail: Vec<String> =
+            tail.split(' ')
+                .filter(|word| !word.starts_with("comdat"))
+                .map(|word| {
+                    if word.starts_with('#') {
+                        format!("#{clone_group}")
+                    } else {
+                        word.to_owned()
+                    }
+                })
+                .collect();
         define_line = format!("{head}{}", tail.join(" "));
-        define_line = define_line.replacen("define ", "define internal ", 1).replace("internal internal", "internal");
+        define_line = define_line
+            .replacen("define ", "define internal ", 1)
+            .replace("internal internal", "internal");
         for linkage in [" dso_local", " dllexport"] {
             define_line = define_line.replacen(linkage, "", 1);
         }
@@ -110,7 +121,10 @@ impl HarnessAdditions {
         let callee = request.callee;
         let width = variant.width;
         let mismatch = |why: String| {
-            format!("the IR signature of @{} does not match its vector function ABI name: {why}", callee.name)
+            format!(
+                "the IR signature of @{} does not match its vector function ABI name: {why}",
+                callee.name
+            )
         };
         let mut body = String::new();
         let mut call_arguments = Vec::new();
@@ -123,17 +137,24 @@ impl HarnessAdditions {
                 let mut loaded = 0;
                 let mut chunk = 0;
                 while loaded < total {
-                    let ir_param = callee
-                        .params
-                        .get(cursor)
-                        .ok_or_else(|| mismatch(format!("too few parameters for varying parameter {param_index}")))?;
+                    let ir_param = callee.params.get(cursor).ok_or_else(|| {
+                        mismatch(format!("too few parameters for varying parameter {param_index}"))
+                    })?;
                     check_lane_type(&ir_param.ty, &scalar_param.ty)
                         .map_err(|why| mismatch(format!("parameter {cursor}: {why}")))?;
                     let size = ir_param.ty.byte_size().unwrap_or(0);
                     writeln!(body, "  %a{param_index}.{chunk} = getelementptr i8, ptr %arg{param_index}, i64 {loaded}").unwrap();
-                    writeln!(body, "  %x{param_index}.{chunk} = load {}, ptr %a{param_index}.{chunk}, align 1", ir_param.ty)
-                        .unwrap();
-                    call_arguments.push(format!("{} {}%x{param_index}.{chunk}", ir_param.ty, ir_param.abi_attributes()));
+                    writeln!(
+                        body,
+                        "  %x{param_index}.{chunk} = load {}, ptr %a{param_index}.{chunk}, align 1",
+                        ir_param.ty
+                    )
+                    .unwrap();
+                    call_arguments.push(format!(
+                        "{} {}%x{param_index}.{chunk}",
+                        ir_param.ty,
+                        ir_param.abi_attributes()
+                    ));
                     loaded += size;
                     chunk += 1;
                     cursor += 1;
@@ -144,59 +165,95 @@ impl HarnessAdditions {
                     )));
                 }
             } else {
-                let ir_param = callee
-                    .params
-                    .get(cursor)
-                    .ok_or_else(|| mismatch(format!("no IR parameter for parameter {param_index}")))?;
+                let ir_param = callee.params.get(cursor).ok_or_else(|| {
+                    mismatch(format!("no IR parameter for parameter {param_index}"))
+                })?;
                 if ir_param.ty != scalar_param.ty {
                     return Err(mismatch(format!(
                         "parameter {param_index} is {} but the scalar function's is {}",
                         ir_param.ty, scalar_param.ty
                     )));
                 }
-                writeln!(body, "  %x{param_index} = load {}, ptr %arg{param_index}, align 1", ir_param.ty).unwrap();
-                call_arguments.push(format!("{} {}%x{param_index}", ir_param.ty, ir_param.abi_attributes()));
+                writeln!(
+                    body,
+                    "  %x{param_index} = load {}, ptr %arg{param_index}, align 1",
+                    ir_param.ty
+                )
+                .unwrap();
+                call_arguments.push(format!(
+                    "{} {}%x{param_index}",
+                    ir_param.ty,
+                    ir_param.abi_attributes()
+                ));
                 cursor += 1;
             }
         }
         if variant.masked {
-            let mask_param = callee.params.get(cursor).ok_or_else(|| mismatch("no mask parameter".to_owned()))?;
+            let mask_param = callee
+                .params
+                .get(cursor)
+                .ok_or_else(|| mismatch("no mask parameter".to_owned()))?;
             let IrType::Vector { lanes, element } = &mask_param.ty else {
-                return Err(mismatch(format!("the mask parameter is {}, not a vector", mask_param.ty)));
+                return Err(mismatch(format!(
+                    "the mask parameter is {}, not a vector",
+                    mask_param.ty
+                )));
             };
             if *lanes != width {
                 return Err(mismatch(format!("the mask has {lanes} lanes, expected {width}")));
             }
             writeln!(body, "  %mask.bytes = load <{width} x i8>, ptr %mask, align 1").unwrap();
-            writeln!(body, "  %mask.bits = icmp ne <{width} x i8> %mask.bytes, zeroinitializer").unwrap();
+            writeln!(body, "  %mask.bits = icmp ne <{width} x i8> %mask.bytes, zeroinitializer")
+                .unwrap();
             let mask_value = match **element {
                 IrType::Int(1) => "%mask.bits".to_owned(),
                 IrType::Int(bits) => {
-                    writeln!(body, "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>").unwrap();
+                    writeln!(
+                        body,
+                        "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>"
+                    )
+                    .unwrap();
                     "%mask.wide".to_owned()
                 }
                 IrType::Half | IrType::Float | IrType::Double => {
                     let bits = element.byte_size().unwrap() * 8;
-                    writeln!(body, "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>").unwrap();
-                    writeln!(body, "  %mask.cast = bitcast <{width} x i{bits}> %mask.wide to {}", mask_param.ty).unwrap();
+                    writeln!(
+                        body,
+                        "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>"
+                    )
+                    .unwrap();
+                    writeln!(
+                        body,
+                        "  %mask.cast = bitcast <{width} x i{bits}> %mask.wide to {}",
+                        mask_param.ty
+                    )
+                    .unwrap();
                     "%mask.cast".to_owned()
                 }
-                ref other => return Err(mismatch(format!("unsupported mask element type {other}"))),
+                ref other => {
+                    return Err(mismatch(format!("unsupported mask element type {other}")))
+                }
             };
-            call_arguments.push(format!("{} {}{mask_value}", mask_param.ty, mask_param.abi_attributes()));
+            call_arguments.push(format!(
+                "{} {}{mask_value}",
+                mask_param.ty,
+                mask_param.abi_attributes()
+            ));
             cursor += 1;
         }
         if cursor != callee.params.len() {
-            return Err(mismatch(format!("{} IR parameters, expected {cursor}", callee.params.len())));
+            return Err(mismatch(format!(
+                "{} IR parameters, expected {cursor}",
+                callee.params.len()
+            )));
         }
-        let call = format!(
-            "@{}({})",
-            request.callee_symbol,
-            call_arguments.join(", ")
-        );
+        let call = format!("@{}({})", request.callee_symbol, call_arguments.join(", "));
         if scalar.return_type == IrType::Void {
             if callee.return_type != IrType::Void {
-                return Err(mismatch(format!("returns {} but the scalar function returns void", callee.return_type)));
+                return Err(mismatch(format!(
+                    "returns {} but the scalar function returns void",
+                    callee.return_type
+                )));
             }
             writeln!(body, "  call void {call}").unwrap();
         } else {
@@ -210,11 +267,18 @@ impl HarnessAdditions {
             }
             check_return_lanes(&callee.return_type, &scalar.return_type)
                 .map_err(|why| mismatch(format!("return type: {why}")))?;
-            writeln!(body, "  %result = call {}{} {call}", callee.return_abi_attributes(), callee.return_type).unwrap();
+            writeln!(
+                body,
+                "  %result = call {}{} {call}",
+                callee.return_abi_attributes(),
+                callee.return_type
+            )
+            .unwrap();
             writeln!(body, "  store {} %result, ptr %ret, align 1", callee.return_type).unwrap();
         }
         let group = self.new_group(&format!("noinline nounwind {}", request.target_attributes));
-        let mut params: Vec<String> = (0..variant.params.len()).map(|index| format!("ptr %arg{index}")).collect();
+        let mut params: Vec<String> =
+            (0..variant.params.len()).map(|index| format!("ptr %arg{index}")).collect();
         if variant.masked {
             params.push("ptr %mask".to_owned());
         }
@@ -234,14 +298,20 @@ impl HarnessAdditions {
 fn check_lane_type(ir_type: &IrType, scalar: &IrType) -> Result<(), String> {
     match ir_type {
         IrType::Vector { element, .. } if **element == *scalar => Ok(()),
-        IrType::Vector { element, .. } if *scalar == IrType::Ptr && **element == IrType::Int(64) => Ok(()),
+        IrType::Vector { element, .. }
+            if *scalar == IrType::Ptr && **element == IrType::Int(64) =>
+        {
+            Ok(())
+        }
         other => Err(format!("{other} is not a vector of {scalar}")),
     }
 }
 
 fn check_return_lanes(ir_type: &IrType, scalar: &IrType) -> Result<(), String> {
     match ir_type {
-        IrType::Struct(fields) => fields.iter().try_for_each(|field| check_lane_type(field, scalar)),
+        IrType::Struct(fields) => {
+            fields.iter().try_for_each(|field| check_lane_type(field, scalar))
+        }
         IrType::Array { element, .. } => check_lane_type(element, scalar),
         other => check_lane_type(other, scalar),
     }

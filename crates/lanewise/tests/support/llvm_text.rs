@@ -108,7 +108,9 @@ impl TypeParser<'_> {
         while self.text[self.position..].starts_with(|c: char| c.is_ascii_digit()) {
             self.position += 1;
         }
-        self.text[start..self.position].parse().map_err(|_| format!("expected a number in `{}`", self.text))
+        self.text[start..self.position]
+            .parse()
+            .map_err(|_| format!("expected a number in `{}`", self.text))
     }
 
     fn parse(&mut self) -> Result<IrType, String> {
@@ -244,7 +246,8 @@ impl IrFunction {
 
 /// Parses the header of a `define` line (up to the opening `{`).
 pub fn parse_define_line(line: &str, line_index: usize) -> Result<IrFunction, String> {
-    let rest = line.strip_prefix("define ").ok_or_else(|| format!("not a define line: `{line}`"))?;
+    let rest =
+        line.strip_prefix("define ").ok_or_else(|| format!("not a define line: `{line}`"))?;
     let at = find_top_level(rest, '@').ok_or_else(|| format!("no function name in `{line}`"))?;
     let header_words = split_top_level(&rest[..at], ' ');
     let return_text = header_words.last().ok_or_else(|| format!("no return type in `{line}`"))?;
@@ -261,12 +264,15 @@ pub fn parse_define_line(line: &str, line_index: usize) -> Result<IrFunction, St
             .unwrap_or(after_at.len());
         (after_at[..end].to_owned(), &after_at[end..])
     };
-    let after_name = after_name.strip_prefix('(').ok_or_else(|| format!("no parameter list in `{line}`"))?;
-    let close = matching_close(after_name).ok_or_else(|| format!("unbalanced parameter list in `{line}`"))?;
+    let after_name =
+        after_name.strip_prefix('(').ok_or_else(|| format!("no parameter list in `{line}`"))?;
+    let close = matching_close(after_name)
+        .ok_or_else(|| format!("unbalanced parameter list in `{line}`"))?;
     let mut params = Vec::new();
     for param_text in split_top_level(&after_name[..close], ',') {
         let words = split_top_level(&param_text, ' ');
-        let ty = parse_type(&words[0]).map_err(|error| format!("{error} (parameter `{param_text}` in `{line}`)"))?;
+        let ty = parse_type(&words[0])
+            .map_err(|error| format!("{error} (parameter `{param_text}` in `{line}`)"))?;
         let attributes = words[1..].iter().filter(|word| !word.starts_with('%')).cloned().collect();
         params.push(IrParam { ty, attributes });
     }
@@ -274,7 +280,14 @@ pub fn parse_define_line(line: &str, line_index: usize) -> Result<IrFunction, St
         .iter()
         .filter_map(|word| word.strip_prefix('#')?.parse().ok())
         .collect();
-    Ok(IrFunction { name, return_type, return_attributes, params, attribute_groups, define_line: line_index })
+    Ok(IrFunction {
+        name,
+        return_type,
+        return_attributes,
+        params,
+        attribute_groups,
+        define_line: line_index,
+    })
 }
 
 fn find_top_level(text: &str, wanted: char) -> Option<usize> {
@@ -329,8 +342,11 @@ impl IrModule {
             if line.starts_with("define ") {
                 functions.push(parse_define_line(line, index)?);
             } else if let Some(rest) = line.strip_prefix("attributes #") {
-                let (number, body) = rest.split_once(" = { ").ok_or_else(|| format!("bad attribute group `{line}`"))?;
-                let number: u32 = number.parse().map_err(|_| format!("bad attribute group `{line}`"))?;
+                let (number, body) = rest
+                    .split_once(" = { ")
+                    .ok_or_else(|| format!("bad attribute group `{line}`"))?;
+                let number: u32 =
+                    number.parse().map_err(|_| format!("bad attribute group `{line}`"))?;
                 attribute_groups.insert(number, body.trim_end_matches('}').trim().to_owned());
             }
         }
@@ -377,7 +393,9 @@ impl IrModule {
     /// The lines of a function's definition, from `define` to the closing `}`.
     pub fn function_body_lines(&self, function: &IrFunction) -> &[String] {
         let start = function.define_line;
-        let end = (start..self.lines.len()).find(|&index| self.lines[index] == "}").unwrap_or(self.lines.len() - 1);
+        let end = (start..self.lines.len())
+            .find(|&index| self.lines[index] == "}")
+            .unwrap_or(self.lines.len() - 1);
         &self.lines[start..=end]
     }
 
@@ -386,7 +404,9 @@ impl IrModule {
         // call sites and functions may use numbers without a group line; be generous
         for line in &self.lines {
             for word in line.split(|c: char| !(c == '#' || c.is_ascii_digit())) {
-                if let Some(number) = word.strip_prefix('#').and_then(|digits| digits.parse::<u32>().ok()) {
+                if let Some(number) =
+                    word.strip_prefix('#').and_then(|digits| digits.parse::<u32>().ok())
+                {
                     highest = highest.max(number);
                 }
             }

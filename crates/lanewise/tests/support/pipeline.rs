@@ -10,7 +10,9 @@ use std::process::{Command, Stdio};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
-use super::driver::{generate_driver, isa_compiler_flag, CallPath, DriverSources, DriverVariant, ScalarSignature};
+use super::driver::{
+    generate_driver, isa_compiler_flag, CallPath, DriverSources, DriverVariant, ScalarSignature,
+};
 use super::harness_module::{target_attributes_of, HarnessAdditions, WrapperRequest};
 use super::llvm_text::{IrFunction, IrModule};
 use super::variant_name::VariantName;
@@ -53,7 +55,9 @@ pub fn discover_kernels() -> Vec<Kernel> {
             let Some((_, options)) = line.split_once("lanewise-test:") else { continue };
             for option in options.split_whitespace() {
                 if let Some(value) = option.strip_prefix("ulp=") {
-                    ulp = value.parse().unwrap_or_else(|_| panic!("{}: bad `ulp=` value", path.display()));
+                    ulp = value
+                        .parse()
+                        .unwrap_or_else(|_| panic!("{}: bad `ulp=` value", path.display()));
                 } else if option == "gcc-caller" {
                     gcc_caller = true;
                 } else {
@@ -108,7 +112,12 @@ impl CaseReport {
             writeln!(text, "=== {}: {failure}", self.label).unwrap();
         }
         if !self.failures.is_empty() {
-            writeln!(text, "    reproduce: bash {}", self.work_directory.join("reproduce.sh").display()).unwrap();
+            writeln!(
+                text,
+                "    reproduce: bash {}",
+                self.work_directory.join("reproduce.sh").display()
+            )
+            .unwrap();
         }
         text
     }
@@ -250,7 +259,12 @@ fn signature_of(function: &IrFunction) -> ScalarSignature {
 }
 
 /// Reads a driver's output into the report.
-fn collect_driver_results(report: &mut CaseReport, success: bool, output: &str, variants: &[DriverVariant]) {
+fn collect_driver_results(
+    report: &mut CaseReport,
+    success: bool,
+    output: &str,
+    variants: &[DriverVariant],
+) {
     let mut running: Option<String> = None;
     let mut failure: Option<String> = None;
     let mut failures_seen = 0;
@@ -281,7 +295,9 @@ fn collect_driver_results(report: &mut CaseReport, success: bool, output: &str, 
             }
             let culprit = running.take().unwrap_or_else(|| "(no variant running)".to_owned());
             if failures_seen == 0 || culprit != "(no variant running)" {
-                report.failures.push(format!("the driver stopped with {status} while running {culprit}"));
+                report
+                    .failures
+                    .push(format!("the driver stopped with {status} while running {culprit}"));
             }
         }
     }
@@ -289,7 +305,9 @@ fn collect_driver_results(report: &mut CaseReport, success: bool, output: &str, 
         report.failures.push(previous);
     }
     if !success && report.failures.is_empty() {
-        report.failures.push(format!("the driver failed without a FAIL line:\n{}", first_lines(output, 20)));
+        report
+            .failures
+            .push(format!("the driver failed without a FAIL line:\n{}", first_lines(output, 20)));
     }
     let _ = variants;
 }
@@ -320,36 +338,58 @@ pub fn run_lanewise_case(case: &LanewiseCase) -> CaseReport {
     report
 }
 
-fn lanewise_case_steps(case: &LanewiseCase, workspace: &mut Workspace, report: &mut CaseReport) -> Result<(), String> {
+fn lanewise_case_steps(
+    case: &LanewiseCase,
+    workspace: &mut Workspace,
+    report: &mut CaseReport,
+) -> Result<(), String> {
     let kernel_path = case.kernel.path.to_string_lossy().into_owned();
     let include = format!("-I{}", corpus_directory().display());
     workspace.run(
         CLANG,
-        &[case.optimization, "-fopenmp-simd", "-S", "-emit-llvm", &include, &kernel_path, "-o", "scalar.ll"],
+        &[
+            case.optimization,
+            "-fopenmp-simd",
+            "-S",
+            "-emit-llvm",
+            &include,
+            &kernel_path,
+            "-o",
+            "scalar.ll",
+        ],
     )?;
     workspace.run(env!("CARGO_BIN_EXE_lanewise"), &["scalar.ll", "-o", "vec.ll"])?;
 
     let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
-    let scalar_module = IrModule::parse(&scalar_text).map_err(|e| format!("reading scalar.ll: {e}"))?;
+    let scalar_module =
+        IrModule::parse(&scalar_text).map_err(|e| format!("reading scalar.ll: {e}"))?;
     let vector_text = fs::read_to_string(workspace.path("vec.ll")).map_err(|e| e.to_string())?;
-    let vector_module = IrModule::parse(&vector_text).map_err(|e| format!("reading vec.ll: {e}"))?;
+    let vector_module =
+        IrModule::parse(&vector_text).map_err(|e| format!("reading vec.ll: {e}"))?;
 
     let scalars_with_names = scalar_functions_with_variants(&scalar_module);
     if scalars_with_names.is_empty() {
         return Err("the kernel has no function with `_ZGV` attributes".to_owned());
     }
-    let scalars: Vec<ScalarSignature> = scalars_with_names.iter().map(|(scalar, _)| scalar.clone()).collect();
+    let scalars: Vec<ScalarSignature> =
+        scalars_with_names.iter().map(|(scalar, _)| scalar.clone()).collect();
     let attribute_names: BTreeSet<String> =
         scalars_with_names.iter().flat_map(|(_, names)| names.iter().cloned()).collect();
-    let defined: Vec<&IrFunction> =
-        vector_module.functions.iter().filter(|function| function.name.starts_with("_ZGV")).collect();
-    let defined_names: BTreeSet<String> = defined.iter().map(|function| function.name.clone()).collect();
+    let defined: Vec<&IrFunction> = vector_module
+        .functions
+        .iter()
+        .filter(|function| function.name.starts_with("_ZGV"))
+        .collect();
+    let defined_names: BTreeSet<String> =
+        defined.iter().map(|function| function.name.clone()).collect();
     for name in attribute_names.difference(&defined_names) {
         let masked = VariantName::parse(name).map(|variant| variant.masked).unwrap_or(false);
         if masked {
             report.missing.push(name.clone());
         } else {
-            report.failures.push(format!("{name} is named by an attribute but vec.ll does not define it"));
+            report
+                .failures
+                .push(format!("{name} is named by an attribute but vec.ll does not define it"));
         }
     }
 
@@ -365,7 +405,10 @@ fn lanewise_case_steps(case: &LanewiseCase, workspace: &mut Workspace, report: &
             }
         };
         let Some(scalar) = scalars.iter().find(|scalar| scalar.name == variant.scalar_name) else {
-            report.skipped.push(format!("{}: no scalar function with _ZGV attributes named {}", function.name, variant.scalar_name));
+            report.skipped.push(format!(
+                "{}: no scalar function with _ZGV attributes named {}",
+                function.name, variant.scalar_name
+            ));
             continue;
         };
         if let Err(error) = super::driver::check_variant_fits(&variant, scalar) {
@@ -405,7 +448,10 @@ fn lanewise_case_steps(case: &LanewiseCase, workspace: &mut Workspace, report: &
                 target_attributes: target_attributes_of(&group_text),
             };
             match additions.add_wrapper(&request) {
-                Ok(()) => CallPath::IrWrapper { symbol, description: "IR wrapper, mask from memory".to_owned() },
+                Ok(()) => CallPath::IrWrapper {
+                    symbol,
+                    description: "IR wrapper, mask from memory".to_owned(),
+                },
                 Err(error) => {
                     report.failures.push(error);
                     continue;
@@ -442,7 +488,9 @@ fn lanewise_case_steps(case: &LanewiseCase, workspace: &mut Workspace, report: &
                             variant: variant.clone(),
                             path: CallPath::IrWrapper {
                                 symbol,
-                                description: "clone without avx512 features, called through an IR wrapper".to_owned(),
+                                description:
+                                    "clone without avx512 features, called through an IR wrapper"
+                                        .to_owned(),
                             },
                             needs_avx512: false,
                             skip_reason: None,
@@ -455,7 +503,9 @@ fn lanewise_case_steps(case: &LanewiseCase, workspace: &mut Workspace, report: &
                     variant: variant.clone(),
                     path: CallPath::CAbi,
                     needs_avx512: false,
-                    skip_reason: Some(format!("cannot run the W-lane logic without AVX-512: {reason}")),
+                    skip_reason: Some(format!(
+                        "cannot run the W-lane logic without AVX-512: {reason}"
+                    )),
                 }),
             }
         }
@@ -465,9 +515,19 @@ fn lanewise_case_steps(case: &LanewiseCase, workspace: &mut Workspace, report: &
         check_avx512_variants_use_zmm(workspace, &vector_module, &avx512_functions, report)?;
     }
 
-    workspace.write("harness.ll", &format!("{vector_text}\n; ---- added by the test harness ----\n{}", additions.text));
-    workspace.run(CLANG, &["-c", "-O1", "-Wno-override-module", "harness.ll", "-o", "harness.o"])?;
-    let driver = generate_driver(&case.kernel.name, &scalars, &entries, case.kernel.ulp, TRIALS_PER_VARIANT)?;
+    workspace.write(
+        "harness.ll",
+        &format!("{vector_text}\n; ---- added by the test harness ----\n{}", additions.text),
+    );
+    workspace
+        .run(CLANG, &["-c", "-O1", "-Wno-override-module", "harness.ll", "-o", "harness.o"])?;
+    let driver = generate_driver(
+        &case.kernel.name,
+        &scalars,
+        &entries,
+        case.kernel.ulp,
+        TRIALS_PER_VARIANT,
+    )?;
     let (compiler, flags): (&str, &[&str]) =
         if case.gcc_caller { (GCC, &["-O2", "-mavx2", "-w"]) } else { (CLANG, &["-O1", "-w"]) };
     let mut objects = compile_driver(workspace, &driver, compiler, flags)?;
@@ -502,7 +562,11 @@ fn compile_driver(
     Ok(objects)
 }
 
-fn link_driver(workspace: &mut Workspace, compiler: &str, objects: &[String]) -> Result<(), String> {
+fn link_driver(
+    workspace: &mut Workspace,
+    compiler: &str,
+    objects: &[String],
+) -> Result<(), String> {
     let mut arguments: Vec<&str> = objects.iter().map(String::as_str).collect();
     arguments.extend(["-lm", "-lmvec", "-o", "driver"]);
     workspace.run(compiler, &arguments)?;
@@ -539,7 +603,10 @@ fn check_avx512_variants_use_zmm(
         }
         let features = module.string_attribute(function, "target-features").unwrap_or_default();
         if !features.split(',').any(|feature| feature == "+avx512f") {
-            report.failures.push(format!("{}: target-features lack +avx512f: `{features}`", variant.full_name));
+            report.failures.push(format!(
+                "{}: target-features lack +avx512f: `{features}`",
+                variant.full_name
+            ));
         }
         let legal_width: u32 = module
             .string_attribute(function, "min-legal-vector-width")
@@ -559,7 +626,9 @@ fn check_avx512_variants_use_zmm(
         let body: Vec<&str> = assembly
             .lines()
             .skip(start + 1)
-            .take_while(|line| !line.starts_with(".Lfunc_end") && !line.trim_start().starts_with(".size"))
+            .take_while(|line| {
+                !line.starts_with(".Lfunc_end") && !line.trim_start().starts_with(".size")
+            })
             .collect();
         if !body.iter().any(|line| line.contains("zmm")) {
             report.failures.push(format!(
@@ -574,7 +643,8 @@ fn check_avx512_variants_use_zmm(
 /// The harness's self-check: the same driver against GCC's own simd clones.
 pub fn run_gcc_clone_case(kernel: &Kernel) -> CaseReport {
     let started = Instant::now();
-    let mut report = CaseReport { label: format!("gcc-clones {} -O2", kernel.name), ..CaseReport::default() };
+    let mut report =
+        CaseReport { label: format!("gcc-clones {} -O2", kernel.name), ..CaseReport::default() };
     let mut workspace = Workspace::new(&["gcc-clones", &kernel.name]);
     report.work_directory = workspace.directory.clone();
     if let Err(failure) = gcc_clone_steps(kernel, &mut workspace, &mut report) {
@@ -584,15 +654,28 @@ pub fn run_gcc_clone_case(kernel: &Kernel) -> CaseReport {
     report
 }
 
-fn gcc_clone_steps(kernel: &Kernel, workspace: &mut Workspace, report: &mut CaseReport) -> Result<(), String> {
+fn gcc_clone_steps(
+    kernel: &Kernel,
+    workspace: &mut Workspace,
+    report: &mut CaseReport,
+) -> Result<(), String> {
     let kernel_path = kernel.path.to_string_lossy().into_owned();
     let include = format!("-I{}", corpus_directory().display());
-    workspace.run(CLANG, &["-O2", "-fopenmp-simd", "-S", "-emit-llvm", &include, &kernel_path, "-o", "scalar.ll"])?;
-    workspace.run(GCC, &["-O2", "-fopenmp-simd", "-w", &include, "-c", &kernel_path, "-o", "kernel.o"])?;
+    workspace.run(
+        CLANG,
+        &["-O2", "-fopenmp-simd", "-S", "-emit-llvm", &include, &kernel_path, "-o", "scalar.ll"],
+    )?;
+    workspace.run(
+        GCC,
+        &["-O2", "-fopenmp-simd", "-w", &include, "-c", &kernel_path, "-o", "kernel.o"],
+    )?;
     let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
-    let scalar_module = IrModule::parse(&scalar_text).map_err(|e| format!("reading scalar.ll: {e}"))?;
-    let scalars: Vec<ScalarSignature> =
-        scalar_functions_with_variants(&scalar_module).into_iter().map(|(scalar, _)| scalar).collect();
+    let scalar_module =
+        IrModule::parse(&scalar_text).map_err(|e| format!("reading scalar.ll: {e}"))?;
+    let scalars: Vec<ScalarSignature> = scalar_functions_with_variants(&scalar_module)
+        .into_iter()
+        .map(|(scalar, _)| scalar)
+        .collect();
     let symbols = workspace.run("nm", &["--defined-only", "kernel.o"])?;
     let mut entries = Vec::new();
     for line in symbols.lines() {
@@ -605,7 +688,9 @@ fn gcc_clone_steps(kernel: &Kernel, workspace: &mut Workspace, report: &mut Case
             report.skipped.push(format!("{name}: masked GCC clones are not called by the harness"));
             continue;
         }
-        let Some(scalar) = scalars.iter().find(|scalar| scalar.name == variant.scalar_name) else { continue };
+        let Some(scalar) = scalars.iter().find(|scalar| scalar.name == variant.scalar_name) else {
+            continue;
+        };
         if let Err(error) = super::driver::check_variant_fits(&variant, scalar) {
             report.skipped.push(error);
             continue;

@@ -35,11 +35,15 @@ pub struct VariantName {
 }
 
 impl VariantName {
-    /// Bytes of one vector register of the ISA.
-    pub fn register_bytes(&self) -> u32 {
+    /// Bytes of the vector register that carries lanes of integer or of
+    /// floating-point type: AVX (`c`) passes integer vectors in 128-bit
+    /// registers (it has no 256-bit integer instructions), as GCC does.
+    pub fn register_bytes_for(&self, is_float: bool) -> u32 {
         match self.isa {
             'b' => 16,
-            'c' | 'd' => 32,
+            'c' if is_float => 32,
+            'c' => 16,
+            'd' => 32,
             _ => 64,
         }
     }
@@ -88,12 +92,20 @@ impl VariantName {
                         step: read_number(bytes, &mut position).unwrap_or(1) as i64,
                     },
                 },
-                _ => return Err(error(&format!("unsupported parameter letter `{}`", letter as char))),
+                _ => {
+                    return Err(error(&format!(
+                        "unsupported parameter letter `{}`",
+                        letter as char
+                    )))
+                }
             };
             let mut align = None;
             if bytes.get(position) == Some(&b'a') {
                 position += 1;
-                align = Some(read_number(bytes, &mut position).ok_or_else(|| error("`a` without a number"))?);
+                align = Some(
+                    read_number(bytes, &mut position)
+                        .ok_or_else(|| error("`a` without a number"))?,
+                );
             }
             params.push(ParamSpec { kind, align });
         }
