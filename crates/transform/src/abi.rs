@@ -13,7 +13,9 @@
 //! - a result wider than a register becomes a literal struct of register-sized
 //!   parts (LLVM returns such a struct in consecutive vector registers);
 //! - `<W x i1>` parameters and results become `<W x i8>` (0 or 1 per lane),
-//!   as the ABI passes `bool` as a byte.
+//!   as the ABI passes `bool` as a byte;
+//! - a vector of at most 32 bits (e.g. `<2 x i16>`) travels as an integer in
+//!   a general-purpose register, as the x86-64 psABI classifies it INTEGER.
 //!
 //! The pass runs last, on the widened function, so no other pass ever sees
 //! the split signature.
@@ -33,21 +35,34 @@ pub fn lower_vector_abi(func: &mut Function, register_bits: u32) {
     for param in old_params {
         let passed_ty = abi_type(&param.ty);
         let parts = part_count(&passed_ty, register_bits);
-        if passed_ty == param.ty && parts == 1 {
+        let carrier = small_vector_carrier(&passed_ty);
+        if passed_ty == param.ty && parts == 1 && carrier.is_none() {
             set_param_index(func, param.value, new_params.len());
             new_params.push(param);
             continue;
         }
-        // The parts, as new parameter values.
-        let part_ty = part_type(&passed_ty, parts);
-        let part_values: Vec<Value> = (0..parts)
-            .map(|_| {
-                let value = func.dfg.make_param(new_params.len() as u32, part_ty.clone());
-                new_params.push(Param { ty: part_ty.clone(), value });
-                value
-            })
-            .collect();
-        let whole = concat_parts(func, &part_values, &passed_ty, &mut prologue);
+        let whole = if let Some(carrier_ty) = carrier {
+            // A vector of at most 32 bits travels in a general-purpose register.
+            let value = func.dfg.make_param(new_params.len() as u32, carrier_ty.clone());
+            new_params.push(Param { ty: carrier_ty, value });
+            let flags = CastFlags::default();
+            let data =
+                InstData::Cast { op: CastOp::Bitcast, arg: value, to: passed_ty.clone(), flags };
+            let inst = func.dfg.make_inst(data, passed_ty.clone());
+            prologue.push(inst);
+            func.dfg.result(inst).unwrap()
+        } else {
+            // The parts, as new parameter values.
+            let part_ty = part_type(&passed_ty, parts);
+            let part_values: Vec<Value> = (0..parts)
+                .map(|_| {
+                    let value = func.dfg.make_param(new_params.len() as u32, part_ty.clone());
+                    new_params.push(Param { ty: part_ty.clone(), value });
+                    value
+                })
+                .collect();
+            concat_parts(func, &part_values, &passed_ty, &mut prologue)
+        };
         let rebuilt = if passed_ty == param.ty {
             whole
         } else {
@@ -81,6 +96,17 @@ fn abi_type(ty: &Type) -> Type {
         Type::Vector { elem, lanes } if **elem == Type::BOOL => Type::I8.vector_of(*lanes),
         other => other.clone(),
     }
+}
+
+/// The integer type a vector of at most 32 bits travels as: the x86-64
+/// psABI (and so clang and GCC) classifies such vectors as INTEGER and passes
+/// them in a general-purpose register. Wider vectors use vector registers.
+fn small_vector_carrier(ty: &Type) -> Option<Type> {
+    let Type::Vector { elem, lanes } = ty else {
+        return None;
+    };
+    let bits = elem.scalar_bits()? * lanes;
+    (bits <= 32 && !elem.is_ptr()).then_some(Type::Int(bits))
 }
 
 /// How many registers a value of `ty` takes.
@@ -148,12 +174,17 @@ fn replace_uses(func: &mut Function, replacements: &[(Value, Value)]) {
 fn lower_returns(func: &mut Function, register_bits: u32) {
     let passed_ty = abi_type(&func.ret_ty);
     let parts = part_count(&passed_ty, register_bits);
-    if passed_ty == func.ret_ty && parts == 1 {
+    let carrier = small_vector_carrier(&passed_ty);
+    if passed_ty == func.ret_ty && parts == 1 && carrier.is_none() {
         return;
     }
     let part_ty = part_type(&passed_ty, parts);
     let struct_ty = Type::Struct { fields: vec![part_ty.clone(); parts as usize], packed: false };
-    let new_ret_ty = if parts == 1 { passed_ty.clone() } else { struct_ty.clone() };
+    let new_ret_ty = match (&carrier, parts) {
+        (Some(carrier_ty), _) => carrier_ty.clone(),
+        (None, 1) => passed_ty.clone(),
+        (None, _) => struct_ty.clone(),
+    };
     let returns: Vec<_> = func
         .layout
         .insts()
@@ -192,6 +223,15 @@ fn lower_returns(func: &mut Function, register_bits: u32) {
                 aggregate = emit(func, data, struct_ty.clone());
             }
             passed = aggregate;
+        }
+        if let Some(carrier_ty) = &carrier {
+            let data = InstData::Cast {
+                op: CastOp::Bitcast,
+                arg: passed,
+                to: carrier_ty.clone(),
+                flags: CastFlags::default(),
+            };
+            passed = emit(func, data, carrier_ty.clone());
         }
         *func.dfg.inst_mut(ret) = InstData::Return { value: Some(passed) };
     }
@@ -263,10 +303,15 @@ mod tests {
 
         lower_vector_abi(&mut func, 128);
 
-        assert_eq!(func.params[0].ty, Type::I8.vector_of(4));
-        assert_eq!(func.ret_ty, Type::I8.vector_of(4));
-        let insts = func.layout.block_insts(entry).to_vec();
-        assert!(matches!(func.dfg.inst(insts[0]), InstData::Cast { op: CastOp::Trunc, .. }));
-        assert!(matches!(func.dfg.inst(insts[1]), InstData::Cast { op: CastOp::ZExt, .. }));
+        // <4 x i8> is 32 bits: it travels in a general-purpose register as i32.
+        assert_eq!(func.params[0].ty, Type::I32);
+        assert_eq!(func.ret_ty, Type::I32);
+        let opcodes: Vec<_> = func
+            .layout
+            .block_insts(entry)
+            .iter()
+            .map(|inst| func.dfg.inst(*inst).opcode_name())
+            .collect();
+        assert_eq!(opcodes, vec!["bitcast", "trunc", "zext", "bitcast", "ret"]);
     }
 }
