@@ -9,7 +9,9 @@ int16_t s16_mulhi(int16_t a, int16_t b) { return (int16_t)(((int32_t)a * b) >> 1
 #pragma omp declare simd notinbranch
 uint16_t u16_average_absdiff(uint16_t a, uint16_t b) {
     uint16_t average = (uint16_t)(((unsigned)a + b + 1) >> 1);
-    uint16_t difference = a > b ? (uint16_t)(a - b) : (uint16_t)(b - a);
+    uint16_t high = a > b ? a : b;
+    uint16_t low = a > b ? b : a;
+    uint16_t difference = (uint16_t)(high - low);
     return (uint16_t)(average ^ difference);
 }
 

@@ -5,7 +5,8 @@
 int select_int_chain(int a, int b, int c) {
     int lo = a < b ? a : b;
     int hi = a < b ? b : a;
-    int clamped = c < lo ? lo : c > hi ? hi : c;
+    int clamped = c < lo ? lo : c;
+    clamped = clamped > hi ? hi : clamped;
     int sign = (c > 0) - (c < 0);
     return clamped * 2 + sign;
 }

@@ -47,6 +47,21 @@ fn summarize(title: &str, reports: &[CaseReport]) -> String {
     failures
 }
 
+fn failure_message(title: &str, reports: &[CaseReport]) -> String {
+    let failed: Vec<&str> = reports
+        .iter()
+        .filter(|report| !report.failures.is_empty())
+        .map(|report| report.label.as_str())
+        .collect();
+    let file_name = title.replace(' ', "-");
+    format!(
+        "{} of {} cases failed (details printed above, and in {}/corpus/{file_name}.txt): {failed:?}",
+        failed.len(),
+        reports.len(),
+        env!("CARGO_TARGET_TMPDIR")
+    )
+}
+
 #[test]
 fn corpus_has_enough_kernels() {
     let kernels = discover_kernels();
@@ -78,7 +93,7 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
         .filter(|report| report.passed.is_empty())
         .map(|report| report.label.as_str())
         .collect();
-    assert!(failures.is_empty(), "corpus failures (details above):\n{failures}");
+    assert!(failures.is_empty(), "{}", failure_message("lanewise corpus", &reports));
     assert!(untested.is_empty(), "cases with no variant executed: {untested:?}");
 }
 
@@ -91,7 +106,8 @@ fn the_harness_agrees_with_gcc_simd_clones() {
     let failures = summarize("gcc clones", &reports);
     assert!(
         failures.is_empty(),
-        "the harness disagrees with GCC's simd clones (details above):\n{failures}"
+        "the harness disagrees with GCC's simd clones: {}",
+        failure_message("gcc clones", &reports)
     );
     let tested = reports.iter().filter(|report| !report.passed.is_empty()).count();
     assert!(
@@ -117,7 +133,60 @@ fn gcc_compiled_callers_agree_with_lanewise_variants() {
         .collect();
     assert!(
         failures.is_empty(),
-        "GCC-compiled callers disagree with lanewise (details above):\n{failures}"
+        "GCC-compiled callers disagree with lanewise: {}",
+        failure_message("gcc callers", &reports)
     );
     assert!(untested.is_empty(), "cases with no variant executed: {untested:?}");
+}
+
+#[test]
+fn the_harness_catches_wrong_variants() {
+    use support::pipeline::{run_mutant_case, Mutant};
+    let header = "typedef float v4f __attribute__((ext_vector_type(4)));\n\
+                  typedef int v4i __attribute__((ext_vector_type(4)));\n\
+                  void lw_record(int site, long value);\n";
+    let wrong_lane = format!(
+        "{header}float twice(float x) {{ return x * 2.0f; }}\n\
+         v4f _ZGVbN4v_twice(v4f x) {{ v4f r = x * 2.0f; r[2] += 1.0f; return r; }}\n"
+    );
+    let wrong_store = format!(
+        "{header}void store_twice(float *p, float v) {{ *p = v * 2.0f; }}\n\
+         void _ZGVbN4l4v_store_twice(float *p, v4f v) {{ for (int i = 0; i < 4; i++) p[i] = v[i] * (i == 1 ? 3.0f : 2.0f); }}\n"
+    );
+    let wrong_order = format!(
+        "{header}int record(int x) {{ lw_record(1, x); return x; }}\n\
+         v4i _ZGVbN4v_record(v4i x) {{ for (int i = 3; i >= 0; i--) lw_record(1, x[i]); return x; }}\n"
+    );
+    let mutants = [
+        Mutant {
+            name: "wrong_lane",
+            kernel: "#pragma omp declare simd notinbranch\nfloat twice(float x) { return x * 2.0f; }\n",
+            implementation: &wrong_lane,
+            variants: &["_ZGVbN4v_twice"],
+        },
+        Mutant {
+            name: "wrong_store",
+            kernel: "#pragma omp declare simd linear(p:1) notinbranch\nvoid store_twice(float *p, float v) { *p = v * 2.0f; }\n",
+            implementation: &wrong_store,
+            variants: &["_ZGVbN4l4v_store_twice"],
+        },
+        Mutant {
+            name: "wrong_side_effect_order",
+            kernel: "void lw_record(int site, long value);\n#pragma omp declare simd notinbranch\nint record(int x) { lw_record(1, x); return x; }\n",
+            implementation: &wrong_order,
+            variants: &["_ZGVbN4v_record"],
+        },
+    ];
+    let expected =
+        ["lane 2: return value differs", "memory of param 0 differs", "lw_record site 1"];
+    for (mutant, expected) in mutants.iter().zip(expected) {
+        let report = run_mutant_case(mutant);
+        let text = report.failures.join("\n");
+        assert!(!text.contains("SETUP"), "mutant {} could not be built: {text}", mutant.name);
+        assert!(
+            text.contains(expected),
+            "mutant {} not caught as `{expected}`; failures: {text:?}",
+            mutant.name
+        );
+    }
 }

@@ -31,6 +31,16 @@ pub struct ScalarSignature {
     pub params: Vec<IrParam>,
 }
 
+/// How return values are compared (from `// lanewise-test:` lines of the kernel).
+#[derive(Copy, Clone, Debug, Default)]
+pub struct CompareOptions {
+    /// Float lanes may differ by this many units in the last place.
+    pub ulp: u32,
+    /// A NaN result matches any NaN (otherwise: the same bits up to the quiet
+    /// bit, unless the lane had two or more NaN arguments).
+    pub nan_any: bool,
+}
+
 /// How the driver reaches a variant.
 #[derive(Clone, Debug)]
 pub enum CallPath {
@@ -160,7 +170,7 @@ pub fn generate_driver(
     kernel_name: &str,
     scalars: &[ScalarSignature],
     variants: &[DriverVariant],
-    ulp: u32,
+    options: &CompareOptions,
     trials: u32,
 ) -> Result<DriverSources, String> {
     let mut per_isa: Vec<(char, String)> = Vec::new();
@@ -297,7 +307,7 @@ pub fn generate_driver(
         };
         writeln!(
             table,
-            "    {{{}, {}, {}, {}, {}, {}, {skip}, {}, lw_params_{index}, {return_lw}, {return_size}, {ulp}, lw_scalar_{}, lw_vector_{index}}},",
+            "    {{{}, {}, {}, {}, {}, {}, {skip}, {}, lw_params_{index}, {return_lw}, {return_size}, {}, {}, lw_scalar_{}, lw_vector_{index}}},",
             c_string(&entry.display_name),
             c_string(kernel_name),
             c_string(&how),
@@ -305,6 +315,8 @@ pub fn generate_driver(
             variant.masked as u32,
             entry.needs_avx512 as u32,
             variant.params.len(),
+            options.ulp,
+            options.nan_any as u32,
             scalar.name
         )
         .unwrap();
@@ -372,7 +384,8 @@ fn write_c_abi_shim(
             c_value_type(&scalar.params[param_index].ty, &scalar.params[param_index].attributes)?;
         if param.kind == ParamKind::Varying {
             let element = value.c_vector_element.unwrap();
-            let (chunks, lanes_per_chunk) = chunking(width, value.size, variant.register_bytes_for(value.is_float()));
+            let (chunks, lanes_per_chunk) =
+                chunking(width, value.size, variant.register_bytes_for(value.is_float()));
             let type_name = format!("lw_v{index}_p{param_index}");
             let chunk_bytes = lanes_per_chunk * value.size;
             writeln!(
@@ -405,7 +418,8 @@ fn write_c_abi_shim(
         let element = value.c_vector_element.ok_or_else(|| {
             format!("{}: return type {} cannot be a vector", variant.full_name, value.c_type)
         })?;
-        let (chunks, lanes_per_chunk) = chunking(width, value.size, variant.register_bytes_for(value.is_float()));
+        let (chunks, lanes_per_chunk) =
+            chunking(width, value.size, variant.register_bytes_for(value.is_float()));
         let chunk_bytes = lanes_per_chunk * value.size;
         let chunk_type = format!("lw_v{index}_r");
         writeln!(source, "typedef {element} {chunk_type} LW_VECTOR_TYPE({element}, {lanes_per_chunk}, {chunk_bytes});")

@@ -11,7 +11,8 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::driver::{
-    generate_driver, isa_compiler_flag, CallPath, DriverSources, DriverVariant, ScalarSignature,
+    generate_driver, isa_compiler_flag, CallPath, CompareOptions, DriverSources, DriverVariant,
+    ScalarSignature,
 };
 use super::harness_module::{target_attributes_of, HarnessAdditions, WrapperRequest};
 use super::llvm_text::{IrFunction, IrModule};
@@ -30,8 +31,8 @@ const DRIVER_TIMEOUT: Duration = Duration::from_secs(120);
 pub struct Kernel {
     pub name: String,
     pub path: PathBuf,
-    /// `// lanewise-test: ulp=N`: float return lanes may differ by N ulp.
-    pub ulp: u32,
+    /// `// lanewise-test: ulp=N` and `nan=any`: how float returns are compared.
+    pub compare: CompareOptions,
     /// `// lanewise-test: gcc-caller`: also run the GCC-compiled caller test.
     pub gcc_caller: bool,
 }
@@ -49,15 +50,17 @@ pub fn discover_kernels() -> Vec<Kernel> {
             continue;
         }
         let source = fs::read_to_string(&path).expect("readable kernel");
-        let mut ulp = 0;
+        let mut compare = CompareOptions::default();
         let mut gcc_caller = false;
         for line in source.lines() {
             let Some((_, options)) = line.split_once("lanewise-test:") else { continue };
             for option in options.split_whitespace() {
                 if let Some(value) = option.strip_prefix("ulp=") {
-                    ulp = value
+                    compare.ulp = value
                         .parse()
                         .unwrap_or_else(|_| panic!("{}: bad `ulp=` value", path.display()));
+                } else if option == "nan=any" {
+                    compare.nan_any = true;
                 } else if option == "gcc-caller" {
                     gcc_caller = true;
                 } else {
@@ -66,7 +69,7 @@ pub fn discover_kernels() -> Vec<Kernel> {
             }
         }
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        kernels.push(Kernel { name, path, ulp, gcc_caller });
+        kernels.push(Kernel { name, path, compare, gcc_caller });
     }
     kernels.sort_by(|a, b| a.name.cmp(&b.name));
     kernels
@@ -525,7 +528,7 @@ fn lanewise_case_steps(
         &case.kernel.name,
         &scalars,
         &entries,
-        case.kernel.ulp,
+        &case.kernel.compare,
         TRIALS_PER_VARIANT,
     )?;
     let (compiler, flags): (&str, &[&str]) =
@@ -619,7 +622,10 @@ fn check_avx512_variants_use_zmm(
             ));
         }
         let label = format!("{}:", variant.full_name);
-        let Some(start) = assembly.lines().position(|line| line == label) else {
+        let Some(start) = assembly.lines().position(|line| {
+            line.strip_prefix(label.as_str())
+                .is_some_and(|rest| rest.trim().is_empty() || rest.trim_start().starts_with('#'))
+        }) else {
             report.failures.push(format!("{}: no label in llc-22 output vec.s", variant.full_name));
             continue;
         };
@@ -703,7 +709,8 @@ fn gcc_clone_steps(
             skip_reason: None,
         });
     }
-    let driver = generate_driver(&kernel.name, &scalars, &entries, kernel.ulp, TRIALS_PER_VARIANT)?;
+    let driver =
+        generate_driver(&kernel.name, &scalars, &entries, &kernel.compare, TRIALS_PER_VARIANT)?;
     let mut objects = compile_driver(workspace, &driver, CLANG, &["-O1", "-w"])?;
     objects.push("kernel.o".to_owned());
     link_driver(workspace, CLANG, &objects)?;
@@ -739,4 +746,62 @@ pub fn run_in_parallel<T: Sync, R: Send>(items: &[T], job: impl Fn(&T) -> R + Sy
         }
     });
     results.into_inner().unwrap().into_iter().map(|result| result.expect("every job ran")).collect()
+}
+
+/// A deliberately wrong vector variant, to show that the driver catches it.
+pub struct Mutant<'a> {
+    pub name: &'a str,
+    /// C source with `#pragma omp declare simd` functions (read for their signatures).
+    pub kernel: &'a str,
+    /// C source defining the scalar functions and hand-written (wrong) variants, for SSE2.
+    pub implementation: &'a str,
+    /// The variants `implementation` defines.
+    pub variants: &'a [&'a str],
+}
+
+/// Runs the driver against a mutant; the report's failures say what was caught.
+pub fn run_mutant_case(mutant: &Mutant) -> CaseReport {
+    let mut report =
+        CaseReport { label: format!("mutant {}", mutant.name), ..CaseReport::default() };
+    let mut workspace = Workspace::new(&["mutants", mutant.name]);
+    report.work_directory = workspace.directory.clone();
+    let steps = |workspace: &mut Workspace, report: &mut CaseReport| -> Result<(), String> {
+        workspace.write("kernel.c", mutant.kernel);
+        workspace.write("implementation.c", mutant.implementation);
+        workspace.run(
+            CLANG,
+            &["-O2", "-fopenmp-simd", "-S", "-emit-llvm", "kernel.c", "-o", "scalar.ll"],
+        )?;
+        workspace
+            .run(CLANG, &["-O1", "-msse2", "-c", "implementation.c", "-o", "implementation.o"])?;
+        let scalar_text =
+            fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
+        let scalar_module = IrModule::parse(&scalar_text)?;
+        let scalars: Vec<ScalarSignature> = scalar_functions_with_variants(&scalar_module)
+            .into_iter()
+            .map(|(scalar, _)| scalar)
+            .collect();
+        let mut entries = Vec::new();
+        for name in mutant.variants {
+            entries.push(DriverVariant {
+                display_name: (*name).to_owned(),
+                variant: VariantName::parse(name)?,
+                path: CallPath::CAbi,
+                needs_avx512: false,
+                skip_reason: None,
+            });
+        }
+        let driver =
+            generate_driver(mutant.name, &scalars, &entries, &CompareOptions::default(), 50)?;
+        let mut objects = compile_driver(workspace, &driver, CLANG, &["-O1", "-w"])?;
+        objects.push("implementation.o".to_owned());
+        link_driver(workspace, CLANG, &objects)?;
+        let (success, output) = workspace.run_driver("driver")?;
+        collect_driver_results(report, success, &output, &entries);
+        Ok(())
+    };
+    if let Err(failure) = steps(&mut workspace, &mut report) {
+        report.failures.push(format!("SETUP {failure}"));
+    }
+    report
 }
