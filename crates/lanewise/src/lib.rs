@@ -294,7 +294,7 @@ fn vectorize_variant(
         .map_err(|error| Error::Variant { variant: name.to_owned(), message: error.to_string() })?;
     check(&vector, Pass::Widen, options)?;
 
-    lower_vector_abi(&mut vector, variant.isa.register_bits());
+    lower_vector_abi(&mut vector, variant.isa);
     check(&vector, Pass::Abi, options)?;
 
     module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())?;

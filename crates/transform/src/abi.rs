@@ -10,20 +10,25 @@
 //! - a parameter `<W x T>` with `W * bits(T) > register_bits` becomes
 //!   `W * bits(T) / register_bits` parameters of `register_bits / bits(T)`
 //!   lanes, concatenated by shuffles at the start of the entry block;
-//! - a result wider than a register becomes a literal struct of register-sized
-//!   parts (LLVM returns such a struct in consecutive vector registers);
+//! - a result wider than a register is stored, part by part, through a hidden
+//!   first pointer parameter, which is returned (the psABI's MEMORY class, as
+//!   GCC's clones do);
 //! - `<W x i1>` parameters and results become `<W x i8>` (0 or 1 per lane),
 //!   as the ABI passes `bool` as a byte;
 //! - a vector of at most 32 bits (e.g. `<2 x i16>`) travels as an integer in
 //!   a general-purpose register, as the x86-64 psABI classifies it INTEGER.
 //!
+//! Register widths follow the ISA; under AVX (`c`) integer and pointer
+//! vectors use 128-bit registers (AVX has no 256-bit integer operations).
+//!
 //! The pass runs last, on the widened function, so no other pass ever sees
 //! the split signature.
 
+use lanewise_ir::vfabi::Isa;
 use lanewise_ir::{CastFlags, CastOp, Function, InstData, Param, Type, Value, ValueDef};
 
 /// Rewrites the signature of `func` for the given vector register width.
-pub fn lower_vector_abi(func: &mut Function, register_bits: u32) {
+pub fn lower_vector_abi(func: &mut Function, isa: Isa) {
     let entry = func.entry_block().expect("a widened function has an entry block");
     let old_params = std::mem::take(&mut func.params);
     let mut new_params = Vec::new();
@@ -32,9 +37,17 @@ pub fn lower_vector_abi(func: &mut Function, register_bits: u32) {
     let mut prologue = Vec::new();
     let mut replacements: Vec<(Value, Value)> = Vec::new();
 
+    // A result wider than a register is stored through a hidden first
+    // parameter, as GCC's clones do (the psABI's MEMORY class).
+    let result_pointer = (part_count(&abi_type(&func.ret_ty), isa) > 1).then(|| {
+        let value = func.dfg.make_param(0, Type::PTR);
+        new_params.push(Param { ty: Type::PTR, value });
+        value
+    });
+
     for param in old_params {
         let passed_ty = abi_type(&param.ty);
-        let parts = part_count(&passed_ty, register_bits);
+        let parts = part_count(&passed_ty, isa);
         let carrier = small_vector_carrier(&passed_ty);
         if passed_ty == param.ty && parts == 1 && carrier.is_none() {
             set_param_index(func, param.value, new_params.len());
@@ -83,7 +96,7 @@ pub fn lower_vector_abi(func: &mut Function, register_bits: u32) {
         func.layout.insert_inst_at(inst, entry, position);
     }
     replace_uses(func, &replacements);
-    lower_returns(func, register_bits);
+    lower_returns(func, isa, result_pointer);
 }
 
 fn set_param_index(func: &mut Function, value: Value, index: usize) {
@@ -95,6 +108,17 @@ fn abi_type(ty: &Type) -> Type {
     match ty {
         Type::Vector { elem, lanes } if **elem == Type::BOOL => Type::I8.vector_of(*lanes),
         other => other.clone(),
+    }
+}
+
+/// The width of the registers that carry vectors of `elem` under `isa`. AVX
+/// (`c`) has no 256-bit integer instructions, so the ABI passes integer and
+/// pointer vectors in 128-bit registers there and only floating-point vectors
+/// in 256-bit ones.
+fn register_bits(isa: Isa, elem: &Type) -> u32 {
+    match isa {
+        Isa::Avx if !elem.is_float() => 128,
+        _ => isa.register_bits(),
     }
 }
 
@@ -110,9 +134,10 @@ fn small_vector_carrier(ty: &Type) -> Option<Type> {
 }
 
 /// How many registers a value of `ty` takes.
-fn part_count(ty: &Type, register_bits: u32) -> u32 {
+fn part_count(ty: &Type, isa: Isa) -> u32 {
     match ty {
         Type::Vector { elem, lanes } => {
+            let register_bits = register_bits(isa, elem);
             let bits = elem.scalar_bits().unwrap_or(64) * lanes;
             if bits > register_bits && bits % register_bits == 0 {
                 bits / register_bits
@@ -171,19 +196,21 @@ fn replace_uses(func: &mut Function, replacements: &[(Value, Value)]) {
 }
 
 /// Rewrites every `ret` of a wide or boolean vector.
-fn lower_returns(func: &mut Function, register_bits: u32) {
+fn lower_returns(func: &mut Function, isa: Isa, result_pointer: Option<Value>) {
     let passed_ty = abi_type(&func.ret_ty);
-    let parts = part_count(&passed_ty, register_bits);
+    let parts = part_count(&passed_ty, isa);
     let carrier = small_vector_carrier(&passed_ty);
     if passed_ty == func.ret_ty && parts == 1 && carrier.is_none() {
         return;
     }
     let part_ty = part_type(&passed_ty, parts);
-    let struct_ty = Type::Struct { fields: vec![part_ty.clone(); parts as usize], packed: false };
-    let new_ret_ty = match (&carrier, parts) {
+    let part_bytes = u64::from(part_ty.scalar_type().scalar_bits().unwrap_or(8))
+        * u64::from(part_ty.lanes().unwrap_or(1))
+        / 8;
+    let new_ret_ty = match (&carrier, result_pointer) {
         (Some(carrier_ty), _) => carrier_ty.clone(),
-        (None, 1) => passed_ty.clone(),
-        (None, _) => struct_ty.clone(),
+        (None, Some(_)) => Type::PTR,
+        (None, None) => passed_ty.clone(),
     };
     let returns: Vec<_> = func
         .layout
@@ -197,7 +224,7 @@ fn lower_returns(func: &mut Function, register_bits: u32) {
         let emit = |func: &mut Function, data: InstData, ty: Type| {
             let inst = func.dfg.make_inst(data, ty);
             func.layout.insert_inst_before(inst, ret);
-            func.dfg.result(inst).unwrap()
+            func.dfg.result(inst)
         };
         let mut passed = value;
         if passed_ty != func.ret_ty {
@@ -207,22 +234,30 @@ fn lower_returns(func: &mut Function, register_bits: u32) {
                 to: passed_ty.clone(),
                 flags: CastFlags::default(),
             };
-            passed = emit(func, data, passed_ty.clone());
+            passed = emit(func, data, passed_ty.clone()).unwrap();
         }
-        if parts > 1 {
+        if let Some(out) = result_pointer {
+            // Store the register-sized parts in order and return the pointer
+            // (in rax, as the psABI wants for MEMORY-class results).
             let part_lanes = part_ty.lanes().unwrap() as i32;
-            let mut aggregate =
-                func.dfg.make_const(struct_ty.clone(), lanewise_ir::Constant::Poison);
             for part in 0..parts as i32 {
                 let mask: Vec<i32> = (part * part_lanes..(part + 1) * part_lanes).collect();
                 let poison = func.dfg.make_const(passed_ty.clone(), lanewise_ir::Constant::Poison);
                 let data = InstData::Shuffle { lhs: passed, rhs: poison, mask };
-                let piece = emit(func, data, part_ty.clone());
-                let data =
-                    InstData::InsertValue { aggregate, value: piece, indices: vec![part as u32] };
-                aggregate = emit(func, data, struct_ty.clone());
+                let piece = emit(func, data, part_ty.clone()).unwrap();
+                let offset = func.dfg.int_const(Type::I64, u128::from(part as u64 * part_bytes));
+                let data = InstData::Gep {
+                    source_ty: Type::I8,
+                    base: out,
+                    indices: vec![offset],
+                    inbounds: true,
+                };
+                let address = emit(func, data, Type::PTR).unwrap();
+                let align = part_bytes.min(64) as u32;
+                let data = InstData::Store { value: piece, addr: address, align, volatile: false };
+                emit(func, data, Type::Void);
             }
-            passed = aggregate;
+            passed = out;
         }
         if let Some(carrier_ty) = &carrier {
             let data = InstData::Cast {
@@ -231,7 +266,7 @@ fn lower_returns(func: &mut Function, register_bits: u32) {
                 to: carrier_ty.clone(),
                 flags: CastFlags::default(),
             };
-            passed = emit(func, data, carrier_ty.clone());
+            passed = emit(func, data, carrier_ty.clone()).unwrap();
         }
         *func.dfg.inst_mut(ret) = InstData::Return { value: Some(passed) };
     }
@@ -255,23 +290,48 @@ mod tests {
         let sum = builder.binary(BinaryOp::FAdd, x, x);
         builder.ret(Some(sum));
 
-        lower_vector_abi(&mut func, 256);
+        lower_vector_abi(&mut func, Isa::Avx2);
 
         let v4f64 = Type::F64.vector_of(4);
         let param_types: Vec<_> = func.params.iter().map(|param| param.ty.clone()).collect();
-        assert_eq!(param_types, vec![v4f64.clone(), v4f64.clone()]);
-        assert_eq!(func.ret_ty, Type::Struct { fields: vec![v4f64.clone(); 2], packed: false });
+        // The hidden result pointer comes first, then the two parts of `x`.
+        assert_eq!(param_types, vec![Type::PTR, v4f64.clone(), v4f64.clone()]);
+        assert_eq!(func.ret_ty, Type::PTR);
         let insts: Vec<_> = func.layout.block_insts(entry).to_vec();
-        // concat shuffle, fadd, two extract shuffles + two insertvalues, ret
-        assert_eq!(insts.len(), 7);
+        let InstData::Gep { indices, .. } = func.dfg.inst(insts[6]) else {
+            panic!("expected the address of the second part");
+        };
+        assert_eq!(
+            func.dfg.int_constant(indices[0]),
+            Some(32),
+            "the second part starts at byte 32"
+        );
+        let opcodes: Vec<_> = insts.iter().map(|inst| func.dfg.inst(*inst).opcode_name()).collect();
+        assert_eq!(
+            opcodes,
+            vec![
+                "shufflevector", // concatenate x
+                "fadd",
+                "shufflevector", // lanes 0..3 of the result
+                "getelementptr",
+                "store",
+                "shufflevector", // lanes 4..7
+                "getelementptr",
+                "store",
+                "ret"
+            ]
+        );
         let InstData::Shuffle { lhs, rhs, mask } = func.dfg.inst(insts[0]).clone() else {
             panic!("expected the concatenating shuffle first");
         };
-        assert_eq!((lhs, rhs), (func.params[0].value, func.params[1].value));
+        assert_eq!((lhs, rhs), (func.params[1].value, func.params[2].value));
         assert_eq!(mask, (0..8).collect::<Vec<_>>());
         let concat = func.dfg.result(insts[0]).unwrap();
         assert_eq!(func.dfg.inst(insts[1]).operands(), vec![concat, concat]);
-        assert!(matches!(func.dfg.inst(insts[6]), InstData::Return { value: Some(_) }));
+        assert_eq!(
+            func.dfg.inst(insts[8]),
+            &InstData::Return { value: Some(func.params[0].value) }
+        );
     }
 
     #[test]
@@ -284,11 +344,29 @@ mod tests {
         builder.switch_to_block(entry);
         builder.ret(Some(x));
 
-        lower_vector_abi(&mut func, 256);
+        lower_vector_abi(&mut func, Isa::Avx2);
 
         assert_eq!(func.params.len(), 2);
         assert_eq!(func.ret_ty, v8f32);
         assert_eq!(func.layout.block_insts(entry).len(), 1);
+    }
+
+    #[test]
+    fn avx_passes_integer_vectors_in_128_bit_registers() {
+        let v8i32 = Type::I32.vector_of(8);
+        let mut func = Function::new("k", vec![v8i32.clone()], v8i32.clone());
+        let x = func.param_value(0);
+        let mut builder = FunctionBuilder::new(&mut func);
+        let entry = builder.create_block(None);
+        builder.switch_to_block(entry);
+        builder.ret(Some(x));
+
+        lower_vector_abi(&mut func, Isa::Avx);
+
+        let v4i32 = Type::I32.vector_of(4);
+        let param_types: Vec<_> = func.params.iter().map(|param| param.ty.clone()).collect();
+        assert_eq!(param_types, vec![Type::PTR, v4i32.clone(), v4i32]);
+        assert_eq!(func.ret_ty, Type::PTR);
     }
 
     #[test]
@@ -301,7 +379,7 @@ mod tests {
         builder.switch_to_block(entry);
         builder.ret(Some(m));
 
-        lower_vector_abi(&mut func, 128);
+        lower_vector_abi(&mut func, Isa::Sse);
 
         // <4 x i8> is 32 bits: it travels in a general-purpose register as i32.
         assert_eq!(func.params[0].ty, Type::I32);
