@@ -8,7 +8,8 @@
 //! of a block read their inputs simultaneously), branches and switches,
 //! loads and stores on a little-endian byte-array [`Memory`] whose addresses
 //! start at [`Memory::base`], allocas (appended to the memory), `Splat`,
-//! vector operations, gathers/scatters, masked loads/stores, the elementwise
+//! vector operations (`<N x i1>` masks included, packed into an integer and
+//! unpacked again by `bitcast`, lane i as bit i), gathers/scatters, masked loads/stores, the elementwise
 //! LLVM intrinsics in scalar and vector form, and `_ZGV` vector-variant
 //! calls (run as the scalar function per lane). Other calls go to an
 //! [`Externals`] callback. Undefined behaviour that matters (division by
@@ -369,6 +370,20 @@ impl<'e> Interpreter<'e> {
                     packed |= (bit.as_u128()? & 1) << lane;
                 }
                 Val::int(to.int_bits().unwrap_or(128), packed)
+            }
+            InstData::Cast {
+                op: CastOp::Bitcast, arg, to: Type::Vector { elem, lanes }, ..
+            } if **elem == Type::BOOL && !func.dfg.value_type(*arg).is_vector() => {
+                // Unpacking an integer into a mask (bit i is lane i).
+                let packed = get(*arg)?;
+                if matches!(packed, Val::Poison) {
+                    Val::Vector(vec![Val::Poison; *lanes as usize])
+                } else {
+                    let packed = packed.as_u128()?;
+                    Val::Vector(
+                        (0..*lanes).map(|lane| Val::bool(packed >> lane & 1 == 1)).collect(),
+                    )
+                }
             }
             InstData::Cast { op, arg, to, .. } => {
                 let to_elem = to.scalar_type().clone();

@@ -1,8 +1,8 @@
 //! Transforms of the Lanewise IR. Each pass is one module whose entry point's
 //! signature says what it reads and what it produces.
 //!
-//! * [`widen`]: instruction widening of functions with uniform control flow
-//!   (Karrenberg 2014, section 6.4).
+//! * [`widen`]: instruction widening (Karrenberg 2014, section 6.4), under
+//!   the block predicates of a linearized function ([`predicates`]).
 //! * [`abi`]: the Vector Function ABI signature of a variant (wide vectors
 //!   split into register-sized parts, booleans as bytes).
 //! * [`vector_math`]: vector forms of math calls (LLVM intrinsics, libmvec).
@@ -16,6 +16,9 @@ pub mod vector_math;
 pub mod widen;
 
 pub use abi::lower_vector_abi;
-pub use predicates::BlockPredicates;
+pub use predicates::{add_entry_mask_param, BlockPredicates};
 pub use vector_math::VectorMath;
-pub use widen::{widen_function, ValueMap, WidenConfig, WidenError, Widened};
+pub use widen::{
+    widen_function, widen_function_masked, widen_function_with_stats, MemoryAccessStats, ValueMap,
+    WidenConfig, WidenError, Widened, WidenedFunction,
+};

@@ -21,8 +21,47 @@
 //! effects (guarded per active lane, in lane order), integer division
 //! (inactive lanes divide by one), and stores to uniform addresses (the
 //! highest active lane's value, only if any lane is active).
+//!
+//! # The contract in detail
+//! * A predicate is an `i1` value of the rewritten scalar function that is
+//!   defined in a block strictly dominating the block it guards (or is a
+//!   parameter or constant), so it exists when the block is widened.
+//! * `None`, and any predicate whose shape is uniform, mean "every lane
+//!   that entered the function": a block with a uniform predicate is only
+//!   reached when the predicate is true (the branch to it stayed).
+//! * A varying predicate must *imply the entry mask*: it is computed from the
+//!   entry predicate (edge predicates are `pred(from) & cond`), so widening
+//!   never ands it with the entry mask again.
+//!
+//! # Masked variants (`_ZGV?M...`)
+//! A masked variant gets its mask as an extra last argument. The scalar
+//! function is given the same extra parameter *before* linearization, as an
+//! `i1` that is true in the lanes the caller activated:
+//! [`add_entry_mask_param`] appends it (shape `Vector`: append a `v`
+//! [`ParamSpec`](lanewise_ir::vfabi::ParamSpec) to the parameter specs given
+//! to the shape analysis and to `WidenConfig::params`). Linearization uses
+//! that parameter as the predicate of the entry block (`set(entry,
+//! Some(mask))`) and derives every other predicate from it; blocks it leaves
+//! at `None` (or gives a uniform predicate) run under the entry mask.
+//! Widening with `WidenConfig::masked` turns the ABI form of the mask (a
+//! vector of the characteristic type, or bit masks for AVX-512; see
+//! [`crate::widen::masked`]) into the `<W x i1>` value of that parameter.
+//! Run lane by lane, the scalar function with the mask parameter means "this
+//! lane runs iff its mask is true"; the oracle of the tests runs the original
+//! function only for the active lanes.
 
-use lanewise_ir::{Block, Function, SecondaryMap, Value};
+use lanewise_ir::{Block, Function, SecondaryMap, Type, Value};
+
+/// Appends the `i1` entry-mask parameter of a masked variant to `func` (a
+/// copy of the scalar function, before linearization) and returns its value.
+/// It is named `mask` in dumps.
+pub fn add_entry_mask_param(func: &mut Function) -> Value {
+    let index = func.params.len() as u32;
+    let value = func.dfg.make_param(index, Type::BOOL);
+    func.dfg.value_names[value] = Some("mask".to_owned());
+    func.params.push(lanewise_ir::Param { ty: Type::BOOL, value });
+    value
+}
 
 /// The active-lane predicate of each block of a (linearized) scalar function.
 #[derive(Clone, Debug, Default)]

@@ -69,7 +69,11 @@ use lanewise_ir::{
     FastMathFlags, Function, Inst, InstData, Type, Value,
 };
 
+use crate::predicates::BlockPredicates;
 use crate::vector_math::{libmvec_variant, vector_intrinsic, VectorMath};
+
+mod builtins;
+pub mod masked;
 
 /// What variant to produce.
 #[derive(Clone, Debug)]
@@ -84,12 +88,23 @@ pub struct WidenConfig {
     pub params: Vec<ParamSpec>,
     /// How libm calls are widened (default: [`VectorMath::Exact`]).
     pub vector_math: VectorMath,
+    /// Produce the masked (`M`) variant: the scalar function's last parameter
+    /// is the `i1` entry mask (see [`crate::predicates`] for the contract and
+    /// [`masked`] for its ABI form). Default `false`.
+    pub masked: bool,
 }
 
 impl WidenConfig {
     /// A configuration with the default options (`vector_math` exact).
     pub fn new(name: impl Into<String>, width: u32, isa: Isa, params: Vec<ParamSpec>) -> Self {
-        WidenConfig { name: name.into(), width, isa, params, vector_math: VectorMath::default() }
+        WidenConfig {
+            name: name.into(),
+            width,
+            isa,
+            params,
+            vector_math: VectorMath::default(),
+            masked: false,
+        }
     }
 }
 
@@ -103,13 +118,73 @@ pub enum WidenError {
     BadConfig { function: String, message: String },
 }
 
-/// Produces the W-lane vector function of `scalar` (which is not modified).
+/// Produces the W-lane vector function of `scalar` (which is not modified),
+/// with every block running for all lanes (uniform control flow, unmasked
+/// variant). Equivalent to [`widen_function_masked`] with
+/// [`BlockPredicates::all_active`].
 pub fn widen_function(
     scalar: &Function,
     shapes: &ShapeInfo,
     data_layout: &DataLayout,
     config: &WidenConfig,
 ) -> Result<Function, WidenError> {
+    widen_function_with_stats(scalar, shapes, data_layout, config, &BlockPredicates::all_active())
+        .map(|widened| widened.function)
+}
+
+/// Produces the W-lane vector function of a linearized `scalar` function
+/// whose blocks run under `predicates` (see [`crate::predicates`]): memory
+/// accesses, side effects and divisions in a block are masked by its
+/// predicate.
+pub fn widen_function_masked(
+    scalar: &Function,
+    shapes: &ShapeInfo,
+    data_layout: &DataLayout,
+    config: &WidenConfig,
+    predicates: &BlockPredicates,
+) -> Result<Function, WidenError> {
+    widen_function_with_stats(scalar, shapes, data_layout, config, predicates)
+        .map(|widened| widened.function)
+}
+
+/// The vector function and what widening did to the memory accesses.
+#[derive(Clone, Debug)]
+pub struct WidenedFunction {
+    pub function: Function,
+    pub stats: MemoryAccessStats,
+}
+
+/// How the scalar loads and stores (and `rv_load`/`rv_store`) were widened,
+/// for the `--report`. Every access counts in exactly one of the first six
+/// fields; `masked` additionally counts the accesses that run under a mask
+/// (a predicate that is not all-true).
+#[derive(Copy, Clone, PartialEq, Eq, Debug, Default)]
+pub struct MemoryAccessStats {
+    /// Uniform address: one scalar access.
+    pub uniform: u32,
+    /// Consecutive elements: one (masked) vector access.
+    pub contiguous: u32,
+    /// Constant stride other than the element size (served by a gather,
+    /// a scatter or per-lane accesses).
+    pub strided: u32,
+    /// Varying address, one gather.
+    pub gather: u32,
+    /// Varying address, one scatter.
+    pub scatter: u32,
+    /// Varying address (or volatile), one scalar access per lane.
+    pub scalarized: u32,
+    /// Accesses under a mask (also counted above).
+    pub masked: u32,
+}
+
+/// [`widen_function_masked`], also returning the memory access counters.
+pub fn widen_function_with_stats(
+    scalar: &Function,
+    shapes: &ShapeInfo,
+    data_layout: &DataLayout,
+    config: &WidenConfig,
+    predicates: &BlockPredicates,
+) -> Result<WidenedFunction, WidenError> {
     let bad_config =
         |message: String| WidenError::BadConfig { function: scalar.name.clone(), message };
     if config.width == 0 {
@@ -125,10 +200,11 @@ pub fn widen_function(
     if scalar.entry_block().is_none() {
         return Err(bad_config("the function has no body".to_owned()));
     }
-    let mut widener = Widener::new(scalar, shapes, data_layout, config).map_err(bad_config)?;
+    let mut widener =
+        Widener::new(scalar, shapes, data_layout, config, predicates).map_err(bad_config)?;
     widener.widen_blocks()?;
     widener.complete_phis()?;
-    Ok(widener.func)
+    Ok(WidenedFunction { function: widener.func, stats: widener.stats })
 }
 
 /// How one scalar value is represented in the vector function.
@@ -444,6 +520,23 @@ struct Widener<'a> {
     location: Option<(Block, Inst)>,
     /// The new block being appended to.
     current: Option<Block>,
+    /// The active-lane predicates of the scalar blocks.
+    predicates: &'a BlockPredicates,
+    /// The `<W x i1>` entry mask of a masked variant (`None`: all lanes).
+    entry_mask: Option<Value>,
+    /// The mask of the block being widened, once asked for
+    /// (`Some(None)`: all lanes that entered are active).
+    current_mask: Option<Option<Value>>,
+    /// Caches of `any(mask)` and of the mask packed into an integer, placed
+    /// right after the mask's definition.
+    mask_any: HashMap<Value, Value>,
+    mask_bits: HashMap<Value, Value>,
+    /// The new block holding the terminator of each scalar block (the last
+    /// block of a per-lane guard chain, if the block was split).
+    exit_blocks: HashMap<Block, Block>,
+    /// Numbers the blocks created for guards, for unique readable names.
+    guard_serial: u32,
+    stats: MemoryAccessStats,
 }
 
 impl<'a> Widener<'a> {
@@ -452,10 +545,16 @@ impl<'a> Widener<'a> {
         shapes: &'a ShapeInfo,
         data_layout: &'a DataLayout,
         config: &'a WidenConfig,
+        predicates: &'a BlockPredicates,
     ) -> Result<Self, String> {
         let width = config.width;
         let mut param_types = Vec::new();
-        for (index, (param, spec)) in scalar.params.iter().zip(&config.params).enumerate() {
+        let mask_abi =
+            if config.masked { Some(masked::MaskAbi::for_variant(scalar, config)?) } else { None };
+        let data_params = scalar.params.len() - usize::from(config.masked);
+        for (index, (param, spec)) in
+            scalar.params.iter().zip(&config.params).enumerate().take(data_params)
+        {
             param_types.push(match spec.kind {
                 ParamKind::Vector => {
                     if !param.ty.is_scalar() {
@@ -474,6 +573,9 @@ impl<'a> Widener<'a> {
             ty if ty.is_scalar() => ty.vector_of(width),
             ty => return Err(format!("the return type {ty} has no vector form")),
         };
+        if let Some(mask_abi) = &mask_abi {
+            param_types.extend(mask_abi.param_types());
+        }
         let mut func = Function::new(config.name.clone(), param_types, ret_ty);
         let mut blocks = HashMap::new();
         for &block in scalar.layout.blocks() {
@@ -494,13 +596,24 @@ impl<'a> Widener<'a> {
             pending_phis: Vec::new(),
             location: None,
             current: None,
+            predicates,
+            entry_mask: None,
+            current_mask: None,
+            mask_any: HashMap::new(),
+            mask_bits: HashMap::new(),
+            exit_blocks: HashMap::new(),
+            guard_serial: 0,
+            stats: MemoryAccessStats::default(),
         };
-        widener.map_params()?;
+        widener.map_params(data_params)?;
+        if let Some(mask_abi) = mask_abi {
+            widener.map_entry_mask(&mask_abi, data_params);
+        }
         Ok(widener)
     }
 
-    fn map_params(&mut self) -> Result<(), String> {
-        for index in 0..self.scalar.params.len() {
+    fn map_params(&mut self, data_params: usize) -> Result<(), String> {
+        for index in 0..data_params {
             let old = self.scalar.param_value(index);
             let new = self.func.param_value(index);
             self.func.dfg.value_names[new] = self.scalar.dfg.value_names[old].clone();
@@ -714,6 +827,7 @@ impl<'a> Widener<'a> {
     fn widen_blocks(&mut self) -> Result<(), WidenError> {
         for block in self.reachable.clone() {
             self.current = Some(self.blocks[&block]);
+            self.current_mask = None;
             for &inst in self.scalar.layout.block_insts(block) {
                 self.location = Some((block, inst));
                 self.widen_inst(inst)?;
@@ -777,11 +891,23 @@ impl<'a> Widener<'a> {
 
     /// Uniform or strided result: the scalar instruction on lane-0 operands.
     fn widen_as_scalar(&mut self, inst: Inst, shape: Shape) -> Result<(), WidenError> {
-        let data = self.lane0_copy(inst)?;
+        let mut data = self.lane0_copy(inst)?;
+        self.guard_divisor(&mut data)?;
         let ty = self.scalar.dfg.value_type(scalar_result_value(self.scalar, inst)).clone();
         let scalar = self.append_value(data, ty);
         let widened = self.scalar_result(inst, scalar, shape)?;
         self.define_result(inst, widened);
+        Ok(())
+    }
+
+    /// In a masked block, an integer division or remainder divides the
+    /// inactive lanes by one (they may hold a zero divisor).
+    fn guard_divisor(&mut self, data: &mut InstData) -> Result<(), WidenError> {
+        if let InstData::Binary { op, rhs, .. } = data {
+            if op.can_trap() {
+                *rhs = self.safe_divisor(*rhs)?;
+            }
+        }
         Ok(())
     }
 
@@ -803,6 +929,7 @@ impl<'a> Widener<'a> {
         if let InstData::Cast { to, .. } = &mut data {
             *to = result_ty.clone();
         }
+        self.guard_divisor(&mut data)?;
         let vector = self.append_value(data, result_ty);
         self.define_result(inst, Widened::Vector(vector));
         Ok(())
@@ -904,7 +1031,9 @@ impl<'a> Widener<'a> {
                     continue;
                 }
                 let new_value = if is_vector { self.vector(value)? } else { self.lane0(value)? };
-                new_incoming.push((self.blocks[&predecessor], new_value));
+                // The edge leaves the last block of the predecessor's guard chain.
+                let exit_block = self.exit_blocks.get(&predecessor).copied();
+                new_incoming.push((exit_block.unwrap_or(self.blocks[&predecessor]), new_value));
             }
             if let InstData::Phi { incoming, .. } = self.func.dfg.inst_mut(new_inst) {
                 *incoming = new_incoming;
@@ -964,35 +1093,69 @@ impl<'a> Widener<'a> {
         self.func.dfg.make_const(mask_ty, Constant::Aggregate(vec![one; self.width as usize]))
     }
 
+    /// Counts one memory access for the report.
+    fn count_access(&mut self, kind: AccessKind, addr: Value, store: bool, masked: bool) {
+        let strided = matches!(self.values.widened.get(&addr), Some(Widened::Strided { .. }));
+        let stats = &mut self.stats;
+        match kind {
+            AccessKind::Uniform => stats.uniform += 1,
+            AccessKind::Contiguous => stats.contiguous += 1,
+            _ if strided => stats.strided += 1,
+            AccessKind::GatherScatter if store && self.config.isa == Isa::Avx512 => {
+                stats.scatter += 1
+            }
+            AccessKind::GatherScatter if !store => stats.gather += 1,
+            AccessKind::GatherScatter | AccessKind::Duplicated => stats.scalarized += 1,
+        }
+        if masked {
+            stats.masked += 1;
+        }
+    }
+
     fn widen_load(&mut self, inst: Inst) -> Result<(), WidenError> {
         let InstData::Load { ty, addr, align, volatile } = self.scalar.dfg.inst(inst).clone()
         else {
             unreachable!()
         };
-        let widened = match self.access_kind(addr, &ty, volatile)? {
-            AccessKind::Uniform => {
+        let kind = self.access_kind(addr, &ty, volatile)?;
+        let mask = self.block_mask()?;
+        self.count_access(kind, addr, false, mask.is_some());
+        let widened = match (kind, mask) {
+            (AccessKind::Uniform, None) => {
                 let addr = self.lane0(addr)?;
                 let load = InstData::Load { ty: ty.clone(), addr, align, volatile };
                 Widened::Uniform(self.append_value(load, ty))
             }
-            AccessKind::Contiguous => {
+            (AccessKind::Uniform, Some(mask)) => {
+                // Load once, if any lane is active (the address may be
+                // invalid when none is).
+                let addr = self.lane0(addr)?;
+                let any = self.mask_any(mask);
+                let loaded = self.emit_guarded(any, "load", |this| {
+                    let load = InstData::Load { ty: ty.clone(), addr, align, volatile };
+                    Ok(Some(this.append_value(load, ty.clone())))
+                })?;
+                Widened::Uniform(loaded.expect("a guarded load has a result"))
+            }
+            (AccessKind::Contiguous, mask) => {
                 let vector_ty = self.vector_type(&ty)?;
                 let vector_align = self.contiguous_alignment(addr, align, &vector_ty);
                 let addr = self.lane0(addr)?;
-                let load =
-                    InstData::Load { ty: vector_ty.clone(), addr, align: vector_align, volatile };
-                Widened::Vector(self.append_value(load, vector_ty))
+                Widened::Vector(self.contiguous_load(vector_ty, addr, vector_align, mask))
             }
-            AccessKind::GatherScatter => {
+            (AccessKind::GatherScatter, mask) => {
                 let vector_ty = self.vector_type(&ty)?;
                 let addrs = self.vector(addr)?;
-                let mask = self.all_true_mask();
+                let mask = match mask {
+                    Some(mask) => mask,
+                    None => self.all_true_mask(),
+                };
                 let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
                 let gather =
                     InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align };
                 Widened::Vector(self.append_value(gather, vector_ty))
             }
-            AccessKind::Duplicated => {
+            (AccessKind::Duplicated, None) => {
                 let mut lanes = Vec::new();
                 for lane in 0..self.width {
                     let addr = self.lane(addr, lane)?;
@@ -1001,9 +1164,45 @@ impl<'a> Widener<'a> {
                 }
                 Widened::Lanes(lanes)
             }
+            (AccessKind::Duplicated, Some(mask)) => {
+                let lanes = self.emit_per_lane_guarded(mask, "load", |this, lane| {
+                    let addr = this.lane(addr, lane)?;
+                    let load = InstData::Load { ty: ty.clone(), addr, align, volatile };
+                    Ok(Some(this.append_value(load, ty.clone())))
+                })?;
+                Widened::Lanes(lanes.expect("guarded loads have results"))
+            }
         };
         self.define_result(inst, widened);
         Ok(())
+    }
+
+    /// A vector load of `vector_ty` at `addr`, masked if `mask` is given
+    /// (inactive lanes are poison).
+    fn contiguous_load(
+        &mut self,
+        vector_ty: Type,
+        addr: Value,
+        align: u32,
+        mask: Option<Value>,
+    ) -> Value {
+        let data = match mask {
+            None => InstData::Load { ty: vector_ty.clone(), addr, align, volatile: false },
+            Some(mask) => {
+                let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+                InstData::MaskedLoad { ty: vector_ty.clone(), addr, mask, passthru, align }
+            }
+        };
+        self.append_value(data, vector_ty)
+    }
+
+    /// A vector store of `value` at `addr`, masked if `mask` is given.
+    fn contiguous_store(&mut self, value: Value, addr: Value, align: u32, mask: Option<Value>) {
+        let data = match mask {
+            None => InstData::Store { value, addr, align, volatile: false },
+            Some(mask) => InstData::MaskedStore { value, addr, mask, align },
+        };
+        self.append(data, Type::Void);
     }
 
     fn widen_store(&mut self, inst: Inst) -> Result<(), WidenError> {
@@ -1012,29 +1211,49 @@ impl<'a> Widener<'a> {
             unreachable!()
         };
         let ty = self.scalar.dfg.value_type(value).clone();
-        match self.access_kind(addr, &ty, volatile)? {
-            AccessKind::Uniform => {
+        let kind = self.access_kind(addr, &ty, volatile)?;
+        let mask = self.block_mask()?;
+        self.count_access(kind, addr, true, mask.is_some());
+        match (kind, mask) {
+            (AccessKind::Uniform, None) => {
                 // Lanes store in order: the last lane's value is what remains.
                 let last_lane = if self.is_uniform(value)? { 0 } else { self.width - 1 };
                 let value = self.lane(value, last_lane)?;
                 let addr = self.lane0(addr)?;
                 self.append(InstData::Store { value, addr, align, volatile }, Type::Void);
             }
-            AccessKind::Contiguous => {
+            (AccessKind::Uniform, Some(mask)) => {
+                // Once if any lane is active, with the highest active lane's value.
+                let addr = self.lane0(addr)?;
+                let uniform_value = self.is_uniform(value)?;
+                let stored = if uniform_value { Some(self.lane0(value)?) } else { None };
+                let any = self.mask_any(mask);
+                self.emit_guarded(any, "store", |this| {
+                    let value = match stored {
+                        Some(value) => value,
+                        None => this.highest_active_lane_value(value, mask)?,
+                    };
+                    this.append(InstData::Store { value, addr, align, volatile }, Type::Void);
+                    Ok(None)
+                })?;
+            }
+            (AccessKind::Contiguous, mask) => {
                 let vector_ty = self.vector_type(&ty)?;
                 let vector_align = self.contiguous_alignment(addr, align, &vector_ty);
                 let value = self.vector(value)?;
                 let addr = self.lane0(addr)?;
-                let store = InstData::Store { value, addr, align: vector_align, volatile };
-                self.append(store, Type::Void);
+                self.contiguous_store(value, addr, vector_align, mask);
             }
-            AccessKind::GatherScatter if self.config.isa == Isa::Avx512 => {
+            (AccessKind::GatherScatter, mask) if self.config.isa == Isa::Avx512 => {
                 let value = self.vector(value)?;
                 let addrs = self.vector(addr)?;
-                let mask = self.all_true_mask();
+                let mask = match mask {
+                    Some(mask) => mask,
+                    None => self.all_true_mask(),
+                };
                 self.append(InstData::Scatter { value, addrs, mask, align }, Type::Void);
             }
-            AccessKind::GatherScatter | AccessKind::Duplicated => {
+            (AccessKind::GatherScatter | AccessKind::Duplicated, None) => {
                 for lane in 0..self.width {
                     let lane_value = self.lane(value, lane)?;
                     let lane_addr = self.lane(addr, lane)?;
@@ -1042,6 +1261,16 @@ impl<'a> Widener<'a> {
                         InstData::Store { value: lane_value, addr: lane_addr, align, volatile };
                     self.append(store, Type::Void);
                 }
+            }
+            (AccessKind::GatherScatter | AccessKind::Duplicated, Some(mask)) => {
+                self.emit_per_lane_guarded(mask, "store", |this, lane| {
+                    let lane_value = this.lane(value, lane)?;
+                    let lane_addr = this.lane(addr, lane)?;
+                    let store =
+                        InstData::Store { value: lane_value, addr: lane_addr, align, volatile };
+                    this.append(store, Type::Void);
+                    Ok(None)
+                })?;
             }
         }
         Ok(())
@@ -1104,13 +1333,23 @@ impl<'a> Widener<'a> {
         let has_result = ret_ty != Type::Void;
         if let Callee::Direct(name) = &callee {
             if let Some(widened) = self.widen_spmd_builtin(name, &args, &ret_ty)? {
-                self.define_result(inst, widened);
+                if has_result {
+                    self.define_result(inst, widened);
+                }
                 return Ok(());
             }
         }
         if all_uniform && effects != CallEffects::SideEffects {
             let data = self.lane0_copy(inst)?;
-            let result = self.append(data, ret_ty);
+            // A read-only call reads memory like a load: only if a lane is active.
+            let mask = if effects == CallEffects::ReadOnly { self.block_mask()? } else { None };
+            let result = match mask {
+                None => self.append(data, ret_ty),
+                Some(mask) => {
+                    let any = self.mask_any(mask);
+                    self.emit_guarded(any, "call", |this| Ok(this.append(data, ret_ty)))?
+                }
+            };
             if let Some(result) = result {
                 self.define_result(inst, Widened::Uniform(result));
             }
@@ -1123,102 +1362,6 @@ impl<'a> Widener<'a> {
             }
         }
         self.duplicate_call(inst, has_result)
-    }
-
-    /// The SPMD builtins (design brief; the RV vectorizer's names): their
-    /// widened meaning combines or names lanes. All lanes are active (no
-    /// masks yet), so `rv_mask()` is all-true. `None` for other callees.
-    fn widen_spmd_builtin(
-        &mut self,
-        name: &str,
-        args: &[Value],
-        ret_ty: &Type,
-    ) -> Result<Option<Widened>, WidenError> {
-        let width = self.width;
-        let arity = match name {
-            "rv_lane_id" | "rv_num_lanes" | "rv_mask" => 0,
-            "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" => 1,
-            "rv_extract" => 2,
-            _ => return Ok(None),
-        };
-        if args.len() != arity {
-            return Err(self.unsupported(format!("`{name}` takes {arity} arguments")));
-        }
-        let widened = match name {
-            "rv_lane_id" | "rv_num_lanes" => {
-                let Type::Int(_) = ret_ty else {
-                    return Err(self.unsupported(format!("`{name}` must return an integer")));
-                };
-                if name == "rv_num_lanes" {
-                    Widened::Uniform(self.func.dfg.int_const(ret_ty.clone(), u128::from(width)))
-                } else {
-                    Widened::Strided {
-                        lane0: self.func.dfg.int_const(ret_ty.clone(), 0),
-                        stride: 1,
-                    }
-                }
-            }
-            "rv_mask" => Widened::Vector(self.all_true_mask()),
-            "rv_any" | "rv_all" => {
-                let mask = self.vector(args[0])?;
-                let reduction = if name == "rv_any" { "or" } else { "and" };
-                let call = InstData::Call {
-                    callee: Callee::Direct(format!("llvm.vector.reduce.{reduction}.v{width}i1")),
-                    args: vec![mask],
-                    ret_ty: Type::BOOL,
-                    effects: CallEffects::Pure,
-                    flags: FastMathFlags::default(),
-                };
-                Widened::Uniform(self.append_value(call, Type::BOOL))
-            }
-            "rv_ballot" | "rv_popcount" => {
-                let Some(bits) = ret_ty.int_bits().filter(|bits| *bits >= width) else {
-                    return Err(self.unsupported(format!(
-                        "`{name}` must return an integer of at least {width} bits"
-                    )));
-                };
-                let mask = self.vector(args[0])?;
-                let packed_ty = Type::Int(width);
-                let bitcast = InstData::Cast {
-                    op: CastOp::Bitcast,
-                    arg: mask,
-                    to: packed_ty.clone(),
-                    flags: CastFlags::default(),
-                };
-                let mut ballot = self.append_value(bitcast, packed_ty);
-                if bits > width {
-                    let zext = InstData::Cast {
-                        op: CastOp::ZExt,
-                        arg: ballot,
-                        to: ret_ty.clone(),
-                        flags: CastFlags::default(),
-                    };
-                    ballot = self.append_value(zext, ret_ty.clone());
-                }
-                if name == "rv_popcount" {
-                    let call = InstData::Call {
-                        callee: Callee::Direct(format!("llvm.ctpop.i{bits}")),
-                        args: vec![ballot],
-                        ret_ty: ret_ty.clone(),
-                        effects: CallEffects::Pure,
-                        flags: FastMathFlags::default(),
-                    };
-                    ballot = self.append_value(call, ret_ty.clone());
-                }
-                Widened::Uniform(ballot)
-            }
-            _ => {
-                // rv_extract(value, lane) with a uniform lane.
-                if !self.is_uniform(args[1])? {
-                    return Err(self.unsupported("`rv_extract` needs a uniform lane number"));
-                }
-                let vector = self.vector(args[0])?;
-                let index = self.lane0(args[1])?;
-                let extract = InstData::ExtractElement { vector, index };
-                Widened::Uniform(self.append_value(extract, ret_ty.clone()))
-            }
-        };
-        Ok(Some(widened))
     }
 
     /// A vector intrinsic or libmvec call for an elementwise intrinsic or a
@@ -1336,15 +1479,14 @@ impl<'a> Widener<'a> {
         else {
             unreachable!()
         };
-        let mut results = Vec::new();
-        for lane in 0..self.width {
+        let lane_call = |this: &mut Self, lane: u32| -> Result<Option<Value>, WidenError> {
             let lane_callee = match &callee {
                 Callee::Direct(name) => Callee::Direct(name.clone()),
-                Callee::Indirect(pointer) => Callee::Indirect(self.lane(*pointer, lane)?),
+                Callee::Indirect(pointer) => Callee::Indirect(this.lane(*pointer, lane)?),
             };
             let mut lane_args = Vec::new();
             for &arg in &args {
-                lane_args.push(self.lane(arg, lane)?);
+                lane_args.push(this.lane(arg, lane)?);
             }
             let call = InstData::Call {
                 callee: lane_callee,
@@ -1353,10 +1495,20 @@ impl<'a> Widener<'a> {
                 effects,
                 flags,
             };
-            if let Some(result) = self.append(call, ret_ty.clone()) {
-                results.push(result);
+            Ok(this.append(call, ret_ty.clone()))
+        };
+        // Calls that touch memory or have effects run only in active lanes.
+        let mask = if effects == CallEffects::Pure { None } else { self.block_mask()? };
+        let results = match mask {
+            Some(mask) => self.emit_per_lane_guarded(mask, "call", lane_call)?.unwrap_or_default(),
+            None => {
+                let mut results = Vec::new();
+                for lane in 0..self.width {
+                    results.extend(lane_call(self, lane)?);
+                }
+                results
             }
-        }
+        };
         if has_result {
             self.define_result(inst, Widened::Lanes(results));
         }
@@ -1404,6 +1556,9 @@ impl<'a> Widener<'a> {
         }
         for successor in data.successors() {
             data.replace_successor(successor, self.blocks[&successor]);
+        }
+        if let Some((scalar_block, _)) = self.location {
+            self.exit_blocks.insert(scalar_block, self.current.expect("a current block"));
         }
         self.append(data, Type::Void);
         Ok(())
