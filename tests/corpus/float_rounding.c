@@ -1,5 +1,8 @@
 // Covers: float fabsf, floorf, ceilf, truncf, roundf, rintf, sqrtf, copysignf,
-// fminf, fmaxf (one kernel each, so a failure names the function).
+// fminf, fmaxf (one kernel each, so a failure names the function). NaN
+// results are checked bit for bit (no memory operands; fabs and copysign
+// define the sign of a NaN).
+// lanewise-test: nan=bits
 #include <math.h>
 
 #pragma omp declare simd notinbranch

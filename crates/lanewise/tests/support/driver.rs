@@ -36,9 +36,12 @@ pub struct ScalarSignature {
 pub struct CompareOptions {
     /// Float lanes may differ by this many units in the last place.
     pub ulp: u32,
-    /// A NaN result matches any NaN (otherwise: the same bits up to the quiet
-    /// bit, unless the lane had two or more NaN arguments).
-    pub nan_any: bool,
+    /// NaN results must have the same bits (up to the quiet bit, and unless
+    /// the lane had two or more NaN arguments). Default: any NaN matches any
+    /// NaN, since LLVM leaves the payload and sign of a NaN result
+    /// nondeterministic when several operands may be NaN (memory holds NaNs
+    /// too), so scalar and vector code may legally differ there.
+    pub nan_bits: bool,
 }
 
 /// How the driver reaches a variant.
@@ -316,7 +319,7 @@ pub fn generate_driver(
             entry.needs_avx512 as u32,
             variant.params.len(),
             options.ulp,
-            options.nan_any as u32,
+            !options.nan_bits as u32,
             scalar.name
         )
         .unwrap();

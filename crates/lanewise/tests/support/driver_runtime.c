@@ -48,7 +48,7 @@ struct lw_variant {
     int ret_type;
     int ret_size;             /* 0: void */
     int ulp;                  /* 0: bit-exact */
-    int nan_any;              /* 1: a NaN result matches any NaN */
+    int nan_any;              /* 1: a NaN result matches any NaN (0: `nan=bits`) */
     lw_scalar_call call_scalar;
     lw_vector_call call_vector;
 };
