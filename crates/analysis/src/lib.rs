@@ -10,13 +10,26 @@
 //! - [`uniformity`]: the check that a function's control flow is uniform,
 //!   which this milestone requires.
 //! - [`loops`]: natural loops and their nesting.
+//! - [`control_dependence`]: which CFG edges each block is control dependent on.
+//! - [`block_index`]: the loop- and dominance-compact topological block
+//!   order of partial linearization.
+//! - [`divergence`]: shapes with control divergence (sync dependence, join
+//!   blocks, divergent loops), uniform predicates and `by_all`.
 
+pub mod block_index;
+pub mod control_dependence;
+pub mod divergence;
 pub mod loops;
 pub mod shapes;
+#[cfg(test)]
+pub(crate) mod testing;
 pub mod uniformity;
 
 pub use lanewise_ir::cfg::ControlFlowGraph;
 pub use lanewise_ir::dominators::DominatorTree;
+pub use block_index::BlockIndex;
+pub use control_dependence::{CfgEdge, ControlDependence};
+pub use divergence::{AllocaReport, DivergenceInfo};
 pub use loops::{IrreducibleError, Loop, LoopData, LoopInfo};
 pub use shapes::{Shape, ShapeError, ShapeInfo, ValueShape};
 pub use uniformity::{check_uniform_control_flow, DivergenceError, DivergentTerminator};

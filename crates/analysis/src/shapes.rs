@@ -186,6 +186,91 @@ pub enum ShapeError {
     AllocaVariableCount { function: String, block: String, alloca: String, count: String },
 }
 
+/// The shape fixed point as a reusable, incremental solver, for analyses
+/// that know facts the plain SSA fixed point cannot see. The divergence
+/// analysis ([`crate::divergence`]) forces phis at the join points of
+/// divergent branches and values leaving divergent loops to Varying, then
+/// lets the solver propagate that to their users. [`ShapeInfo::compute`] is
+/// `new` + `solve` + `into_info`.
+///
+/// Forcing is monotone: a value's shape only ever moves up the lattice (the
+/// solver joins every recomputed shape with the old one), so a forced
+/// Varying sticks and repeated rounds terminate.
+pub struct ShapeSolver<'a> {
+    analysis: ShapeAnalysis<'a>,
+    state: SolverState,
+}
+
+/// The worklist state kept between rounds of [`ShapeSolver::solve`].
+struct SolverState {
+    users: SecondaryMap<Value, Vec<lanewise_ir::Inst>>,
+    reachable: SecondaryMap<lanewise_ir::Block, bool>,
+    worklist: VecDeque<lanewise_ir::Inst>,
+    queued: SecondaryMap<lanewise_ir::Inst, bool>,
+}
+
+impl<'a> ShapeSolver<'a> {
+    /// Seeds parameters and constants and queues every instruction; the
+    /// errors are those of [`ShapeInfo::compute`].
+    pub fn new(
+        func: &'a Function,
+        data_layout: &'a DataLayout,
+        params: &[ParamSpec],
+    ) -> Result<Self, ShapeError> {
+        let mut analysis = ShapeAnalysis { func, data_layout, shapes: SecondaryMap::new() };
+        analysis.seed_params(params)?;
+        analysis.seed_constants();
+        analysis.check_allocas()?;
+        let mut users: SecondaryMap<Value, Vec<lanewise_ir::Inst>> = SecondaryMap::new();
+        for inst in func.layout.insts() {
+            func.dfg.inst(inst).for_each_operand(|operand| users[operand].push(inst));
+        }
+        let worklist: VecDeque<lanewise_ir::Inst> = func.layout.insts().collect();
+        let mut queued: SecondaryMap<lanewise_ir::Inst, bool> = SecondaryMap::new();
+        worklist.iter().for_each(|inst| queued[*inst] = true);
+        let reachable = crate::reachable_blocks(func);
+        Ok(ShapeSolver { analysis, state: SolverState { users, reachable, worklist, queued } })
+    }
+
+    /// Runs the fixed point until nothing changes.
+    pub fn solve(&mut self) {
+        self.analysis.solve(&mut self.state);
+    }
+
+    /// Makes `value` Varying (keeping its alignment) and queues its users
+    /// for the next [`ShapeSolver::solve`]. Returns whether the shape changed.
+    pub fn force_varying(&mut self, value: Value) -> bool {
+        let old = self.analysis.shapes[value];
+        if old.shape == Shape::Varying {
+            return false;
+        }
+        self.analysis.shapes[value] = ValueShape::varying_with_align(old.align);
+        let SolverState { users, worklist, queued, .. } = &mut self.state;
+        for user in &users[value] {
+            if !queued[*user] {
+                queued[*user] = true;
+                worklist.push_back(*user);
+            }
+        }
+        true
+    }
+
+    /// The current shape of `value`.
+    pub fn shape(&self, value: Value) -> ValueShape {
+        self.analysis.shapes[value]
+    }
+
+    /// The instructions that use `value` as an operand, in layout order.
+    pub fn users(&self, value: Value) -> &[lanewise_ir::Inst] {
+        &self.state.users[value]
+    }
+
+    /// The result.
+    pub fn into_info(self) -> ShapeInfo {
+        ShapeInfo { shapes: self.analysis.shapes }
+    }
+}
+
 /// The largest alignment the analysis tracks (a page). Larger divisibility
 /// facts are capped here; no vector memory operation needs more.
 pub const MAX_TRACKED_ALIGN: u64 = 4096;
@@ -254,12 +339,9 @@ impl ShapeInfo {
         data_layout: &DataLayout,
         params: &[ParamSpec],
     ) -> Result<ShapeInfo, ShapeError> {
-        let mut analysis = ShapeAnalysis { func, data_layout, shapes: SecondaryMap::new() };
-        analysis.seed_params(params)?;
-        analysis.seed_constants();
-        analysis.check_allocas()?;
-        analysis.solve();
-        Ok(ShapeInfo { shapes: analysis.shapes })
+        let mut solver = ShapeSolver::new(func, data_layout, params)?;
+        solver.solve();
+        Ok(solver.into_info())
     }
 
     pub fn shape(&self, value: Value) -> ValueShape {
@@ -426,15 +508,8 @@ impl ShapeAnalysis<'_> {
     /// The worklist iteration, then a sweep that makes results of reachable
     /// instructions that are still `Undef` (only possible for cycles that no
     /// seed reaches) Varying, and iterates again.
-    fn solve(&mut self) {
-        let mut users: SecondaryMap<Value, Vec<lanewise_ir::Inst>> = SecondaryMap::new();
-        for inst in self.func.layout.insts() {
-            self.func.dfg.inst(inst).for_each_operand(|operand| users[operand].push(inst));
-        }
-        let reachable = crate::reachable_blocks(self.func);
-        let mut worklist: VecDeque<lanewise_ir::Inst> = self.func.layout.insts().collect();
-        let mut queued: SecondaryMap<lanewise_ir::Inst, bool> = SecondaryMap::new();
-        worklist.iter().for_each(|inst| queued[*inst] = true);
+    fn solve(&mut self, state: &mut SolverState) {
+        let SolverState { users, reachable, worklist, queued } = state;
         loop {
             while let Some(inst) = worklist.pop_front() {
                 queued[inst] = false;
