@@ -25,13 +25,13 @@ pub mod shapes;
 pub(crate) mod testing;
 pub mod uniformity;
 
-pub use lanewise_ir::cfg::ControlFlowGraph;
-pub use lanewise_ir::dominators::DominatorTree;
 pub use block_index::BlockIndex;
 pub use control_dependence::{CfgEdge, ControlDependence};
 pub use divergence::{AllocaReport, DivergenceInfo};
+pub use lanewise_ir::cfg::ControlFlowGraph;
+pub use lanewise_ir::dominators::{DominatorTree, PostDominatorTree};
 pub use loops::{IrreducibleError, Loop, LoopData, LoopInfo};
-pub use shapes::{Shape, ShapeError, ShapeInfo, ValueShape};
+pub use shapes::{Shape, ShapeError, ShapeInfo, ShapeSolver, ValueShape};
 pub use uniformity::{check_uniform_control_flow, DivergenceError, DivergentTerminator};
 
 use lanewise_ir::{Block, Function, SecondaryMap};
