@@ -984,3 +984,5 @@ mod random {
         }
     }
 }
+
+mod masked;

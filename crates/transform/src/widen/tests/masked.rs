@@ -1,0 +1,478 @@
+//! Tests of widening under block predicates and of masked variants: the
+//! structure of the masked operations and guard chains, and differential
+//! execution of a divergent function (run lane by lane, only in the active
+//! lanes) against its hand-linearized form widened under predicates.
+
+use super::*;
+use crate::predicates::{add_entry_mask_param, BlockPredicates};
+use crate::widen::masked::MaskAbi;
+
+// ----- The divergent kernel and its hand-linearized form -----
+
+/// Instructions of the `then` side: a masked contiguous load, a division by
+/// `x - 10` (zero in some inactive lanes), a gather, a contiguous store, a
+/// strided store and a side-effect call. Returns `s`.
+fn emit_then_side(b: &mut FunctionBuilder, a: Value, i: Value, x: Value) -> Value {
+    let p = b.gep(Type::I32, a, vec![i]);
+    let v = b.load(Type::I32, p, 4);
+    let ten = b.iconst(Type::I32, 10);
+    let d = b.binary(BinaryOp::Sub, x, ten);
+    let q = b.binary(BinaryOp::SDiv, v, d);
+    let sixty_three = b.iconst(Type::I32, 63);
+    let m = b.binary(BinaryOp::And, x, sixty_three);
+    let m64 = b.cast(CastOp::ZExt, m, Type::I64);
+    let g = b.gep(Type::I32, a, vec![m64]);
+    let gv = b.load(Type::I32, g, 4);
+    let s = b.binary(BinaryOp::Add, q, gv);
+    let sixty_four = b.iconst(Type::I64, 64);
+    let i64_ = b.binary(BinaryOp::Add, i, sixty_four);
+    let ps = b.gep(Type::I32, a, vec![i64_]);
+    b.store(s, ps, 4);
+    let two = b.iconst(Type::I64, 2);
+    let j = b.binary(BinaryOp::Mul, i, two);
+    let four_hundred = b.iconst(Type::I64, 400);
+    let j2 = b.binary(BinaryOp::Add, j, four_hundred);
+    let pj = b.gep(Type::I32, a, vec![j2]);
+    b.store(s, pj, 4);
+    b.call(Callee::Direct("observe".into()), vec![s], Type::Void, CallEffects::SideEffects);
+    s
+}
+
+/// The `else` side: a varying value stored to a uniform address.
+fn emit_else_side(b: &mut FunctionBuilder, a: Value, x: Value) {
+    let thousand = b.iconst(Type::I64, 1000);
+    let pu = b.gep(Type::I32, a, vec![thousand]);
+    b.store(x, pu, 4);
+}
+
+/// `f(a, i, x)`: `if (x > 10) { ...then... ; r = s } else { a[1000] = x; r = x }`.
+fn divergent_kernel() -> Function {
+    let mut func = Function::new("div", vec![Type::PTR, Type::I64, Type::I32], Type::I32);
+    let (a, i, x) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let then = b.create_block(Some("then"));
+    let otherwise = b.create_block(Some("else"));
+    let join = b.create_block(Some("join"));
+    b.switch_to_block(entry);
+    let ten = b.iconst(Type::I32, 10);
+    let c = b.icmp(IntPredicate::Sgt, x, ten);
+    b.branch(c, then, otherwise);
+    b.switch_to_block(then);
+    let s = emit_then_side(&mut b, a, i, x);
+    b.jump(join);
+    b.switch_to_block(otherwise);
+    emit_else_side(&mut b, a, x);
+    b.jump(join);
+    b.switch_to_block(join);
+    let r = b.phi(Type::I32, vec![(then, s), (otherwise, x)]);
+    b.ret(Some(r));
+    func
+}
+
+/// The same function linearized by hand: `entry -> then -> else -> join`,
+/// all jumps, the phi a select; `then` runs under `c`, `else` under `!c`
+/// (and-ed with the entry mask parameter when `masked`).
+fn linearized_kernel(masked: bool) -> (Function, BlockPredicates) {
+    let mut func = Function::new("div.lin", vec![Type::PTR, Type::I64, Type::I32], Type::I32);
+    let mask = masked.then(|| add_entry_mask_param(&mut func));
+    let (a, i, x) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let then = b.create_block(Some("then"));
+    let otherwise = b.create_block(Some("else"));
+    let join = b.create_block(Some("join"));
+    b.switch_to_block(entry);
+    let ten = b.iconst(Type::I32, 10);
+    let c = b.icmp(IntPredicate::Sgt, x, ten);
+    let true_ = b.iconst(Type::BOOL, 1);
+    let not_c = b.binary(BinaryOp::Xor, c, true_);
+    let (then_pred, else_pred) = match mask {
+        Some(mask) => (b.binary(BinaryOp::And, c, mask), b.binary(BinaryOp::And, not_c, mask)),
+        None => (c, not_c),
+    };
+    b.jump(then);
+    b.switch_to_block(then);
+    let s = emit_then_side(&mut b, a, i, x);
+    b.jump(otherwise);
+    b.switch_to_block(otherwise);
+    emit_else_side(&mut b, a, x);
+    b.jump(join);
+    b.switch_to_block(join);
+    let r = b.select(c, s, x);
+    b.ret(Some(r));
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(entry, mask);
+    predicates.set(then, Some(then_pred));
+    predicates.set(otherwise, Some(else_pred));
+    (func, predicates)
+}
+
+fn kernel_config(width: u32, isa: Isa, masked: bool) -> WidenConfig {
+    let mut kinds = vec![UNIFORM, LINEAR, VECTOR];
+    if masked {
+        kinds.push(VECTOR);
+    }
+    let mut config = config(width, isa, &kinds);
+    config.masked = masked;
+    config
+}
+
+fn widen_masked(
+    scalar: &Function,
+    config: &WidenConfig,
+    predicates: &BlockPredicates,
+) -> WidenedFunction {
+    let shapes = ShapeInfo::compute(scalar, &DataLayout::default(), &config.params)
+        .unwrap_or_else(|error| panic!("shapes: {error}"));
+    let widened =
+        widen_function_with_stats(scalar, &shapes, &DataLayout::default(), config, predicates)
+            .unwrap_or_else(|error| panic!("widening failed: {error}"));
+    verify_function(&widened.function)
+        .unwrap_or_else(|errors| panic!("{errors}\n{}", widened.function));
+    widened
+}
+
+/// The ABI arguments carrying `active` for a masked variant.
+fn mask_args(abi: &MaskAbi, active: &[bool]) -> Vec<Val> {
+    match abi {
+        MaskAbi::Vector { elem, .. } => vec![Val::Vector(
+            active
+                .iter()
+                .map(|on| match elem {
+                    Type::F32 => Val::F32(if *on { 1.0 } else { 0.0 }),
+                    Type::F64 => Val::F64(if *on { 1.0 } else { 0.0 }),
+                    ty => Val::int(ty.int_bits().unwrap(), u128::from(*on)),
+                })
+                .collect(),
+        )],
+        MaskAbi::Bits { parts, part_bits, lanes_per_part } => (0..*parts as usize)
+            .map(|part| {
+                let chunk = active.iter().skip(part * *lanes_per_part as usize);
+                let bits = chunk
+                    .take(*lanes_per_part as usize)
+                    .enumerate()
+                    .fold(0u128, |bits, (lane, on)| bits | (u128::from(*on) << lane));
+                Val::int(*part_bits, bits)
+            })
+            .collect(),
+    }
+}
+
+/// Runs the divergent kernel lane by lane for the active lanes, and the
+/// widened linearized kernel once, and compares active result lanes, memory
+/// and the `observe` calls.
+fn check_kernel(vector: &Function, config: &WidenConfig, linearized: &Function, trials: usize) {
+    let original = divergent_kernel();
+    let width = config.width as usize;
+    let abi = config.masked.then(|| MaskAbi::for_variant(linearized, config).unwrap());
+    let mut rng = Rng(0x1234_5678_9abc_def1);
+    for trial in 0..trials {
+        let mut memory = Memory::new(MEMORY_BASE, MEMORY_SIZE);
+        for byte in memory.bytes.iter_mut() {
+            *byte = rng.next() as u8;
+        }
+        let base_i = rng.below(200) as u128;
+        let xs: Vec<Val> = (0..width).map(|_| Val::int(32, rng.below(20) as u128)).collect();
+        let active: Vec<bool> = (0..width).map(|_| !config.masked || rng.below(3) != 0).collect();
+        let lane_args = |lane: usize| {
+            vec![Val::Ptr(MEMORY_BASE), Val::int(64, base_i + lane as u128), xs[lane].clone()]
+        };
+
+        let log = RefCell::new(Vec::new());
+        let mut scalar_results = Vec::new();
+        let scalar_memory = {
+            let mut interpreter = Interpreter::new(memory.clone(), externals(&log));
+            for lane in 0..width {
+                scalar_results.push(if active[lane] {
+                    interpreter.run(&original, &lane_args(lane)).expect("scalar run")
+                } else {
+                    None
+                });
+            }
+            interpreter.memory
+        };
+        let scalar_log = log.take();
+
+        let mut vector_args = vec![Val::Ptr(MEMORY_BASE), Val::int(64, base_i), Val::Vector(xs)];
+        if let Some(abi) = &abi {
+            vector_args.extend(mask_args(abi, &active));
+        }
+        let mut interpreter = Interpreter::new(memory, externals(&log));
+        let result = interpreter.run(vector, &vector_args).expect("vector run");
+        let vector_log = log.take();
+        let Some(Val::Vector(lanes)) = result else { panic!("vector result {result:?}") };
+        for lane in (0..width).filter(|lane| active[*lane]) {
+            let expected = scalar_results[lane].as_ref().unwrap();
+            assert!(
+                lanes[lane].same_as(expected),
+                "trial {trial}, lane {lane}: vector {:?}, scalar {expected:?}",
+                lanes[lane]
+            );
+        }
+        assert_eq!(
+            &interpreter.memory.bytes[..MEMORY_SIZE],
+            &scalar_memory.bytes[..MEMORY_SIZE],
+            "trial {trial}: memory differs (active {active:?})"
+        );
+        assert_eq!(format!("{scalar_log:?}"), format!("{vector_log:?}"), "trial {trial}: calls");
+    }
+}
+
+fn count_blocks_named(func: &Function, part: &str) -> usize {
+    func.layout.blocks().iter().filter(|block| func.block_name(**block).contains(part)).count()
+}
+
+// ----- Structure -----
+
+#[test]
+fn masked_blocks_use_masked_vector_memory_operations_on_avx2() {
+    let (scalar, predicates) = linearized_kernel(false);
+    let config = kernel_config(8, Isa::Avx2, false);
+    let widened = widen_masked(&scalar, &config, &predicates);
+    let vector = &widened.function;
+    let is_constant = |value: &Value| vector.dfg.constant(*value).is_some();
+    assert_eq!(count(vector, |data| matches!(data, InstData::MaskedLoad { .. })), 1);
+    assert_eq!(count(vector, |data| matches!(data, InstData::MaskedStore { .. })), 1);
+    assert_eq!(
+        count(vector, |data| matches!(data, InstData::Gather { mask, .. } if !is_constant(mask))),
+        1
+    );
+    // No scatter on AVX2: the strided store and the call are guarded per lane.
+    assert_eq!(count(vector, |data| matches!(data, InstData::Scatter { .. })), 0);
+    assert_eq!(count_blocks_named(vector, ".store.lane"), 16);
+    assert_eq!(count_blocks_named(vector, ".call.lane"), 16);
+    // The uniform-address store runs once, under `any`, storing one lane.
+    assert_eq!(count_blocks_named(vector, ".store.join"), 1);
+    assert!(callees(vector).iter().any(|name| name == "llvm.ctlz.i8"));
+    // Inactive lanes divide by one.
+    let divisions: Vec<Value> = insts(vector)
+        .into_iter()
+        .filter_map(|data| match data {
+            InstData::Binary { op: BinaryOp::SDiv, rhs, .. } => Some(*rhs),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(divisions.len(), 1);
+    let divisor_def = vector.dfg.defining_inst(divisions[0]).map(|inst| vector.dfg.inst(inst));
+    assert!(matches!(divisor_def, Some(InstData::Select { .. })), "{divisor_def:?}");
+    assert_eq!(
+        widened.stats,
+        MemoryAccessStats {
+            uniform: 1,
+            contiguous: 2,
+            strided: 1,
+            gather: 1,
+            scatter: 0,
+            scalarized: 0,
+            masked: 5
+        }
+    );
+}
+
+#[test]
+fn masked_blocks_scatter_on_avx512_and_guard_every_lane_on_sse() {
+    let (scalar, predicates) = linearized_kernel(false);
+    let avx512 = widen_masked(&scalar, &kernel_config(16, Isa::Avx512, false), &predicates);
+    let vector = &avx512.function;
+    assert_eq!(count(vector, |data| matches!(data, InstData::Scatter { .. })), 1);
+    assert_eq!(count_blocks_named(vector, ".store.lane"), 0);
+
+    let sse = widen_masked(&scalar, &kernel_config(4, Isa::Sse, false), &predicates);
+    let vector = &sse.function;
+    assert_eq!(count(vector, |data| matches!(data, InstData::Gather { .. })), 0);
+    // The gather became 4 guarded loads whose results merge in phis.
+    assert_eq!(count_blocks_named(vector, ".load.lane"), 8);
+    let guarded_load_phis =
+        count(vector, |data| matches!(data, InstData::Phi { ty: Type::I32, .. }));
+    assert_eq!(guarded_load_phis, 4);
+    assert_eq!(sse.stats.scalarized, 1);
+    assert_eq!(sse.stats.masked, 5);
+}
+
+#[test]
+fn unmasked_blocks_are_unchanged_by_all_active_predicates() {
+    let (scalar, info) = contiguous_kernel();
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR, UNIFORM]);
+    let plain = widen(&scalar, &info, &config);
+    let stats = widen_function_with_stats(
+        &scalar,
+        &info,
+        &DataLayout::default(),
+        &config,
+        &BlockPredicates::all_active(),
+    )
+    .unwrap();
+    assert_eq!(plain.to_string(), stats.function.to_string());
+    assert_eq!(stats.stats.contiguous, 2);
+    assert_eq!(stats.stats.masked, 0);
+}
+
+// ----- Differential execution -----
+
+#[test]
+fn linearized_divergent_kernel_agrees_with_the_scalar_lanes() {
+    let (scalar, predicates) = linearized_kernel(false);
+    for (width, isa) in [(4, Isa::Sse), (8, Isa::Avx2), (16, Isa::Avx512)] {
+        let config = kernel_config(width, isa, false);
+        let widened = widen_masked(&scalar, &config, &predicates);
+        check_kernel(&widened.function, &config, &scalar, 150);
+    }
+}
+
+#[test]
+fn masked_variants_run_only_the_active_lanes() {
+    let (scalar, predicates) = linearized_kernel(true);
+    for (width, isa) in [(4, Isa::Sse), (8, Isa::Avx2), (16, Isa::Avx512), (32, Isa::Avx512)] {
+        let config = kernel_config(width, isa, true);
+        let widened = widen_masked(&scalar, &config, &predicates);
+        check_kernel(&widened.function, &config, &scalar, 150);
+    }
+}
+
+/// A uniform loop whose body calls `observe` under a varying predicate: the
+/// header phi's incoming block from the body must be the last guard block.
+#[test]
+fn phis_after_a_guard_chain_name_its_last_block() {
+    let mut func = Function::new("loop", vec![Type::I32, Type::I32], Type::I32);
+    let (x, n) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let header = b.create_block(Some("header"));
+    let body = b.create_block(Some("body"));
+    let exit = b.create_block(Some("exit"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I32, 0);
+    let five = b.iconst(Type::I32, 5);
+    let odd_bit = b.iconst(Type::I32, 1);
+    b.jump(header);
+    b.switch_to_block(header);
+    let k_placeholder = b.iconst(Type::I32, 0);
+    let k = b.phi(Type::I32, vec![(entry, zero), (body, k_placeholder)]);
+    let more = b.icmp(IntPredicate::Slt, k, n);
+    b.branch(more, body, exit);
+    b.switch_to_block(body);
+    let parity = b.binary(BinaryOp::And, x, odd_bit);
+    let is_odd = b.icmp(IntPredicate::Ne, parity, zero);
+    let sum = b.binary(BinaryOp::Add, x, k);
+    b.call(Callee::Direct("observe".into()), vec![sum], Type::Void, CallEffects::SideEffects);
+    let next = b.binary(BinaryOp::Add, k, odd_bit);
+    b.jump(header);
+    b.switch_to_block(exit);
+    let scaled = b.binary(BinaryOp::Mul, x, five);
+    b.ret(Some(scaled));
+    let phi_inst = func.dfg.defining_inst(k).unwrap();
+    if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi_inst) {
+        incoming[1].1 = next;
+    }
+    // `observe` runs only in the odd lanes: the body's predicate.
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(body, Some(is_odd));
+    let config = config(4, Isa::Avx2, &[VECTOR, UNIFORM]);
+    let widened = widen_masked(&func, &config, &predicates);
+    let vector = &widened.function;
+    let new_phi = vector
+        .layout
+        .insts()
+        .find(|inst| matches!(vector.dfg.inst(*inst), InstData::Phi { ty: Type::I32, .. }))
+        .unwrap();
+    let InstData::Phi { incoming, .. } = vector.dfg.inst(new_phi) else { unreachable!() };
+    let from_body = incoming[1].0;
+    assert!(vector.block_name(from_body).ends_with(".call.lane3.join"), "{vector}");
+    // Differential: lane l calls observe(x_l + k) for k < n only if x_l is odd.
+    let log = RefCell::new(Vec::new());
+    let mut interpreter = Interpreter::new(Memory::new(MEMORY_BASE, 64), externals(&log));
+    let xs: Vec<Val> = [3u128, 4, 7, 8].iter().map(|x| Val::int(32, *x)).collect();
+    let result = interpreter.run(vector, &[Val::Vector(xs), Val::int(32, 2)]).unwrap();
+    let observed: Vec<u128> = log
+        .take()
+        .iter()
+        .map(|(_, args)| match &args[0] {
+            Val::Int { value, .. } => *value,
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(observed, vec![3, 7, 4, 8]);
+    assert!(matches!(result, Some(Val::Vector(lanes)) if lanes[2].same_as(&Val::int(32, 35))));
+}
+
+// ----- Mask ABI -----
+
+#[test]
+fn mask_abi_follows_gcc_inbranch_clones() {
+    let mut float_fn = Function::new("f", vec![Type::F32], Type::F32);
+    add_entry_mask_param(&mut float_fn);
+    let float_config = |width, isa| {
+        let mut config = config(width, isa, &[VECTOR, VECTOR]);
+        config.masked = true;
+        config
+    };
+    // _ZGVdM8v_f: the mask is <8 x float> (ymm1).
+    assert_eq!(
+        MaskAbi::for_variant(&float_fn, &float_config(8, Isa::Avx2)).unwrap().param_types(),
+        vec![Type::F32.vector_of(8)]
+    );
+    // _ZGVeM16v_f: one 16-bit mask in a general register; eM32: two.
+    assert_eq!(
+        MaskAbi::for_variant(&float_fn, &float_config(16, Isa::Avx512)).unwrap().param_types(),
+        vec![Type::Int(16)]
+    );
+    assert_eq!(
+        MaskAbi::for_variant(&float_fn, &float_config(32, Isa::Avx512)).unwrap().param_types(),
+        vec![Type::Int(16), Type::Int(16)]
+    );
+    // void vd(float *p, double x), uniform p: the CDT is double (_ZGVbM4uv_vd).
+    let mut void_fn = Function::new("vd", vec![Type::PTR, Type::F64], Type::Void);
+    add_entry_mask_param(&mut void_fn);
+    let mut void_config = config(4, Isa::Sse, &[UNIFORM, VECTOR, VECTOR]);
+    void_config.masked = true;
+    assert_eq!(
+        MaskAbi::for_variant(&void_fn, &void_config).unwrap().param_types(),
+        vec![Type::F64.vector_of(4)]
+    );
+    void_config.isa = Isa::Avx512;
+    void_config.width = 8;
+    assert_eq!(
+        MaskAbi::for_variant(&void_fn, &void_config).unwrap().param_types(),
+        vec![Type::Int(8)]
+    );
+    // The mask parameter must be there.
+    let plain = Function::new("g", vec![Type::F32], Type::F32);
+    let mut bad = config(8, Isa::Avx2, &[VECTOR]);
+    bad.masked = true;
+    assert!(MaskAbi::for_variant(&plain, &bad).is_err());
+}
+
+#[test]
+fn float_masks_are_active_where_their_bits_are_not_zero() {
+    // f(x, mask) = x * 2, stored to out[i] under the entry mask.
+    let mut func = Function::new("f", vec![Type::F32, Type::PTR, Type::I64], Type::F32);
+    add_entry_mask_param(&mut func);
+    let (x, out, i) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let two = b.f32const(2.0);
+    let doubled = b.binary(BinaryOp::FMul, x, two);
+    let p = b.gep(Type::F32, out, vec![i]);
+    b.store(doubled, p, 4);
+    b.ret(Some(doubled));
+    let mut config = config(4, Isa::Sse, &[VECTOR, UNIFORM, LINEAR, VECTOR]);
+    config.masked = true;
+    let widened = widen_masked(&func, &config, &BlockPredicates::all_active());
+    let vector = &widened.function;
+    assert_eq!(vector.params.last().unwrap().ty, Type::F32.vector_of(4));
+    assert_eq!(count(vector, |data| matches!(data, InstData::MaskedStore { .. })), 1);
+    let mut interpreter = Interpreter::new(Memory::new(MEMORY_BASE, 64), |_: &str, _: &[Val]| {
+        Err(InterpError("no calls".into()))
+    });
+    let xs = Val::Vector([1.0f32, 2.0, 3.0, 4.0].iter().map(|x| Val::F32(*x)).collect());
+    // -0.0 has a bit set: active, as in GCC's clones.
+    let mask = Val::Vector([1.0f32, 0.0, -0.0, 1.0].iter().map(|x| Val::F32(*x)).collect());
+    interpreter.run(vector, &[xs, Val::Ptr(MEMORY_BASE), Val::int(64, 0), mask]).unwrap();
+    let stored: Vec<f32> = interpreter.memory.bytes[..16]
+        .chunks(4)
+        .map(|bytes| f32::from_le_bytes(bytes.try_into().unwrap()))
+        .collect();
+    assert_eq!(stored, vec![2.0, 0.0, 6.0, 8.0]);
+}
