@@ -700,3 +700,474 @@ fn alloca_reports(
     }
     reports
 }
+
+#[cfg(test)]
+mod tests {
+    use lanewise_ir::vfabi::parse_shapes;
+    use lanewise_ir::{BinaryOp, FunctionBuilder, IntPredicate, Type};
+
+    use super::*;
+    use crate::testing::{cfg_function_with_varying, first_phi, uniform_and_varying_params};
+
+    /// A function and everything the divergence analysis says about it.
+    struct Analyzed {
+        func: Function,
+        loops: LoopInfo,
+        info: DivergenceInfo,
+    }
+
+    impl Analyzed {
+        fn new(func: Function, params: &[ParamSpec]) -> Self {
+            let cfg = ControlFlowGraph::compute(&func);
+            let domtree = DominatorTree::compute(&func, &cfg);
+            let postdom = PostDominatorTree::compute(&func, &cfg);
+            let loops = LoopInfo::compute(&func, &cfg, &domtree).expect("reducible");
+            let info = DivergenceInfo::compute(
+                &func,
+                &cfg,
+                &domtree,
+                &postdom,
+                &loops,
+                &DataLayout::default(),
+                params,
+            )
+            .expect("analysis succeeds");
+            Analyzed { func, loops, info }
+        }
+
+        fn from_edges(names: &[&str], edges: &[(&str, &str)], varying: &[&str]) -> Self {
+            let (func, _) = cfg_function_with_varying(names, edges, varying);
+            Analyzed::new(func, &uniform_and_varying_params())
+        }
+
+        fn block(&self, name: &str) -> Block {
+            *self
+                .func
+                .layout
+                .blocks()
+                .iter()
+                .find(|block| self.func.block_name(**block) == name)
+                .unwrap_or_else(|| panic!("no block {name}"))
+        }
+
+        fn names(&self, blocks: &[Block]) -> Vec<String> {
+            blocks.iter().map(|block| self.func.block_name(*block)).collect()
+        }
+
+        fn joins(&self, branch: &str) -> Vec<String> {
+            self.names(self.info.join_blocks(self.block(branch)))
+        }
+
+        fn divergent(&self) -> Vec<String> {
+            self.names(&self.info.divergent_branches())
+        }
+
+        /// The blocks with a uniform predicate, in block index order.
+        fn uniform_predicates(&self) -> Vec<String> {
+            let blocks: Vec<Block> = self
+                .info
+                .block_index()
+                .order()
+                .iter()
+                .copied()
+                .filter(|block| self.info.uniform_predicate(*block))
+                .collect();
+            self.names(&blocks)
+        }
+
+        fn phi_is_varying(&self, block: &str) -> bool {
+            let phi = first_phi(&self.func, self.block(block)).expect("block has a phi");
+            self.info.shapes.is_varying(phi)
+        }
+
+        fn loop_of(&self, header: &str) -> Loop {
+            self.loops.loop_of_header(self.block(header)).expect("a loop header")
+        }
+
+        fn order(&self) -> Vec<String> {
+            self.names(self.info.block_index().order())
+        }
+    }
+
+    /// PLDI'18 Fig. 3a, reconstructed as described in the block index
+    /// tests (the figure did not survive text extraction): `a -> b | c`;
+    /// `b -> d | e`, `d -> e | h`; `c -> f | g`, `f -> g | h`; `e, g -> h`.
+    /// The caption only says the CFG has divergent branches; we make `b`
+    /// and `c` divergent and `a`, `d`, `f` uniform.
+    #[test]
+    fn figure_3() {
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let edges = [
+            ("a", "b"),
+            ("a", "c"),
+            ("b", "d"),
+            ("b", "e"),
+            ("d", "e"),
+            ("d", "h"),
+            ("e", "h"),
+            ("c", "f"),
+            ("c", "g"),
+            ("f", "g"),
+            ("f", "h"),
+            ("g", "h"),
+        ];
+        let a = Analyzed::from_edges(&names, &edges, &["b", "c"]);
+        assert_eq!(a.order(), ["a", "b", "d", "e", "c", "f", "g", "h"]);
+        assert_eq!(a.divergent(), ["b", "c"]);
+        assert_eq!(a.joins("b"), ["e", "h"]);
+        assert_eq!(a.joins("c"), ["g", "h"]);
+        assert_eq!(a.joins("a"), Vec::<String>::new(), "a is uniform");
+        assert_eq!(a.uniform_predicates(), ["a", "b", "c", "h"]);
+        assert!(a.phi_is_varying("e") && a.phi_is_varying("g") && a.phi_is_varying("h"));
+        assert!(a.info.by_all(a.block("h")), "all lanes reconverge at the exit");
+        assert!(!a.info.by_all(a.block("f")));
+        // With every branch uniform nothing diverges and every phi is uniform.
+        let uniform = Analyzed::from_edges(&names, &edges, &[]);
+        assert!(uniform.divergent().is_empty());
+        assert_eq!(uniform.uniform_predicates().len(), names.len());
+        assert!(!uniform.phi_is_varying("h"));
+    }
+
+    /// PLDI'18 Fig. 7, reconstructed from the prose: `b` ends in a uniform
+    /// branch but is control dependent on the varying edge `a -> b`; `b`
+    /// dominates `c`. `a -> b | e; b -> c | d; c -> d; d -> e`.
+    #[test]
+    fn figure_7() {
+        let names = ["a", "b", "c", "d", "e"];
+        let edges = [("a", "b"), ("a", "e"), ("b", "c"), ("b", "d"), ("c", "d"), ("d", "e")];
+        let a = Analyzed::from_edges(&names, &edges, &["a"]);
+        assert_eq!(a.divergent(), ["a"]);
+        assert!(!a.info.is_divergent_branch(a.block("b")), "b's branch itself is uniform");
+        assert_eq!(a.joins("a"), ["e"]);
+        assert_eq!(a.uniform_predicates(), ["a", "e"], "b's predicate is varying");
+        assert!(!a.phi_is_varying("d"), "d joins b's uniform branch only");
+        assert!(a.phi_is_varying("e"));
+        let cdep = a.info.control_dependence();
+        assert_eq!(cdep.cdep_blocks(a.block("b")), [a.block("a")]);
+        assert_eq!(cdep.cdep_blocks(a.block("c")), [a.block("b")]);
+        assert_eq!(a.order(), ["a", "b", "c", "d", "e"]);
+    }
+
+    /// PLDI'18 Fig. 10 (left) / thesis Fig. 5.7, the Mandelbrot loop: `b`
+    /// is the header with the uniform trip-count exit to `e`, `c` the
+    /// varying escape test exiting to `f`, `d` the latch, `g` the join of
+    /// both exits ("disjoint paths c -> f -> g and c -> d -> b -> e -> g").
+    #[test]
+    fn figure_10_mandelbrot_cfg() {
+        let names = ["a", "b", "c", "d", "e", "f", "g"];
+        let edges = [
+            ("a", "b"),
+            ("b", "c"),
+            ("b", "e"),
+            ("c", "f"),
+            ("c", "d"),
+            ("d", "b"),
+            ("e", "g"),
+            ("f", "g"),
+        ];
+        let a = Analyzed::from_edges(&names, &edges, &["c"]);
+        // The loop first (header first, latch last), then its exits.
+        assert_eq!(a.order(), ["a", "b", "c", "d", "f", "e", "g"]);
+        assert_eq!(a.divergent(), ["c"]);
+        let lp = a.loop_of("b");
+        assert_eq!(a.info.divergent_loops(), [lp]);
+        assert_eq!(a.names(a.info.divergent_exits(lp)), ["f"]);
+        assert_eq!(a.joins("c"), ["g"]);
+        assert!(a.phi_is_varying("g"));
+        assert!(!a.phi_is_varying("b"), "header phis keep their shape");
+        assert_eq!(a.uniform_predicates(), ["a", "g"]);
+        // A uniform escape test: nothing diverges.
+        let uniform = Analyzed::from_edges(&names, &edges, &[]);
+        assert!(uniform.info.divergent_loops().is_empty());
+        assert_eq!(uniform.uniform_predicates().len(), names.len());
+    }
+
+    /// Mandelbrot with data: `for (i = 0; i < limit; i++) { z = z*z + c;
+    /// if (z > escape) break; } return i;` with `z`, `c` varying.
+    fn mandelbrot(lcssa: bool) -> Function {
+        let params = vec![Type::I32, Type::I32, Type::I32, Type::I32];
+        let mut func = Function::new("mandelbrot", params, Type::I32);
+        let (z0, c, limit, escape) =
+            (func.param_value(0), func.param_value(1), func.param_value(2), func.param_value(3));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let header = b.create_block(Some("header"));
+        let body = b.create_block(Some("body"));
+        let latch = b.create_block(Some("latch"));
+        let at_limit = b.create_block(Some("at_limit"));
+        let escaped = b.create_block(Some("escaped"));
+        let end = b.create_block(Some("end"));
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I32, 0);
+        b.jump(header);
+        b.switch_to_block(header);
+        let i = b.phi(Type::I32, vec![(entry, zero)]);
+        let z = b.phi(Type::I32, vec![(entry, z0)]);
+        let in_range = b.icmp(IntPredicate::Slt, i, limit);
+        b.branch(in_range, body, at_limit);
+        b.switch_to_block(body);
+        let square = b.binary(BinaryOp::Mul, z, z);
+        let next_z = b.binary(BinaryOp::Add, square, c);
+        let is_escaped = b.icmp(IntPredicate::Sgt, next_z, escape);
+        b.branch(is_escaped, escaped, latch);
+        b.switch_to_block(latch);
+        let one = b.iconst(Type::I32, 1);
+        let next_i = b.binary(BinaryOp::Add, i, one);
+        b.jump(header);
+        let result = if lcssa {
+            b.switch_to_block(at_limit);
+            let i_at_limit = b.phi(Type::I32, vec![(header, i)]);
+            b.jump(end);
+            b.switch_to_block(escaped);
+            let i_escaped = b.phi(Type::I32, vec![(body, i)]);
+            b.jump(end);
+            b.switch_to_block(end);
+            b.phi(Type::I32, vec![(at_limit, i_at_limit), (escaped, i_escaped)])
+        } else {
+            b.switch_to_block(at_limit);
+            b.jump(end);
+            b.switch_to_block(escaped);
+            b.jump(end);
+            b.switch_to_block(end);
+            b.binary(BinaryOp::Add, i, zero)
+        };
+        b.ret(Some(result));
+        for (phi, latch_value) in [(i, next_i), (z, next_z)] {
+            let inst = func.dfg.defining_inst(phi).unwrap();
+            if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+                incoming.push((latch, latch_value));
+            }
+        }
+        func.dfg.value_names[i] = Some("i".to_owned());
+        func.dfg.value_names[result] = Some("result".to_owned());
+        func
+    }
+
+    fn value_named(func: &Function, name: &str) -> Value {
+        func.dfg
+            .values
+            .keys()
+            .find(|value| func.dfg.value_names[*value].as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no value {name}"))
+    }
+
+    #[test]
+    fn mandelbrot_loop_is_divergent_and_its_live_out_varying() {
+        let a = Analyzed::new(mandelbrot(true), &parse_shapes("vvuu").unwrap());
+        let i = value_named(&a.func, "i");
+        assert!(a.info.shapes.is_uniform(i), "inside the loop i is uniform");
+        assert_eq!(a.divergent(), ["body"]);
+        assert!(!a.info.is_divergent_branch(a.block("header")), "the trip-count test is uniform");
+        let lp = a.loop_of("header");
+        assert!(a.info.is_divergent_loop(lp));
+        assert_eq!(a.names(a.info.divergent_exits(lp)), ["escaped"]);
+        assert!(a.phi_is_varying("escaped"), "lanes escape in different iterations");
+        assert!(!a.phi_is_varying("at_limit"), "the remaining lanes all leave together");
+        assert!(a.info.shapes.is_varying(value_named(&a.func, "result")));
+        assert_eq!(a.joins("body"), ["end"]);
+        for block in ["header", "body", "latch", "at_limit", "escaped"] {
+            assert!(!a.info.by_all(a.block(block)), "{block}");
+        }
+        assert!(a.info.by_all(a.block("entry")) && a.info.by_all(a.block("end")));
+        assert!(a.info.temporally_divergent_uses().is_empty(), "LCSSA form");
+    }
+
+    #[test]
+    fn uses_outside_a_divergent_loop_without_lcssa_are_varying() {
+        let a = Analyzed::new(mandelbrot(false), &parse_shapes("vvuu").unwrap());
+        let (i, result) = (value_named(&a.func, "i"), value_named(&a.func, "result"));
+        assert!(a.info.shapes.is_uniform(i));
+        assert!(a.info.shapes.is_varying(result));
+        let user = a.func.dfg.defining_inst(result).unwrap();
+        assert_eq!(a.info.temporally_divergent_uses(), [(user, i)]);
+    }
+
+    /// `if (v) { while (u) {...} }`: the loop itself is uniform (all lanes
+    /// that enter it leave together), but only some lanes run it.
+    #[test]
+    fn uniform_loop_inside_a_divergent_branch() {
+        let names = ["entry", "then", "h", "body", "exit", "join"];
+        let edges = [
+            ("entry", "then"),
+            ("entry", "join"),
+            ("then", "h"),
+            ("h", "body"),
+            ("h", "exit"),
+            ("body", "h"),
+            ("exit", "join"),
+        ];
+        let a = Analyzed::from_edges(&names, &edges, &["entry"]);
+        assert!(a.info.divergent_loops().is_empty());
+        assert_eq!(a.divergent(), ["entry"]);
+        assert_eq!(a.joins("entry"), ["join"]);
+        assert!(!a.phi_is_varying("h"), "the loop header is not a join");
+        assert!(a.phi_is_varying("join"));
+        assert_eq!(a.uniform_predicates(), ["entry", "join"]);
+    }
+
+    /// An inner loop with a varying exit that leaves both loops: both are
+    /// divergent. With the varying exit staying in the outer loop, only the
+    /// inner one is, and the outer loop's blocks stay `by_all`.
+    #[test]
+    fn divergent_inner_loop_exiting_two_levels() {
+        let names = ["entry", "oh", "ih", "ib", "ilatch", "olatch", "done", "far", "end"];
+        let edges = [
+            ("entry", "oh"),
+            ("oh", "ih"),
+            ("ih", "ib"),
+            ("ib", "far"),
+            ("ib", "ilatch"),
+            ("ilatch", "ih"),
+            ("ilatch", "olatch"),
+            ("olatch", "oh"),
+            ("olatch", "done"),
+            ("far", "end"),
+            ("done", "end"),
+        ];
+        let a = Analyzed::from_edges(&names, &edges, &["ib"]);
+        let (outer, inner) = (a.loop_of("oh"), a.loop_of("ih"));
+        assert!(a.info.is_divergent_loop(inner) && a.info.is_divergent_loop(outer));
+        assert_eq!(a.names(a.info.divergent_exits(inner)), ["far"]);
+        assert_eq!(a.names(a.info.divergent_exits(outer)), ["far"]);
+        assert_eq!(a.joins("ib"), ["end"]);
+        assert!(a.phi_is_varying("end"));
+        assert!(!a.phi_is_varying("oh"), "header phis keep their shape");
+        assert_eq!(a.uniform_predicates(), ["entry", "end"]);
+
+        let names = ["entry", "oh", "ih", "ib", "ilatch", "after", "olatch", "done"];
+        let edges = [
+            ("entry", "oh"),
+            ("oh", "ih"),
+            ("ih", "ib"),
+            ("ib", "ilatch"),
+            ("ib", "after"),
+            ("ilatch", "ih"),
+            ("ilatch", "after"),
+            ("after", "olatch"),
+            ("olatch", "oh"),
+            ("olatch", "done"),
+        ];
+        let a = Analyzed::from_edges(&names, &edges, &["ib"]);
+        let (outer, inner) = (a.loop_of("oh"), a.loop_of("ih"));
+        assert!(a.info.is_divergent_loop(inner));
+        assert!(!a.info.is_divergent_loop(outer), "lanes regroup in `after`");
+        assert_eq!(a.names(a.info.divergent_exits(inner)), ["after"]);
+        assert!(a.phi_is_varying("after"));
+        assert!(a.joins("ib").is_empty());
+        assert_eq!(a.uniform_predicates(), ["entry", "oh", "after", "olatch", "done"]);
+    }
+
+    #[test]
+    fn switch_on_a_varying_value() {
+        let names = ["entry", "default", "case0", "case1", "join"];
+        let edges = [
+            ("entry", "default"),
+            ("entry", "case0"),
+            ("entry", "case1"),
+            ("default", "join"),
+            ("case0", "join"),
+            ("case1", "join"),
+        ];
+        let a = Analyzed::from_edges(&names, &edges, &["entry"]);
+        assert_eq!(a.divergent(), ["entry"]);
+        assert_eq!(a.joins("entry"), ["join"]);
+        assert!(a.phi_is_varying("join"));
+        assert_eq!(a.uniform_predicates(), ["entry", "join"]);
+        let uniform = Analyzed::from_edges(&names, &edges, &[]);
+        assert!(uniform.divergent().is_empty());
+        assert!(!uniform.phi_is_varying("join"));
+    }
+
+    /// A varying branch makes a join phi varying, and a branch on that phi
+    /// becomes divergent in the next round of the fixed point.
+    #[test]
+    fn divergence_spreads_through_join_phis() {
+        let mut func = Function::new("spread", vec![Type::I32], Type::I32);
+        let v = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let names = ["entry", "left", "right", "join", "x", "y", "end"];
+        let blocks: Vec<Block> = names.iter().map(|name| b.create_block(Some(name))).collect();
+        let [entry, left, right, join, x, y, end] = blocks[..] else { unreachable!() };
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I32, 0);
+        let one = b.iconst(Type::I32, 1);
+        let cond = b.icmp(IntPredicate::Eq, v, zero);
+        b.branch(cond, left, right);
+        b.switch_to_block(left);
+        b.jump(join);
+        b.switch_to_block(right);
+        b.jump(join);
+        b.switch_to_block(join);
+        let phi = b.phi(Type::I32, vec![(left, zero), (right, one)]);
+        let same = b.phi(Type::I32, vec![(left, one), (right, one)]);
+        let test = b.icmp(IntPredicate::Eq, phi, zero);
+        b.branch(test, x, y);
+        b.switch_to_block(x);
+        b.jump(end);
+        b.switch_to_block(y);
+        b.jump(end);
+        b.switch_to_block(end);
+        let result = b.phi(Type::I32, vec![(x, zero), (y, one)]);
+        b.ret(Some(result));
+        let a = Analyzed::new(func, &parse_shapes("v").unwrap());
+        assert_eq!(a.divergent(), ["entry", "join"]);
+        assert!(a.info.shapes.is_varying(phi) && a.info.shapes.is_varying(result));
+        assert!(a.info.shapes.is_uniform(same), "blending a value with itself");
+        // The same function with a uniform parameter has no divergence.
+        let a = Analyzed::new(a.func, &parse_shapes("u").unwrap());
+        assert!(a.divergent().is_empty());
+        assert!(a.info.shapes.is_uniform(result));
+    }
+
+    #[test]
+    fn alloca_reports_say_how_stores_vary() {
+        let mut func = Function::new("private", vec![Type::I32, Type::I32], Type::Void);
+        let (u, v) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let then = b.create_block(Some("then"));
+        let join = b.create_block(Some("join"));
+        b.switch_to_block(entry);
+        let one = b.iconst(Type::I32, 1);
+        let uniform_only =
+            b.ins_value(InstData::Alloca { ty: Type::I32, count: one, align: 4 }, Type::PTR);
+        let varying_value =
+            b.ins_value(InstData::Alloca { ty: Type::I32, count: one, align: 4 }, Type::PTR);
+        let guarded =
+            b.ins_value(InstData::Alloca { ty: Type::I32, count: one, align: 4 }, Type::PTR);
+        let escaping =
+            b.ins_value(InstData::Alloca { ty: Type::I32, count: one, align: 4 }, Type::PTR);
+        b.store(u, uniform_only, 4);
+        let element = b.gep(Type::I32, varying_value, vec![one]);
+        b.store(v, element, 4);
+        let call = lanewise_ir::Callee::Direct("sink".into());
+        b.call(call, vec![escaping], Type::Void, lanewise_ir::CallEffects::SideEffects);
+        let zero = b.iconst(Type::I32, 0);
+        let cond = b.icmp(IntPredicate::Eq, v, zero);
+        b.branch(cond, then, join);
+        b.switch_to_block(then);
+        b.store(u, guarded, 4);
+        b.jump(join);
+        b.switch_to_block(join);
+        b.ret(None);
+        let a = Analyzed::new(func, &uniform_and_varying_params());
+        let report = |alloca| a.info.alloca_report(alloca).unwrap().clone();
+        assert_eq!(
+            report(uniform_only),
+            AllocaReport {
+                alloca: uniform_only,
+                varying_store: false,
+                store_under_varying_predicate: false,
+                escapes: false
+            }
+        );
+        assert!(report(varying_value).varying_store);
+        assert!(!report(varying_value).store_under_varying_predicate);
+        assert!(report(guarded).store_under_varying_predicate);
+        assert!(!report(guarded).varying_store);
+        assert!(report(escaping).escapes);
+        assert_eq!(a.info.alloca_reports().len(), 4);
+        let shape = a.info.shapes.shape(uniform_only).shape;
+        assert_eq!(shape, Shape::Strided(4), "the alloca rule itself is unchanged");
+    }
+}
