@@ -183,8 +183,8 @@ fn check_kernel(vector: &Function, config: &WidenConfig, linearized: &Function, 
         let mut scalar_results = Vec::new();
         let scalar_memory = {
             let mut interpreter = Interpreter::new(memory.clone(), externals(&log));
-            for lane in 0..width {
-                scalar_results.push(if active[lane] {
+            for (lane, lane_active) in active.iter().enumerate() {
+                scalar_results.push(if *lane_active {
                     interpreter.run(&original, &lane_args(lane)).expect("scalar run")
                 } else {
                     None
@@ -475,4 +475,173 @@ fn float_masks_are_active_where_their_bits_are_not_zero() {
         .map(|bytes| f32::from_le_bytes(bytes.try_into().unwrap()))
         .collect();
     assert_eq!(stored, vec![2.0, 0.0, 6.0, 8.0]);
+}
+
+// ----- SPMD builtins under the entry mask -----
+
+const BUILTIN_XS: [u128; 8] = [3, 6, 7, 2, 9, 4, 5, 8];
+const BUILTIN_ACTIVE: [bool; 8] = [true, true, false, true, true, false, true, true];
+
+/// `f(x: i32, p: ptr, mask)`, a masked AVX2 variant of width 8 returning
+/// what `build` computes from `x`, `x odd` and `p`; run on [`BUILTIN_XS`]
+/// under [`BUILTIN_ACTIVE`]. Returns the result lanes (as integers) and the
+/// first 16 `i32`s of memory.
+fn run_builtin(
+    build: impl FnOnce(&mut FunctionBuilder, Value, Value, Value) -> Value,
+) -> (Vec<Option<u128>>, Vec<u32>) {
+    let mut func = Function::new("builtin", vec![Type::I32, Type::PTR], Type::I32);
+    add_entry_mask_param(&mut func);
+    let (x, p) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let one = b.iconst(Type::I32, 1);
+    let zero = b.iconst(Type::I32, 0);
+    let low_bit = b.binary(BinaryOp::And, x, one);
+    let odd = b.icmp(IntPredicate::Ne, low_bit, zero);
+    let result = build(&mut b, x, odd, p);
+    let result = match b.ty(result) {
+        Type::Int(1) => b.cast(CastOp::ZExt, result, Type::I32),
+        _ => result,
+    };
+    b.ret(Some(result));
+    let mut config = config(8, Isa::Avx2, &[VECTOR, UNIFORM, VECTOR]);
+    config.masked = true;
+    let widened = widen_masked(&func, &config, &BlockPredicates::all_active());
+    let mut memory = Memory::new(MEMORY_BASE, 64);
+    for (index, byte) in memory.bytes.iter_mut().enumerate() {
+        *byte = if index % 4 == 0 { 100 + index as u8 / 4 } else { 0 };
+    }
+    let mut interpreter = Interpreter::new(memory, |name: &str, _: &[Val]| {
+        Err(InterpError(format!("unexpected call of `{name}`")))
+    });
+    let xs = Val::Vector(BUILTIN_XS.iter().map(|x| Val::int(32, *x)).collect());
+    let abi = MaskAbi::for_variant(&func, &config).unwrap();
+    let mut args = vec![xs, Val::Ptr(MEMORY_BASE)];
+    args.extend(mask_args(&abi, &BUILTIN_ACTIVE));
+    let result = interpreter.run(&widened.function, &args).expect("vector run");
+    let Some(Val::Vector(lanes)) = result else { panic!("{result:?}") };
+    let lanes = lanes
+        .iter()
+        .map(|lane| match lane {
+            Val::Int { value, .. } => Some(*value),
+            _ => None,
+        })
+        .collect();
+    let memory = interpreter.memory.bytes[..64]
+        .chunks(4)
+        .map(|bytes| u32::from_le_bytes(bytes.try_into().unwrap()))
+        .collect();
+    (lanes, memory)
+}
+
+fn call_builtin(b: &mut FunctionBuilder, name: &str, args: Vec<Value>, ret: Type) -> Value {
+    let effects = match name {
+        "rv_store" => CallEffects::SideEffects,
+        "rv_load" => CallEffects::ReadOnly,
+        _ => CallEffects::Pure,
+    };
+    let call = b.call(Callee::Direct(name.into()), args, ret, effects);
+    b.func.dfg.result(call).unwrap_or_else(|| b.iconst(Type::I32, 0))
+}
+
+fn uniform_lanes(value: u128) -> Vec<Option<u128>> {
+    vec![Some(value); 8]
+}
+
+#[test]
+fn spmd_reductions_count_only_active_lanes() {
+    // Active and odd: lanes 0, 4, 6.
+    let any = run_builtin(|b, _, odd, _| call_builtin(b, "rv_any", vec![odd], Type::BOOL)).0;
+    assert_eq!(any, uniform_lanes(1));
+    let all = run_builtin(|b, _, odd, _| call_builtin(b, "rv_all", vec![odd], Type::BOOL)).0;
+    assert_eq!(all, uniform_lanes(0));
+    // Lane 2 (odd) is inactive and lane 5 (even) too: all of "x != 7 && x != 4"
+    // over the active lanes is true.
+    let all_active = run_builtin(|b, x, _, _| {
+        let seven = b.iconst(Type::I32, 7);
+        let four = b.iconst(Type::I32, 4);
+        let not_seven = b.icmp(IntPredicate::Ne, x, seven);
+        let not_four = b.icmp(IntPredicate::Ne, x, four);
+        let both = b.binary(BinaryOp::And, not_seven, not_four);
+        call_builtin(b, "rv_all", vec![both], Type::BOOL)
+    })
+    .0;
+    assert_eq!(all_active, uniform_lanes(1));
+    let uniform_any = run_builtin(|b, _, _, _| {
+        let true_ = b.iconst(Type::BOOL, 1);
+        call_builtin(b, "rv_any", vec![true_], Type::BOOL)
+    })
+    .0;
+    assert_eq!(uniform_any, uniform_lanes(1));
+    let ballot = run_builtin(|b, _, odd, _| call_builtin(b, "rv_ballot", vec![odd], Type::I32)).0;
+    assert_eq!(ballot, uniform_lanes(0b0101_0001));
+    let popcount =
+        run_builtin(|b, _, odd, _| call_builtin(b, "rv_popcount", vec![odd], Type::I32)).0;
+    assert_eq!(popcount, uniform_lanes(3));
+    let index = run_builtin(|b, _, odd, _| call_builtin(b, "rv_index", vec![odd], Type::I32)).0;
+    let expected: Vec<Option<u128>> = [0, 1, 1, 1, 1, 2, 2, 3].iter().map(|n| Some(*n)).collect();
+    assert_eq!(index, expected);
+    let mask = run_builtin(|b, _, _, _| call_builtin(b, "rv_mask", vec![], Type::BOOL)).0;
+    let expected: Vec<Option<u128>> =
+        BUILTIN_ACTIVE.iter().map(|on| Some(u128::from(*on))).collect();
+    assert_eq!(mask, expected);
+}
+
+#[test]
+fn spmd_lane_movements() {
+    let compact =
+        run_builtin(|b, x, odd, _| call_builtin(b, "rv_compact", vec![x, odd], Type::I32)).0;
+    assert_eq!(compact[..3], [Some(3), Some(9), Some(5)]);
+    let shuffle = run_builtin(|b, x, _, _| {
+        let one = b.iconst(Type::I32, 1);
+        call_builtin(b, "rv_shuffle", vec![x, one], Type::I32)
+    })
+    .0;
+    let rotated: Vec<Option<u128>> = (0..8).map(|lane| Some(BUILTIN_XS[(lane + 1) % 8])).collect();
+    assert_eq!(shuffle, rotated);
+    let inserted = run_builtin(|b, x, _, _| {
+        let lane = b.iconst(Type::I32, 2);
+        let value = b.iconst(Type::I32, 99);
+        call_builtin(b, "rv_insert", vec![x, lane, value], Type::I32)
+    })
+    .0;
+    assert_eq!(inserted[2], Some(99));
+    assert_eq!(inserted[3], Some(2));
+    let extracted = run_builtin(|b, x, _, _| {
+        let lane = b.iconst(Type::I32, 4);
+        call_builtin(b, "rv_extract", vec![x, lane], Type::I32)
+    })
+    .0;
+    assert_eq!(extracted, uniform_lanes(9));
+    let ids = run_builtin(|b, _, _, _| call_builtin(b, "rv_lane_id", vec![], Type::I32)).0;
+    assert_eq!(ids, (0..8).map(Some).collect::<Vec<_>>());
+    let lanes = run_builtin(|b, _, _, _| call_builtin(b, "rv_num_lanes", vec![], Type::I32)).0;
+    assert_eq!(lanes, uniform_lanes(8));
+}
+
+#[test]
+fn spmd_vector_memory_touches_only_active_lanes() {
+    // Memory holds 100 + index in every i32 slot.
+    let (loaded, _) = run_builtin(|b, _, _, p| {
+        let one = b.iconst(Type::I32, 1);
+        call_builtin(b, "rv_load", vec![p, one], Type::I32)
+    });
+    for lane in 0..8 {
+        let expected = BUILTIN_ACTIVE[lane].then_some(108 + lane as u128);
+        if expected.is_some() {
+            assert_eq!(loaded[lane], expected, "lane {lane}");
+        }
+    }
+    let (_, memory) = run_builtin(|b, x, _, p| {
+        let zero = b.iconst(Type::I32, 0);
+        call_builtin(b, "rv_store", vec![p, zero, x], Type::Void);
+        x
+    });
+    for lane in 0..8 {
+        let expected =
+            if BUILTIN_ACTIVE[lane] { BUILTIN_XS[lane] as u32 } else { 100 + lane as u32 };
+        assert_eq!(memory[lane], expected, "lane {lane}");
+    }
+    assert_eq!(memory[8], 108);
 }
