@@ -1,14 +1,21 @@
-//! Instruction widening for functions with uniform control flow
-//! (Karrenberg 2014, section 6.4 "Instruction Vectorization").
+//! Instruction widening (Karrenberg 2014, section 6.4 "Instruction
+//! Vectorization"), for functions whose remaining branches are uniform.
 //!
 //! [`widen_function`] builds a *new* function that runs W instances of the
 //! scalar one at once, with the x86 Vector Function ABI signature: parameter
 //! i is `<W x T>` if its [`ParamSpec`] kind is `Vector`, else the scalar `T`
 //! (uniform and linear parameters are passed as their lane-0 value); the
 //! result is `<W x T>`. Control flow must be uniform (every branch and switch
-//! condition uniform; checked before widening, and reported as
-//! [`WidenError::Unsupported`] if not), so the new function has exactly the
-//! scalar function's blocks, and terminators stay scalar.
+//! condition uniform; reported as [`WidenError::Unsupported`] if not), so the
+//! new function has the scalar function's blocks, and terminators stay
+//! scalar. Divergent control flow is linearized before widening; the
+//! linearized function comes with [`BlockPredicates`] (the contract is in
+//! [`crate::predicates`]), and [`widen_function_masked`] masks what must not
+//! run in inactive lanes ([`masked`]: masked loads and stores, gathers and
+//! scatters with the mask, per-lane guard chains that split blocks, guarded
+//! uniform accesses, safe divisors; masked `M` variants and their mask ABI).
+//! [`widen_function_with_stats`] also counts the memory accesses by kind.
+//! The SPMD builtins (`rv_any`, `rv_ballot`, ...) are widened in `builtins`.
 //!
 //! # Representations ([`ValueMap`])
 //! Every scalar value is represented in the new function by one of

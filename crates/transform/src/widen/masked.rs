@@ -15,14 +15,14 @@
 //! from a strided or duplicated form; that code goes after its definition).
 //!
 //! # Guards
-//! [`Widener::emit_guarded`] splits the current block: `br cond, guarded,
+//! `Widener::emit_guarded` splits the current block: `br cond, guarded,
 //! join`; the body is emitted into `guarded`, which jumps to `join`, where a
-//! phi merges the body's result with poison. [`Widener::emit_per_lane_guarded`]
+//! phi merges the body's result with poison. `Widener::emit_per_lane_guarded`
 //! chains W of them, one per lane in lane order (`if mask[i] { body(i) }`).
 //! The blocks are named `<block>.<what><n>.lane<i>` (`.join` for the
 //! merges) and placed right after the block they split, so the layout stays
 //! readable. After a split the widener appends to the last join block; the
-//! scalar block's terminator lands there, and [`Widener::complete_phis`]
+//! scalar block's terminator lands there, and `Widener::complete_phis`
 //! takes the incoming block of successor phis from the exit block recorded
 //! by the terminator.
 //!
@@ -410,6 +410,9 @@ impl Widener<'_> {
     /// lanes divide by one. `divisor` is a vector (varying division) or a
     /// scalar (uniform division: one if no lane is active).
     pub(super) fn safe_divisor(&mut self, divisor: Value) -> Result<Value, WidenError> {
+        if self.is_safe_constant_divisor(divisor) {
+            return Ok(divisor);
+        }
         let Some(mask) = self.block_mask()? else { return Ok(divisor) };
         let ty = self.func.dfg.value_type(divisor).clone();
         let one_scalar = self.func.dfg.int_const(ty.scalar_type().clone(), 1);
@@ -427,5 +430,19 @@ impl Widener<'_> {
             flags: FastMathFlags::default(),
         };
         Ok(self.append_value(select, ty))
+    }
+
+    /// Whether `divisor` (a value of the new function) is a constant that is
+    /// neither zero nor -1 in every lane: dividing by it never traps.
+    fn is_safe_constant_divisor(&self, divisor: Value) -> bool {
+        let dfg = &self.func.dfg;
+        let safe = |value: Value| {
+            dfg.signed_int_constant(value).is_some_and(|constant| constant != 0 && constant != -1)
+        };
+        match dfg.constant(divisor) {
+            Some(Constant::Aggregate(elements)) => elements.iter().all(|element| safe(*element)),
+            Some(_) => safe(divisor),
+            None => false,
+        }
     }
 }
