@@ -45,7 +45,7 @@
 //!   values of its operands (lane 0 of a lanewise operation is the operation
 //!   on lane 0; the stride of the result is the analysis's claim, which is
 //!   only accepted for the opcodes whose transfer functions produce strides,
-//!   section 5.6 and [`accepts_strided_result`]). Otherwise it becomes the
+//!   section 5.6 and `accepts_strided_result`). Otherwise it becomes the
 //!   vector instruction of the same opcode and flags.
 //! * Loads and stores (5.6.8, 6.4.4): uniform address → scalar access (a
 //!   store of a varying value to a uniform address stores the last lane's
