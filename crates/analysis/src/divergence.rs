@@ -1171,3 +1171,175 @@ mod tests {
         assert_eq!(shape, Shape::Strided(4), "the alloca rule itself is unchanged");
     }
 }
+
+/// Properties on random reducible CFGs, against an independent oracle.
+#[cfg(test)]
+mod properties {
+    use std::collections::{HashMap, VecDeque};
+
+    use lanewise_ir::vfabi::parse_shapes;
+    use proptest::prelude::*;
+
+    use super::*;
+    use crate::testing::random_structured_function;
+
+    struct Analyses {
+        cfg: ControlFlowGraph,
+        domtree: DominatorTree,
+        loops: LoopInfo,
+        info: DivergenceInfo,
+    }
+
+    fn analyze(func: &Function, shapes: &str) -> Analyses {
+        let cfg = ControlFlowGraph::compute(func);
+        let domtree = DominatorTree::compute(func, &cfg);
+        let postdom = PostDominatorTree::compute(func, &cfg);
+        let loops = LoopInfo::compute(func, &cfg, &domtree).expect("reducible");
+        let params = parse_shapes(shapes).unwrap();
+        let layout = DataLayout::default();
+        let info =
+            DivergenceInfo::compute(func, &cfg, &domtree, &postdom, &loops, &layout, &params)
+                .expect("analysis succeeds");
+        Analyses { cfg, domtree, loops, info }
+    }
+
+    /// Whether two paths of forward edges (back edges removed), starting at
+    /// two different successors of `branch` and disjoint but for `target`,
+    /// reach `target` over two different incoming edges (thesis Def. 11;
+    /// Cytron et al.'s join). Unit-capacity max flow with split vertices.
+    fn has_disjoint_paths(a: &Analyses, branch: Block, target: Block) -> bool {
+        let blocks = a.cfg.reverse_post_order();
+        let position: HashMap<Block, usize> =
+            blocks.iter().enumerate().map(|(i, block)| (*block, i)).collect();
+        let (source, sink) = (2 * blocks.len(), 2 * blocks.len() + 1);
+        let inner = |block: Block| 2 * position[&block];
+        let outer = |block: Block| 2 * position[&block] + 1;
+        let forward = |from: Block, to: Block| !a.domtree.dominates(to, from);
+        let mut capacity: HashMap<(usize, usize), i32> = HashMap::new();
+        let mut neighbours: HashMap<usize, Vec<usize>> = HashMap::new();
+        let mut add = |from: usize, to: usize| {
+            *capacity.entry((from, to)).or_insert(0) += 1;
+            capacity.entry((to, from)).or_insert(0);
+            neighbours.entry(from).or_default().push(to);
+            neighbours.entry(to).or_default().push(from);
+        };
+        for &block in blocks {
+            if block == branch || block == target {
+                continue;
+            }
+            add(inner(block), outer(block));
+            for &successor in a.cfg.succs(block) {
+                if !forward(block, successor) || successor == branch {
+                    continue;
+                }
+                if successor == target {
+                    add(outer(block), sink);
+                } else {
+                    add(outer(block), inner(successor));
+                }
+            }
+        }
+        for &successor in a.cfg.succs(branch) {
+            if successor == target {
+                add(source, sink);
+            } else if forward(branch, successor) {
+                add(source, inner(successor));
+            }
+        }
+        let mut flow = 0;
+        while flow < 2 {
+            let mut previous: HashMap<usize, usize> = HashMap::new();
+            let mut queue = VecDeque::from([source]);
+            while let Some(node) = queue.pop_front() {
+                for &next in neighbours.get(&node).map_or(&[][..], Vec::as_slice) {
+                    if next != source
+                        && !previous.contains_key(&next)
+                        && capacity[&(node, next)] > 0
+                    {
+                        previous.insert(next, node);
+                        queue.push_back(next);
+                    }
+                }
+            }
+            if !previous.contains_key(&sink) {
+                break;
+            }
+            let mut node = sink;
+            while node != source {
+                let before = previous[&node];
+                *capacity.get_mut(&(before, node)).unwrap() -= 1;
+                *capacity.get_mut(&(node, before)).unwrap() += 1;
+                node = before;
+            }
+            flow += 1;
+        }
+        flow >= 2
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+
+        /// Join blocks are exactly the blocks with disjoint paths from two
+        /// successors (inside the branch's innermost loop, where temporal
+        /// divergence plays no part); their phis are varying; no block of a
+        /// divergent loop is `by_all`.
+        #[test]
+        fn join_blocks_are_the_disjoint_path_joins(seed in any::<u64>(), budget in 4usize..36) {
+            let func = random_structured_function(seed, budget, 40);
+            let a = analyze(&func, "uv");
+            for branch in a.info.divergent_branches() {
+                let innermost = a.loops.innermost_loop(branch);
+                let in_scope = |block: Block| innermost.is_none_or(|lp| a.loops.contains(lp, block));
+                let expected: Vec<Block> = a
+                    .info
+                    .block_index()
+                    .order()
+                    .iter()
+                    .copied()
+                    .filter(|block| *block != branch && in_scope(*block))
+                    .filter(|block| has_disjoint_paths(&a, branch, *block))
+                    .collect();
+                let actual: Vec<Block> =
+                    a.info.join_blocks(branch).iter().copied().filter(|block| in_scope(*block)).collect();
+                prop_assert_eq!(actual, expected, "joins of {}", branch);
+                for &join in a.info.join_blocks(branch) {
+                    for &inst in func.layout.block_insts(join) {
+                        if let InstData::Phi { incoming, .. } = func.dfg.inst(inst) {
+                            let identical = incoming.windows(2).all(|pair| pair[0].1 == pair[1].1);
+                            let result = func.dfg.result(inst).unwrap();
+                            prop_assert!(identical || a.info.shapes.is_varying(result));
+                        }
+                    }
+                }
+            }
+            for &lp in a.info.divergent_loops() {
+                for &block in a.loops.blocks(lp) {
+                    prop_assert!(!a.info.by_all(block), "{} in a divergent loop", block);
+                }
+            }
+        }
+
+        /// Making the uniform parameter varying never removes divergence.
+        #[test]
+        fn more_varying_inputs_never_remove_divergence(seed in any::<u64>(), budget in 4usize..36) {
+            let func = random_structured_function(seed, budget, 40);
+            let (less, more) = (analyze(&func, "uv"), analyze(&func, "vv"));
+            for &block in less.info.block_index().order() {
+                prop_assert!(!less.info.is_divergent_branch(block) || more.info.is_divergent_branch(block));
+                prop_assert!(!more.info.by_all(block) || less.info.by_all(block));
+                for join in less.info.join_blocks(block) {
+                    prop_assert!(more.info.is_join_block(*join));
+                }
+            }
+            for lp in less.info.divergent_loops() {
+                prop_assert!(more.info.is_divergent_loop(*lp));
+            }
+            for inst in func.layout.insts() {
+                if let Some(result) = func.dfg.result(inst) {
+                    let (before, after) = (less.info.shapes.shape(result).shape, more.info.shapes.shape(result).shape);
+                    prop_assert_eq!(before.join(after), after, "{} went down", result);
+                }
+            }
+        }
+    }
+}
