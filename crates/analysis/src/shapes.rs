@@ -94,7 +94,8 @@
 //!   otherwise. The SPMD builtins are known: `rv_lane_id()` is `Strided(1)`
 //!   starting at 0; `rv_num_lanes()`, `rv_any`, `rv_all`, `rv_ballot`,
 //!   `rv_popcount` and `rv_extract` are uniform (they combine all lanes);
-//!   `rv_mask`, `rv_insert`, `rv_shuffle` and `rv_compact` are Varying.
+//!   `rv_mask`, `rv_insert`, `rv_shuffle`, `rv_compact`, `rv_index` and
+//!   `rv_load` are Varying (`rv_store` has no result).
 //! - `alloca ty, count`: `Strided(alloc_size(ty) * count)` with the alloca's
 //!   alignment: widening gives every lane its own copy, interleaved per lane,
 //!   lane i's copy at `base + i * stride`. A non-constant count is a
@@ -907,7 +908,9 @@ impl ShapeAnalysis<'_> {
             "rv_num_lanes" | "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_extract" => {
                 return ValueShape::uniform(1)
             }
-            "rv_mask" | "rv_insert" | "rv_shuffle" | "rv_compact" => return ValueShape::varying(),
+            "rv_mask" | "rv_insert" | "rv_shuffle" | "rv_compact" | "rv_index" | "rv_load" => {
+                return ValueShape::varying()
+            }
             _ => {}
         }
         if effects == CallEffects::SideEffects {
