@@ -2,9 +2,10 @@
 // leading/trailing zeros on a value forced nonzero, byte swap, abs without
 // overflow, isolate-lowest-bit, sign extraction; unsigned arithmetic wraps.
 // lanewise-test: gcc-caller
+// u32_rotate has no notinbranch: masked variants are named too.
 #include <stdint.h>
 
-#pragma omp declare simd notinbranch
+#pragma omp declare simd
 uint32_t u32_rotate(uint32_t x, uint32_t r) {
     r &= 31;
     return (x << r) | (x >> ((32 - r) & 31));

@@ -3,7 +3,8 @@
 // a store through a varying pointer (`v` pointer parameter), and a
 // read-modify-write of elements at a non-affine function of a linear index
 // (distinct per lane, so no two lanes update the same element).
-#pragma omp declare simd uniform(out) notinbranch
+// scatter_by_index has no notinbranch: masked variants are named too.
+#pragma omp declare simd uniform(out)
 void scatter_by_index(float *out, int k, float value) { out[k & 255] = value; }
 
 #pragma omp declare simd notinbranch
