@@ -10,12 +10,20 @@
 //!   widening tests (scalar lane by lane against vector).
 
 pub mod abi;
+pub mod cfg_canon;
+pub mod divergent_loops;
 pub mod interp;
+pub mod linearize;
+pub mod masks;
 pub mod predicates;
+pub mod ssa_repair;
 pub mod vector_math;
 pub mod widen;
 
 pub use abi::lower_vector_abi;
+pub use linearize::{
+    linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,
+};
 pub use predicates::{add_entry_mask_param, BlockPredicates};
 pub use vector_math::VectorMath;
 pub use widen::{
