@@ -8,5 +8,5 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 echo "test: cargo build --release"
 cargo build --release
-echo "test: cargo test --release --workspace"
-cargo test --release --workspace
+echo "test: cargo test --release --workspace --no-fail-fast"
+cargo test --release --workspace --no-fail-fast

@@ -287,12 +287,12 @@ fn collect_driver_results(
             running = None;
         } else if let Some(rest) = line.strip_prefix("SKIP ") {
             report.skipped.push(rest.to_owned());
-        } else if line.starts_with("FAIL ") {
+        } else if let Some(rest) = line.strip_prefix("FAIL ") {
             if let Some(previous) = failure.take() {
                 report.failures.push(previous);
             }
             failures_seen += 1;
-            failure = Some(line[5..].to_owned());
+            failure = Some(rest.to_owned());
             running = None;
         } else if line.starts_with("    ") || line.starts_with("  lane") {
             if let Some(text) = failure.as_mut() {
