@@ -265,7 +265,6 @@ pub fn linearize_function(
         }
     }
     rewrite_terminators(func, &new_successors, &folded);
-    func.layout.set_block_order(index);
 
     // 6. Phis.
     let linearized = CfgSnapshot::compute(func)?;

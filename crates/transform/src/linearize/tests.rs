@@ -771,3 +771,177 @@ fn random_functions_without_divergence_keep_every_branch() {
         check_same_meaning(&func, &result, &report, seed, 20);
     }
 }
+
+// ----- Linearized, then widened under the block predicates -----
+
+/// Widens the linearized `i32 f(i32 u, i32 v, ptr out)` to `width` lanes
+/// (`u` uniform, `v` and `out` varying) and compares it in the interpreter
+/// with the original run lane by lane, each lane on its own `out` buffer.
+fn check_widened(
+    original: &Function,
+    linearized: &Function,
+    report: &LinearizeReport,
+    width: u32,
+    seed: u64,
+    runs: usize,
+) {
+    use crate::widen::{widen_function_masked, WidenConfig};
+    use lanewise_ir::vfabi::Isa;
+    let specs = parse_shapes("uvv").expect("valid shapes");
+    let isa = if width > 4 { Isa::Avx2 } else { Isa::Sse };
+    let config = WidenConfig::new("vec", width, isa, specs.clone());
+    let shapes = ShapeInfo::compute(linearized, &DataLayout::default(), &specs).expect("shapes");
+    let widened = widen_function_masked(
+        linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &report.predicates,
+    )
+    .unwrap_or_else(|error| panic!("widening failed: {error}\n{linearized}"));
+    if let Err(errors) = verify_function(&widened) {
+        panic!("{linearized}\nwidened:\n{}", display_function_with_errors(&widened, &errors));
+    }
+    let mut rng = Rng::new(seed);
+    let lane_bytes = SLOTS * 4;
+    for _ in 0..runs {
+        let u = Val::int(32, u128::from(rng.below(16)));
+        let vs: Vec<Val> = (0..width).map(|_| Val::int(32, u128::from(rng.below(16)))).collect();
+        let outs: Vec<Val> =
+            (0..u64::from(width)).map(|lane| Val::Ptr(MEMORY_BASE + lane * lane_bytes)).collect();
+        let initial: Vec<u8> =
+            (0..lane_bytes * u64::from(width)).map(|_| rng.below(8) as u8).collect();
+        let mut memory = Memory::new(MEMORY_BASE, initial.len());
+        memory.bytes.copy_from_slice(&initial);
+        let mut scalar = Interpreter::new(memory.clone(), one_lane_externals);
+        let mut expected = Vec::new();
+        for lane in 0..width as usize {
+            let args = [u.clone(), vs[lane].clone(), outs[lane].clone()];
+            expected.push(scalar.run(original, &args).expect("scalar run").expect("a result"));
+        }
+        let mut vector = Interpreter::new(memory, one_lane_externals);
+        let args = [u.clone(), Val::Vector(vs.clone()), Val::Vector(outs.clone())];
+        let actual = vector
+            .run(&widened, &args)
+            .unwrap_or_else(|error| panic!("vector run failed: {error}\n{linearized}\n{widened}"));
+        let Some(Val::Vector(lanes)) = actual else { panic!("vector result expected") };
+        for (lane, value) in lanes.iter().enumerate() {
+            assert!(
+                value.same_as(&expected[lane]),
+                "lane {lane}: {value:?} vs {:?} (u {u:?}, v {vs:?})\n{original}\n{linearized}\n{widened}",
+                expected[lane]
+            );
+        }
+        assert_eq!(
+            vector.memory.bytes, scalar.memory.bytes,
+            "memory differs (u {u:?}, v {vs:?})\n{linearized}"
+        );
+    }
+}
+
+/// Blocks that linearization creates (preheaders, latches, exit-edge
+/// blocks) have ids out of layout order. Widening currently retargets
+/// terminators with successive `replace_successor(old, new)` calls
+/// (widen.rs, `data.replace_successor(successor, self.blocks[&successor])`),
+/// which collide when a new id equals another old successor's id, so
+/// `br c, latch, exit` can come out as `br c, exit, exit` (found by this
+/// test, budget 4 seed 1). Run with `--ignored` once that is fixed.
+#[test]
+#[ignore = "widening's successor remapping collides on out-of-order block ids (see the doc comment)"]
+fn random_functions_widened_agree_with_the_scalar_lanes() {
+    for seed in 700..800 {
+        let func = random_function(seed, 14, 50);
+        let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
+        check_same_meaning(&func, &result, &report, seed, 20);
+        check_widened(&func, &result, &report, 4, seed, 10);
+        check_widened(&func, &result, &report, 8, seed + 1, 5);
+    }
+}
+
+#[test]
+fn figures_widened_agree_with_the_scalar_lanes() {
+    let (result, report) = linearize(&figure_3(), "uvv", LinearizeMode::Partial);
+    check_widened(&figure_3(), &result, &report, 8, 1, 30);
+    // Full linearization is not widened here: blocks under a folded
+    // uniform branch get a uniform predicate that may be false when they
+    // run, and masked widening reads a uniform predicate as "all lanes"
+    // (PLDI'18 Theorem 4.1 holds for partial linearization only).
+    let names = ["a", "b", "c", "d", "e"];
+    let edges = [("a", "b"), ("a", "e"), ("b", "c"), ("b", "d"), ("c", "d"), ("d", "e")];
+    let figure_7 = edge_function(&names, &edges, &["a"]);
+    let (result, report) = linearize(&figure_7, "uvv", LinearizeMode::Partial);
+    check_widened(&figure_7, &result, &report, 4, 2, 30);
+    let (result, report) = linearize(&mandelbrot_with_memory(), "uvv", LinearizeMode::Partial);
+    check_widened(&mandelbrot_with_memory(), &result, &report, 8, 3, 30);
+}
+
+/// Mandelbrot's escape loop with memory effects, as `i32 f(i32 limit, i32
+/// c, ptr out)`: `z` starts in `out[0]`, every iteration stores it to
+/// `out[1]`, the escape stores the iteration to `out[2]`.
+fn mandelbrot_with_memory() -> Function {
+    let mut func =
+        Function::new("mandelbrot_memory", vec![Type::I32, Type::I32, Type::PTR], Type::I32);
+    let (limit, c, out) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let header = b.create_block(Some("header"));
+    let body = b.create_block(Some("body"));
+    let latch = b.create_block(Some("latch"));
+    let at_limit = b.create_block(Some("at_limit"));
+    let escaped = b.create_block(Some("escaped"));
+    let end = b.create_block(Some("end"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I32, 0);
+    let z0 = b.load(Type::I32, out, 4);
+    let seven = b.iconst(Type::I32, 7);
+    let low = b.binary(BinaryOp::And, limit, seven);
+    let bound = b.binary(BinaryOp::Add, low, seven);
+    b.jump(header);
+    b.switch_to_block(header);
+    let i = b.phi(Type::I32, vec![(entry, zero)]);
+    let z = b.phi(Type::I32, vec![(entry, z0)]);
+    let in_range = b.icmp(IntPredicate::Slt, i, bound);
+    b.branch(in_range, body, at_limit);
+    b.switch_to_block(body);
+    let square = b.binary(BinaryOp::Mul, z, z);
+    let z_next = b.binary(BinaryOp::Add, square, c);
+    let one64 = b.iconst(Type::I64, 1);
+    let slot1 = b.gep(Type::I32, out, vec![one64]);
+    b.store(z_next, slot1, 4);
+    let fifteen = b.iconst(Type::I32, 15);
+    let low_z = b.binary(BinaryOp::And, z_next, fifteen);
+    let nine = b.iconst(Type::I32, 9);
+    let escapes = b.icmp(IntPredicate::Sgt, low_z, nine);
+    b.branch(escapes, escaped, latch);
+    b.switch_to_block(latch);
+    let one = b.iconst(Type::I32, 1);
+    let i_next = b.binary(BinaryOp::Add, i, one);
+    b.jump(header);
+    b.switch_to_block(at_limit);
+    b.jump(end);
+    b.switch_to_block(escaped);
+    let two64 = b.iconst(Type::I64, 2);
+    let slot2 = b.gep(Type::I32, out, vec![two64]);
+    b.store(i, slot2, 4);
+    let hundred = b.iconst(Type::I32, 100);
+    let marked = b.binary(BinaryOp::Add, i, hundred);
+    b.jump(end);
+    b.switch_to_block(end);
+    let result = b.phi(Type::I32, vec![(at_limit, i), (escaped, marked)]);
+    b.ret(Some(result));
+    for (phi, value) in [(i, i_next), (z, z_next)] {
+        let inst = func.dfg.defining_inst(phi).unwrap();
+        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+            incoming.push((latch, value));
+        }
+    }
+    func
+}
+
+#[test]
+fn mandelbrot_with_memory_keeps_its_meaning() {
+    let func = mandelbrot_with_memory();
+    let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
+    assert_eq!(report.loops_divergent, 1);
+    check_same_meaning(&func, &result, &report, 17, 200);
+}
