@@ -30,6 +30,13 @@ use crate::raw::{
 /// arithmetic (no instcombine), so the lifted code stays close to the input.
 pub const CANONICALIZE_PIPELINE: &str = "mem2reg,sroa,simplifycfg,loop-simplify,lcssa";
 
+/// The pipeline [`LlvmModule::lift_canonical`] runs before canonicalizing:
+/// the vector code of the scalar function (clang's own loop and SLP
+/// vectorizers put some there at -O2) turned back into scalar code, since
+/// vectorizing across lanes pays more than keeping clang's short vectors
+/// inside one lane, and widening handles scalar code.
+pub const SCALARIZE_PIPELINE: &str = "expand-reductions,scalarizer<load-store>,dce";
+
 /// The per-function pipeline [`LlvmModule::cleanup`] runs on new functions.
 pub const CLEANUP_PIPELINE: &str =
     "instcombine,simplifycfg,early-cse,gvn,instcombine,dce,simplifycfg";
@@ -209,6 +216,16 @@ impl<'ctx> LlvmModule<'ctx> {
             );
         }
         self.run_function_pipeline(name, CANONICALIZE_PIPELINE)
+    }
+
+    /// Lifts the defined function `name` after canonicalizing a copy of the
+    /// module ([`LlvmModule::canonicalize`], then [`SCALARIZE_PIPELINE`]); the module's own function is
+    /// left exactly as it was, so the scalar code in the output is the input's.
+    pub fn lift_canonical(&self, name: &str) -> Result<Function, BridgeError> {
+        let mut copy = LlvmModule { context: self.context, module: self.module.clone() };
+        copy.canonicalize(name)?;
+        copy.run_function_pipeline(name, SCALARIZE_PIPELINE)?;
+        copy.lift(name)
     }
 
     /// Lifts the defined function `name` into the Lanewise IR.
