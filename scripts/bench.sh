@@ -32,6 +32,12 @@ mkdir -p "$out/build" "$out/results"
 # all of them compute the same operations and can be compared bit for bit
 # (GCC contracts across statements by default, clang within expressions).
 cflags=(-O3 -march=native -ffp-contract=off)
+# Extra flags for the IR handed to lanewise. clang's SLP vectorizer packs
+# pairs of scalar operations of the scalar function into <2 x float> vectors,
+# which lanewise does not widen yet ("varying aggregate and vector operations
+# are not widened yet"); the suite turns SLP off for lanewise's input only.
+# Set BENCH_LANEWISE_CFLAGS= (empty) to measure the plain -O3 IR.
+read -r -a lanewise_cflags <<<"${BENCH_LANEWISE_CFLAGS--fno-slp-vectorize}"
 clang=clang-22
 gcc=gcc
 
@@ -84,9 +90,10 @@ build_kernel() {
         objects+=("$dir/hand.o")
     fi
     # lanewise: the kernel's IR as clang emits it with its declare-simd variants.
-    $clang "${cflags[@]}" -fopenmp-simd -D"$name=${name}_lw" -S -emit-llvm "$kernel" -o "$dir/lw.ll"
-    $clang "${cflags[@]}" -fopenmp-simd -D"$name=${name}_lwfull" -S -emit-llvm "$kernel" \
-        -o "$dir/lwfull.ll"
+    $clang "${cflags[@]}" "${lanewise_cflags[@]}" -fopenmp-simd -D"$name=${name}_lw" -S \
+        -emit-llvm "$kernel" -o "$dir/lw.ll"
+    $clang "${cflags[@]}" "${lanewise_cflags[@]}" -fopenmp-simd -D"$name=${name}_lwfull" -S \
+        -emit-llvm "$kernel" -o "$dir/lwfull.ll"
     set +e
     if reason=$(run_lanewise "$dir/lanewise.log" "$dir/lw.ll" "$dir/lw.vec.ll"); then
         if $clang "${cflags[@]}" -c "$dir/lw.vec.ll" -o "$dir/lw.o" 2>"$dir/lw-llc.log"; then
@@ -115,8 +122,8 @@ build_kernel() {
     # SIMD utilization: a second program with the variant instrumented by
     # `lanewise --instrument-utilization` in place of lw.o (same symbols).
     # Not supported yet -> the reason goes into the report's utilization column.
-    $clang "${cflags[@]}" -fopenmp-simd -D"$name=${name}_lw" -S -emit-llvm "$kernel" \
-        -o "$dir/lwutil.ll" || return 1
+    $clang "${cflags[@]}" "${lanewise_cflags[@]}" -fopenmp-simd -D"$name=${name}_lw" -S \
+        -emit-llvm "$kernel" -o "$dir/lwutil.ll" || return 1
     if reason=$(run_lanewise "$dir/lanewise-util.log" "$dir/lwutil.ll" "$dir/lwutil.vec.ll" \
         --instrument-utilization); then
         local util_objects=("${objects[@]/$dir\/lw.o/}")
@@ -148,7 +155,7 @@ for name in $kernels; do
         continue
     fi
     set +e
-    sed 's/^export BENCH_NOT_RUN_/   not run: /' "$dir/env"
+    (source "$dir/env" && env | grep '^BENCH_NOT_RUN_' | sed 's/^BENCH_NOT_RUN_/   not built: /')
     for input in $("$dir/bench" --list-inputs); do
         echo "== $name ($input): running"
         (source "$dir/env" && "$dir/bench" --input "$input" --repeats "$repeats") \

@@ -26,12 +26,19 @@
 // calls the simd clones in the GCC-compiled kernel object. Driver globals are
 // defined in the driver part and declared `extern` in the loop part. GCC has
 // no ext_vector_type, so the loop part sees nothing else of this header.
+// SWEEPS (default 1; a driver defines it before including this header)
+// repeats the pass over the items, for kernels too cheap per item.
+#ifndef SWEEPS
+#define SWEEPS 1
+#endif
 #ifdef BENCH_LOOP
 #define BENCH_GLOBAL extern
-#define BENCH_OMP_LOOP(T, KERNEL_FN)                                  \
-    void omp_loop(T *out) {                                           \
-        _Pragma("omp simd") for (int i = 0; i < ITEMS; i++) out[i] = \
-            SCALAR_CALL(KERNEL_FN, i);                                \
+#define BENCH_OMP_LOOP(T, KERNEL_FN)                                      \
+    void omp_loop(T *out) {                                               \
+        for (int sweep = 0; sweep < SWEEPS; sweep++) {                    \
+            _Pragma("omp simd") for (int i = 0; i < ITEMS; i++) out[i] = \
+                SCALAR_CALL(KERNEL_FN, i);                                \
+        }                                                                 \
     }
 #else
 #define BENCH_GLOBAL
@@ -318,20 +325,25 @@ static int bench_main(int argc, char **argv, bench_kernel *kernel) {
     static T out_scalar[ITEMS], out_clang_omp[ITEMS], out_gcc[ITEMS], out_lw8[ITEMS],      \
         out_lw16[ITEMS], out_lwfull[ITEMS];                                                 \
     static void run_scalar(void) {                                                          \
-        for (int i = 0; i < ITEMS; i++) out_scalar[i] = SCALAR_CALL(SCALAR_FN, i);          \
+        for (int sweep = 0; sweep < SWEEPS; sweep++)                                        \
+            for (int i = 0; i < ITEMS; i++) out_scalar[i] = SCALAR_CALL(SCALAR_FN, i);      \
     }                                                                                       \
     static void run_clang_omp(void) { omp_loop_clang(out_clang_omp); }                      \
     static void run_gcc(void) { omp_loop_gcc(out_gcc); }                                    \
     static void run_lw8(void) {                                                             \
-        for (int i = 0; i < ITEMS; i += 8) st8##S(&out_lw8[i], VECTOR_CALL(LW8_FN, i, 8));  \
+        for (int sweep = 0; sweep < SWEEPS; sweep++)                                        \
+            for (int i = 0; i < ITEMS; i += 8)                                              \
+                st8##S(&out_lw8[i], VECTOR_CALL(LW8_FN, i, 8));                             \
     }                                                                                       \
     BENCH_AVX512 static void run_lw16(void) {                                               \
-        for (int i = 0; i < ITEMS; i += 16)                                                 \
-            st16##S(&out_lw16[i], VECTOR_CALL(LW16_FN, i, 16));                             \
+        for (int sweep = 0; sweep < SWEEPS; sweep++)                                        \
+            for (int i = 0; i < ITEMS; i += 16)                                             \
+                st16##S(&out_lw16[i], VECTOR_CALL(LW16_FN, i, 16));                         \
     }                                                                                       \
     static void run_lwfull(void) {                                                          \
-        for (int i = 0; i < ITEMS; i += 8)                                                  \
-            st8##S(&out_lwfull[i], VECTOR_CALL(LWFULL_FN, i, 8));                           \
+        for (int sweep = 0; sweep < SWEEPS; sweep++)                                        \
+            for (int i = 0; i < ITEMS; i += 8)                                              \
+                st8##S(&out_lwfull[i], VECTOR_CALL(LWFULL_FN, i, 8));                       \
     }
 
 #define BENCH_STANDARD_CONFIGS(LW8_FN, LW16_FN, LWFULL_FN, LIBMVEC)                          \
