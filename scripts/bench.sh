@@ -35,9 +35,10 @@ cflags=(-O3 -march=native -ffp-contract=off)
 # Extra flags for the IR handed to lanewise. clang's SLP vectorizer packs
 # pairs of scalar operations of the scalar function into <2 x float> vectors,
 # which lanewise does not widen yet ("varying aggregate and vector operations
-# are not widened yet"); the suite turns SLP off for lanewise's input only.
+# are not widened yet"), and the loop vectorizer does the same to uniform
+# inner loops; the suite turns both off for lanewise's input only.
 # Set BENCH_LANEWISE_CFLAGS= (empty) to measure the plain -O3 IR.
-read -r -a lanewise_cflags <<<"${BENCH_LANEWISE_CFLAGS--fno-slp-vectorize}"
+read -r -a lanewise_cflags <<<"${BENCH_LANEWISE_CFLAGS--fno-slp-vectorize -fno-vectorize}"
 clang=clang-22
 gcc=gcc
 
