@@ -451,6 +451,24 @@ impl InstData {
         }
     }
 
+    /// Replaces every successor `b` by `map(b)`, all slots at once (so a
+    /// renaming that swaps blocks cannot collide, as repeated
+    /// [`InstData::replace_successor`] calls could).
+    pub fn map_successors(&mut self, mut map: impl FnMut(Block) -> Block) {
+        match self {
+            InstData::Jump { dest } => *dest = map(*dest),
+            InstData::Branch { then_dest, else_dest, .. } => {
+                *then_dest = map(*then_dest);
+                *else_dest = map(*else_dest);
+            }
+            InstData::Switch { default, cases, .. } => {
+                *default = map(*default);
+                cases.iter_mut().for_each(|(_, block)| *block = map(*block));
+            }
+            _ => {}
+        }
+    }
+
     /// Replaces every successor `from` by `to`.
     pub fn replace_successor(&mut self, from: Block, to: Block) {
         let swap = |block: &mut Block| {

@@ -1,10 +1,13 @@
 //! Lanewise as a library: vectorize the functions of an LLVM module.
 //!
 //! The pipeline for one variant is straight-line code in [`vectorize_variant`]:
-//! lift (LLVM → Lanewise IR, after LLVM's canonicalizing passes) → shape
-//! analysis → uniform-control-flow check and loop analysis → widening → lower
-//! (Lanewise IR → a new LLVM function) → LLVM verifier → cleanup pipeline.
-//! Each step recomputes what it needs; nothing is cached across steps.
+//! lift (LLVM → Lanewise IR, after LLVM's canonicalizing passes) → loop and
+//! divergence analysis (shapes with sync dependence) → divergent-loop
+//! transform, masks and partial linearization (PLDI'18), so that every branch
+//! left is uniform → shapes of the rewritten function → widening under the
+//! block predicates → vector ABI signature → lower (Lanewise IR → a new LLVM
+//! function) → LLVM verifier → cleanup pipeline. Each step recomputes what it
+//! needs; nothing is cached across steps.
 //!
 //! Two modes: [`Mode::DeclareSimd`] produces every `_ZGV...` variant named by
 //! clang's `#pragma omp declare simd` attributes; [`Mode::Explicit`] vectorizes
@@ -14,13 +17,19 @@ use std::path::Path;
 
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::uniformity::check_uniform_control_flow;
-use lanewise_analysis::{ControlFlowGraph, DominatorTree, ShapeInfo};
-use lanewise_ir::vfabi::{Isa, ParamSpec, VariantName};
-use lanewise_ir::{verify_function, DataLayout, Function, Type};
+use lanewise_analysis::{
+    ControlFlowGraph, DivergenceInfo, DominatorTree, PostDominatorTree, ShapeInfo,
+};
+use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
+use lanewise_ir::{verify_function, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
-use lanewise_transform::{lower_vector_abi, widen_function, WidenConfig};
+use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
+use lanewise_transform::predicates::add_entry_mask_param;
+use lanewise_transform::widen::{widen_function_with_stats, MemoryAccessStats};
+use lanewise_transform::{lower_vector_abi, BlockPredicates, WidenConfig};
 
 pub use lanewise_llvm::OutputFormat;
+pub use lanewise_transform::linearize::LinearizeMode;
 pub use lanewise_transform::VectorMath;
 
 /// A pass after which the IR can be dumped.
@@ -28,6 +37,10 @@ pub use lanewise_transform::VectorMath;
 pub enum Pass {
     /// The scalar function as lifted from LLVM.
     Lift,
+    /// The scalar function after the divergent-loop transform and partial
+    /// linearization (only functions with divergent control flow, masked
+    /// variants, or `--linearize=full`).
+    Linearize,
     /// The vector function after widening.
     Widen,
     /// The vector function after its signature follows the vector ABI.
@@ -39,7 +52,7 @@ pub enum Pass {
 /// What to vectorize.
 #[derive(Clone, Debug)]
 pub enum Mode {
-    /// Every non-masked `_ZGV` variant named on a defined function.
+    /// Every `_ZGV` variant named on a defined function.
     DeclareSimd,
     /// One function with the given shapes.
     Explicit(ExplicitRequest),
@@ -63,6 +76,8 @@ pub struct ExplicitRequest {
 pub struct Options {
     pub mode: Mode,
     pub vector_math: VectorMath,
+    /// Partial linearization (PLDI'18) or full if-conversion (the baseline).
+    pub linearize: LinearizeMode,
     /// Passes after which the IR is printed to stderr.
     pub dump_after: Option<Vec<Pass>>,
     /// Declare-simd mode: skip functions that cannot be vectorized (they are
@@ -77,6 +92,7 @@ impl Default for Options {
         Options {
             mode: Mode::DeclareSimd,
             vector_math: VectorMath::Libmvec,
+            linearize: LinearizeMode::Partial,
             dump_after: None,
             keep_going: false,
             verify_each: true,
@@ -84,13 +100,114 @@ impl Default for Options {
     }
 }
 
-/// One function Lanewise produced.
+/// One function Lanewise produced, as `--report` writes it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct ProducedFunction {
     pub name: String,
     pub scalar: String,
     pub width: u32,
     pub isa: char,
+    /// Whether the variant takes a mask (`M`, inbranch).
+    pub masked_variant: bool,
+    pub branches: BranchCounts,
+    pub loops: LoopCounts,
+    pub memory: MemoryCounts,
+    pub masked: MaskedCounts,
+}
+
+/// Conditional branches (and switches) of the scalar function.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct BranchCounts {
+    /// Branches on a varying condition (folded by linearization).
+    pub divergent: usize,
+    /// Uniform branches kept as branches.
+    pub uniform_kept: usize,
+    /// Uniform branches folded (only with `--linearize=full`).
+    pub uniform_folded: usize,
+}
+
+/// Loops of the scalar function.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct LoopCounts {
+    pub uniform: usize,
+    pub divergent: usize,
+}
+
+/// How the loads and stores were vectorized (each counted once).
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct MemoryCounts {
+    pub uniform: u32,
+    pub contiguous: u32,
+    pub strided: u32,
+    pub gather: u32,
+    pub scatter: u32,
+    pub scalarized: u32,
+}
+
+/// What runs under a mask.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct MaskedCounts {
+    /// Blocks of the linearized function with a non-trivial predicate.
+    pub blocks: usize,
+    /// Loads and stores under a mask.
+    pub memory: u32,
+}
+
+impl From<MemoryAccessStats> for MemoryCounts {
+    fn from(stats: MemoryAccessStats) -> Self {
+        MemoryCounts {
+            uniform: stats.uniform,
+            contiguous: stats.contiguous,
+            strided: stats.strided,
+            gather: stats.gather,
+            scatter: stats.scatter,
+            scalarized: stats.scalarized,
+        }
+    }
+}
+
+impl ProducedFunction {
+    fn new(name: &str, variant: &VariantName) -> Self {
+        ProducedFunction {
+            name: name.to_owned(),
+            scalar: variant.scalar_name.clone(),
+            width: variant.width,
+            isa: variant.isa.letter(),
+            masked_variant: variant.masked,
+            branches: BranchCounts::default(),
+            loops: LoopCounts::default(),
+            memory: MemoryCounts::default(),
+            masked: MaskedCounts::default(),
+        }
+    }
+
+    fn record_linearization(&mut self, linearized: &LinearizeReport, func: &Function) {
+        self.branches = BranchCounts {
+            divergent: linearized.branches_divergent,
+            uniform_kept: linearized.uniform_kept,
+            uniform_folded: linearized.uniform_folded,
+        };
+        self.loops =
+            LoopCounts { uniform: linearized.loops_uniform, divergent: linearized.loops_divergent };
+        self.masked.blocks = linearized.predicates.masked_blocks(func).count();
+    }
+
+    /// Counts for a function whose control flow needed no linearization:
+    /// every conditional branch is uniform and kept, every loop uniform.
+    fn record_uniform_control_flow(&mut self, func: &Function, loops: &LoopInfo) {
+        let conditional = func
+            .layout
+            .blocks()
+            .iter()
+            .filter(|block| {
+                func.terminator(**block).is_some_and(|term| {
+                    matches!(func.dfg.inst(term), InstData::Branch { .. } | InstData::Switch { .. })
+                }) && func.successors(**block).len() > 1
+            })
+            .count();
+        self.branches = BranchCounts { divergent: 0, uniform_kept: conditional, uniform_folded: 0 };
+        self.loops = LoopCounts { uniform: loops.len(), divergent: 0 };
+    }
 }
 
 /// What a run did.
@@ -99,6 +216,44 @@ pub struct Report {
     pub functions: Vec<ProducedFunction>,
     /// Variants not produced, each with the reason (one line).
     pub skipped: Vec<String>,
+}
+
+impl Report {
+    /// The `--stats` text: one paragraph per produced function.
+    pub fn summary(&self) -> String {
+        let mut text = String::new();
+        for function in &self.functions {
+            let branches = &function.branches;
+            let memory = &function.memory;
+            text.push_str(&format!(
+                "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
+                 folded; loops: {} uniform, {} divergent\n  memory: {} uniform, {} contiguous, \
+                 {} strided, {} gather, {} scatter, {} scalarized; masked: {} blocks, {} accesses\n",
+                function.name,
+                function.scalar,
+                function.width,
+                function.isa,
+                if function.masked_variant { ", masked" } else { "" },
+                branches.divergent,
+                branches.uniform_kept,
+                branches.uniform_folded,
+                function.loops.uniform,
+                function.loops.divergent,
+                memory.uniform,
+                memory.contiguous,
+                memory.strided,
+                memory.gather,
+                memory.scatter,
+                memory.scalarized,
+                function.masked.blocks,
+                function.masked.memory,
+            ));
+        }
+        for skipped in &self.skipped {
+            text.push_str(&format!("skipped: {skipped}\n"));
+        }
+        text
+    }
 }
 
 /// Errors of a run; each names the function (and block and instruction where
@@ -116,6 +271,8 @@ pub enum Error {
     Verifier { pass: Pass, function: String, errors: String },
     #[error("{0}")]
     Request(String),
+    #[error("internal error in `{function}` (a bug): {message}")]
+    Internal { function: String, message: String },
 }
 
 impl Error {
@@ -124,7 +281,9 @@ impl Error {
     pub fn is_internal(&self) -> bool {
         matches!(
             self,
-            Error::Verifier { .. } | Error::Bridge(lanewise_llvm::BridgeError::Verify(_))
+            Error::Verifier { .. }
+                | Error::Internal { .. }
+                | Error::Bridge(lanewise_llvm::BridgeError::Verify(_))
         )
     }
 }
@@ -182,7 +341,6 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
             }
         }
         Mode::Explicit(request) => {
-            module.canonicalize(&request.function)?;
             let scalar = lift(module, &request.function, options)?;
             if request.params.len() != scalar.params.len() {
                 return Err(Error::Request(format!(
@@ -201,8 +359,9 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
                 scalar_name: request.function.clone(),
             };
             let name = request.name.clone().unwrap_or_else(|| variant.mangle());
-            vectorize_variant(module, &scalar, &variant, &name, &data_layout, options)?;
-            report.functions.push(produced(&name, &variant));
+            let produced =
+                vectorize_variant(module, &scalar, &variant, &name, &data_layout, options)?;
+            report.functions.push(produced);
             produced_names.push(name);
         }
     }
@@ -211,8 +370,7 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
     Ok(report)
 }
 
-/// All variants of one declare-simd function. Masked variants are skipped
-/// (listed in the report) until masking lands.
+/// All variants of one declare-simd function.
 fn vectorize_declare_simd_function(
     module: &mut LlvmModule<'_>,
     scalar_name: &str,
@@ -221,7 +379,6 @@ fn vectorize_declare_simd_function(
     options: &Options,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
-    module.canonicalize(scalar_name)?;
     let scalar = lift(module, scalar_name, options)?;
     let mut produced_names = Vec::new();
     for mangled in variant_names {
@@ -229,13 +386,6 @@ fn vectorize_declare_simd_function(
             variant: mangled.clone(),
             message: error.to_string(),
         })?;
-        if variant.masked {
-            report.skipped.push(format!(
-                "`{mangled}`: masked (inbranch) variants are not generated yet; \
-                 use `notinbranch` or call the unmasked variant"
-            ));
-            continue;
-        }
         if variant.params.len() != scalar.params.len() {
             return Err(Error::Variant {
                 variant: mangled.clone(),
@@ -246,29 +396,21 @@ fn vectorize_declare_simd_function(
                 ),
             });
         }
-        vectorize_variant(module, &scalar, &variant, mangled, data_layout, options)?;
-        report.functions.push(produced(mangled, &variant));
+        let produced = vectorize_variant(module, &scalar, &variant, mangled, data_layout, options)?;
+        report.functions.push(produced);
         produced_names.push(mangled.clone());
     }
     Ok(produced_names)
 }
 
-fn produced(name: &str, variant: &VariantName) -> ProducedFunction {
-    ProducedFunction {
-        name: name.to_owned(),
-        scalar: variant.scalar_name.clone(),
-        width: variant.width,
-        isa: variant.isa.letter(),
-    }
-}
-
 fn lift(module: &LlvmModule<'_>, name: &str, options: &Options) -> Result<Function, Error> {
-    let scalar = module.lift(name)?;
+    let scalar = module.lift_canonical(name)?;
     check(&scalar, Pass::Lift, options)?;
     Ok(scalar)
 }
 
-/// The pipeline for one variant of one scalar function.
+/// The pipeline for one variant of one scalar function. Returns what the
+/// report says about the produced function.
 fn vectorize_variant(
     module: &mut LlvmModule<'_>,
     scalar: &Function,
@@ -276,22 +418,70 @@ fn vectorize_variant(
     name: &str,
     data_layout: &DataLayout,
     options: &Options,
-) -> Result<(), Error> {
+) -> Result<ProducedFunction, Error> {
     let analysis_error =
         |message: String| Error::Analysis { function: scalar.name.clone(), message };
+    let variant_error = |message: String| Error::Variant { variant: name.to_owned(), message };
 
-    let cfg = ControlFlowGraph::compute(scalar);
-    let domtree = DominatorTree::compute(scalar, &cfg);
-    LoopInfo::compute(scalar, &cfg, &domtree).map_err(|error| analysis_error(error.to_string()))?;
-    let shapes = ShapeInfo::compute(scalar, data_layout, &variant.params)
-        .map_err(|error| analysis_error(error.to_string()))?;
-    check_uniform_control_flow(scalar, &shapes)
-        .map_err(|error| analysis_error(error.to_string()))?;
+    // The scalar function is rewritten (masked entry, linearization) on a copy.
+    let mut work = scalar.clone();
+    let mut params = variant.params.clone();
+    let entry_mask = variant.masked.then(|| {
+        params.push(ParamSpec { kind: ParamKind::Vector, align: None });
+        add_entry_mask_param(&mut work)
+    });
 
-    let mut config = WidenConfig::new(name, variant.width, variant.isa, variant.params.clone());
+    // Divergence analysis (shapes with sync dependence) on the scalar code.
+    let cfg = ControlFlowGraph::compute(&work);
+    let domtree = DominatorTree::compute(&work, &cfg);
+    let postdom = PostDominatorTree::compute(&work, &cfg);
+    let loops = LoopInfo::compute(&work, &cfg, &domtree)
+        .map_err(|error| analysis_error(error.to_string()))?;
+    let divergence =
+        DivergenceInfo::compute(&work, &cfg, &domtree, &postdom, &loops, data_layout, &params)
+            .map_err(|error| analysis_error(error.to_string()))?;
+    let facts = DivergenceFacts {
+        divergent_branches: divergence.divergent_branches().into_iter().collect(),
+        divergent_loop_headers: divergence
+            .divergent_loops()
+            .iter()
+            .map(|lp| loops.header(*lp))
+            .collect(),
+    };
+
+    // Linearization makes every branch uniform. Functions whose control flow
+    // is already uniform skip it (unless full linearization is asked for).
+    let needs_linearization = !facts.divergent_branches.is_empty()
+        || entry_mask.is_some()
+        || options.linearize == LinearizeMode::Full;
+    let mut produced = ProducedFunction::new(name, variant);
+    let predicates = if needs_linearization {
+        let linearized = linearize_function(&mut work, &facts, options.linearize, entry_mask)
+            .map_err(|error| analysis_error(error.to_string()))?;
+        check(&work, Pass::Linearize, options)?;
+        produced.record_linearization(&linearized, &work);
+        linearized.predicates
+    } else {
+        produced.record_uniform_control_flow(&work, &loops);
+        BlockPredicates::all_active()
+    };
+
+    // Shapes of the rewritten function: all its branches must be uniform now.
+    let shapes = ShapeInfo::compute(&work, data_layout, &params)
+        .map_err(|error| analysis_error(error.to_string()))?;
+    check_uniform_control_flow(&work, &shapes).map_err(|error| Error::Internal {
+        function: scalar.name.clone(),
+        message: format!("a divergent branch survived linearization: {error}"),
+    })?;
+
+    let mut config = WidenConfig::new(name, variant.width, variant.isa, params);
     config.vector_math = options.vector_math;
-    let mut vector = widen_function(scalar, &shapes, data_layout, &config)
-        .map_err(|error| Error::Variant { variant: name.to_owned(), message: error.to_string() })?;
+    config.masked = variant.masked;
+    let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
+        .map_err(|error| variant_error(error.to_string()))?;
+    produced.memory = widened.stats.into();
+    produced.masked.memory = widened.stats.masked;
+    let mut vector = widened.function;
     check(&vector, Pass::Widen, options)?;
 
     lower_vector_abi(&mut vector, variant.isa);
@@ -301,7 +491,7 @@ fn vectorize_variant(
     if wants_dump(options, Pass::Lower) {
         eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
     }
-    Ok(())
+    Ok(produced)
 }
 
 /// Dumps `func` if asked, and runs the verifier if asked.

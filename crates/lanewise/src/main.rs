@@ -10,7 +10,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 
-use lanewise::{ExplicitRequest, Mode, Options, OutputFormat, Pass, VectorMath};
+use lanewise::{ExplicitRequest, LinearizeMode, Mode, Options, OutputFormat, Pass, VectorMath};
 use lanewise_ir::vfabi::{parse_shapes, Isa};
 
 /// Lanewise: turns scalar LLVM IR functions into SIMD functions.
@@ -45,6 +45,19 @@ struct Cli {
     /// x86 ISA whose registers hold W lanes of the widest parameter or result).
     #[arg(long, value_enum, requires = "function")]
     isa: Option<IsaArg>,
+
+    /// Control-flow linearization: `partial` keeps the uniform branches PLDI'18
+    /// guarantees; `full` folds every branch (the if-conversion baseline).
+    #[arg(long, value_enum, default_value_t = LinearizeArg::Partial)]
+    linearize: LinearizeArg,
+
+    /// Write a JSON report of every produced function to FILE.
+    #[arg(long, value_name = "FILE")]
+    report: Option<PathBuf>,
+
+    /// Print a human-readable summary of every produced function on stderr.
+    #[arg(long)]
+    stats: bool,
 
     /// How calls to libm functions are vectorized.
     #[arg(long, value_enum, default_value_t = VectorMathArg::Libmvec)]
@@ -85,6 +98,14 @@ enum IsaArg {
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
+enum LinearizeArg {
+    /// Partial linearization (Moll & Hack, PLDI'18).
+    Partial,
+    /// Fold every branch (full if-conversion).
+    Full,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
 enum VectorMathArg {
     /// Use glibc libmvec variants where one exists (up to 4 ulp from scalar libm).
     Libmvec,
@@ -95,6 +116,7 @@ enum VectorMathArg {
 #[derive(Copy, Clone, Debug, ValueEnum)]
 enum PassArg {
     Lift,
+    Linearize,
     Widen,
     Abi,
     Lower,
@@ -154,11 +176,18 @@ fn run(cli: Cli) -> Result<(), String> {
         },
         dump_after: cli.dump_after.map(|pass| match pass {
             PassArg::Lift => vec![Pass::Lift],
+            PassArg::Linearize => vec![Pass::Linearize],
             PassArg::Widen => vec![Pass::Widen],
             PassArg::Abi => vec![Pass::Abi],
             PassArg::Lower => vec![Pass::Lower],
-            PassArg::All => vec![Pass::Lift, Pass::Widen, Pass::Abi, Pass::Lower],
+            PassArg::All => {
+                vec![Pass::Lift, Pass::Linearize, Pass::Widen, Pass::Abi, Pass::Lower]
+            }
         }),
+        linearize: match cli.linearize {
+            LinearizeArg::Partial => LinearizeMode::Partial,
+            LinearizeArg::Full => LinearizeMode::Full,
+        },
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
     };
@@ -166,6 +195,14 @@ fn run(cli: Cli) -> Result<(), String> {
         .map_err(|error| one_line_message(&error))?;
     for skipped in &report.skipped {
         eprintln!("lanewise: warning: {skipped}");
+    }
+    if let Some(path) = &cli.report {
+        let json = serde_json::to_string_pretty(&report).expect("the report serializes");
+        std::fs::write(path, json + "\n")
+            .map_err(|error| format!("cannot write `{}`: {error}", path.display()))?;
+    }
+    if cli.stats {
+        eprint!("{}", report.summary());
     }
     Ok(())
 }

@@ -1561,9 +1561,7 @@ impl<'a> Widener<'a> {
             InstData::Return { value: Some(value) } => *value = self.vector(*value)?,
             _ => {}
         }
-        for successor in data.successors() {
-            data.replace_successor(successor, self.blocks[&successor]);
-        }
+        data.map_successors(|successor| self.blocks[&successor]);
         if let Some((scalar_block, _)) = self.location {
             self.exit_blocks.insert(scalar_block, self.current.expect("a current block"));
         }
