@@ -26,7 +26,7 @@ use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::predicates::add_entry_mask_param;
 use lanewise_transform::widen::{widen_function_with_stats, MemoryAccessStats};
-use lanewise_transform::{lower_vector_abi, BlockPredicates, WidenConfig};
+use lanewise_transform::{lower_vector_abi, widen_mask_phis, BlockPredicates, WidenConfig};
 
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::linearize::LinearizeMode;
@@ -482,6 +482,7 @@ fn vectorize_variant(
     produced.memory = widened.stats.into();
     produced.masked.memory = widened.stats.masked;
     let mut vector = widened.function;
+    widen_mask_phis(&mut vector, variant.isa);
     check(&vector, Pass::Widen, options)?;
 
     lower_vector_abi(&mut vector, variant.isa);

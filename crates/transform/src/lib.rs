@@ -14,6 +14,7 @@ pub mod cfg_canon;
 pub mod divergent_loops;
 pub mod interp;
 pub mod linearize;
+pub mod mask_phis;
 pub mod masks;
 pub mod predicates;
 pub mod ssa_repair;
@@ -24,6 +25,7 @@ pub use abi::lower_vector_abi;
 pub use linearize::{
     linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,
 };
+pub use mask_phis::widen_mask_phis;
 pub use predicates::{add_entry_mask_param, BlockPredicates};
 pub use vector_math::VectorMath;
 pub use widen::{
