@@ -96,10 +96,12 @@
 //!   `rv_popcount` and `rv_extract` are uniform (they combine all lanes);
 //!   `rv_mask`, `rv_insert`, `rv_shuffle`, `rv_compact`, `rv_index` and
 //!   `rv_load` are Varying (`rv_store` has no result).
-//! - `alloca ty, count`: `Strided(alloc_size(ty) * count)` with the alloca's
-//!   alignment: widening gives every lane its own copy, interleaved per lane,
-//!   lane i's copy at `base + i * stride`. A non-constant count is a
-//!   [`ShapeError::AllocaVariableCount`].
+//! - `alloca ty, count`: `Strided(stride)` with the alloca's alignment, where
+//!   `stride` is `alloc_size(ty) * count` rounded up to the alignment
+//!   ([`alloca_lane_stride`]): widening gives every lane its own copy, lane
+//!   i's copy at `base + i * stride`, so every copy is as aligned as the
+//!   scalar alloca (the scalar code's `align` on accesses stays true in every
+//!   lane). A non-constant count is a [`ShapeError::AllocaVariableCount`].
 //! - `extractvalue`, `insertvalue`, `extractelement`, `insertelement`,
 //!   `shufflevector`, `splat`, `fneg`: uniform iff all operands are uniform.
 //!   `freeze` keeps its operand's shape (a frozen poison lane may take any
@@ -131,6 +133,15 @@ use lanewise_ir::{
     BinaryOp, CallEffects, Callee, CastOp, Constant, DataLayout, Function, InstData, IntPredicate,
     SecondaryMap, Type, Value, ValueDef,
 };
+
+/// The distance in bytes between the lanes' copies of a private (alloca)
+/// object of `count` elements of `element_bytes` with alignment `align`: the
+/// object's size rounded up to its alignment, so every copy keeps it.
+pub fn alloca_lane_stride(element_bytes: u64, count: u128, align: u64) -> i128 {
+    let bytes = i128::from(element_bytes).wrapping_mul(count as i128);
+    let align = i128::from(align.max(1));
+    (bytes + align - 1) / align * align
+}
 
 /// How a value varies across the W lanes of the vectorized function.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -677,9 +688,9 @@ impl ShapeAnalysis<'_> {
             InstData::Alloca { ty, count, align } => {
                 // check_allocas guarantees a constant count.
                 let count = self.func.dfg.int_constant(*count).unwrap_or(1);
-                let bytes = i128::from(self.data_layout.alloc_size(ty)).wrapping_mul(count as i128);
                 let align =
                     if *align == 0 { self.data_layout.abi_align(ty) } else { u64::from(*align) };
+                let bytes = alloca_lane_stride(self.data_layout.alloc_size(ty), count, align);
                 ValueShape::new(self.strided(bytes, result_ty), align)
             }
             InstData::Call { callee, args, effects, .. } => self.call(callee, args, *effects),
@@ -1156,7 +1167,8 @@ mod tests {
         let field = b.gep(Type::F64, array, vec![zero]);
         b.ret(None);
         let info = analyze(&func, "u");
-        assert_eq!(info.shape(single), ValueShape::new(Shape::Strided(12), 16));
+        // 12 bytes aligned to 16: the lanes' copies are 16 bytes apart.
+        assert_eq!(info.shape(single), ValueShape::new(Shape::Strided(16), 16));
         assert_eq!(info.shape(array), ValueShape::new(Shape::Strided(24), 8));
         assert_eq!(info.shape(field), ValueShape::new(Shape::Strided(24), 8));
 
@@ -1475,5 +1487,20 @@ mod chain_properties {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod alloca_stride_tests {
+    use super::alloca_lane_stride;
+
+    /// A 257-float private array aligned to 16 (binomial options): lanes'
+    /// copies 1040 bytes apart, not 1028, so each copy stays 16-aligned.
+    #[test]
+    fn lane_copies_keep_the_alloca_alignment() {
+        assert_eq!(alloca_lane_stride(257 * 4, 1, 16), 1040);
+        assert_eq!(alloca_lane_stride(12, 1, 4), 12);
+        assert_eq!(alloca_lane_stride(8, 3, 16), 32);
+        assert_eq!(alloca_lane_stride(8, 1, 0), 8);
     }
 }

@@ -69,6 +69,7 @@
 
 use std::collections::HashMap;
 
+use lanewise_analysis::shapes::alloca_lane_stride;
 use lanewise_analysis::{Shape, ShapeInfo};
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec};
 use lanewise_ir::{
@@ -1284,7 +1285,8 @@ impl<'a> Widener<'a> {
     }
 
     /// A strided alloca becomes one alloca of W copies; lane i's copy starts
-    /// at `base + i*stride`.
+    /// at `base + i*stride` (the stride keeps each copy aligned like the
+    /// scalar alloca, see [`alloca_lane_stride`]).
     fn widen_alloca(&mut self, inst: Inst) -> Result<(), WidenError> {
         let InstData::Alloca { ty, count, align } = self.scalar.dfg.inst(inst).clone() else {
             unreachable!()
@@ -1299,20 +1301,24 @@ impl<'a> Widener<'a> {
                 let Some(count_value) = self.scalar.dfg.int_constant(count) else {
                     return Err(self.unsupported("a strided alloca needs a constant element count"));
                 };
-                let copy_bytes =
-                    (self.data_layout.alloc_size(&ty) as u128).checked_mul(count_value);
-                if copy_bytes != Some(stride as u128) || stride <= 0 {
+                let align_bytes =
+                    if align == 0 { self.data_layout.abi_align(&ty) } else { u64::from(align) };
+                let expected_stride =
+                    alloca_lane_stride(self.data_layout.alloc_size(&ty), count_value, align_bytes);
+                if expected_stride != i128::from(stride) || stride <= 0 {
                     return Err(self.unsupported(format!(
-                        "the alloca is marked Strided({stride}) but one copy is {} x {} bytes",
+                        "the alloca is marked Strided({stride}) but one aligned copy of {} x {} \
+                         bytes takes {expected_stride}",
                         count_value,
                         self.data_layout.alloc_size(&ty)
                     )));
                 }
-                let len = (count_value as u64).checked_mul(u64::from(self.width));
+                // W copies of `stride` bytes each, lane i's at base + i*stride.
+                let len = (stride as u64).checked_mul(u64::from(self.width));
                 let len = len.ok_or_else(|| self.unsupported("alloca size overflows"))?;
                 let count_ty = self.scalar.dfg.value_type(count).clone();
                 let one = self.func.dfg.int_const(count_ty, 1);
-                let copies_ty = Type::Array { elem: Box::new(ty), len };
+                let copies_ty = Type::Array { elem: Box::new(Type::I8), len };
                 let alloca = InstData::Alloca { ty: copies_ty, count: one, align };
                 Widened::Strided { lane0: self.append_value(alloca, Type::PTR), stride }
             }

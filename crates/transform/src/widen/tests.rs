@@ -672,13 +672,8 @@ fn allocas_get_one_copy_per_lane() {
             .collect();
         assert_eq!(allocas.len(), 1);
         let InstData::Alloca { ty, align, .. } = allocas[0] else { unreachable!() };
-        assert_eq!(
-            *ty,
-            Type::Array {
-                elem: Box::new(Type::Array { elem: Box::new(Type::I32), len: 4 }),
-                len: u64::from(width)
-            }
-        );
+        // W copies of the 16-byte array, as bytes.
+        assert_eq!(*ty, Type::Array { elem: Box::new(Type::I8), len: 16 * u64::from(width) });
         assert_eq!(*align, 4);
         check_differential(&scalar, &vector, &config, &[any_int, any_int], 50);
     }
