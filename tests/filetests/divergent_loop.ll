@@ -1,5 +1,7 @@
-; ARGS: -o {out} --function count_steps --width 8 --shapes v
-; A loop whose trip count differs between lanes.
+; ARGS: -o {out} --function count_steps --width 8 --shapes v --isa avx2
+; EMIT: _ZGVdN8v_count_steps
+; A loop whose trip count differs between lanes: a live mask, a tracker for the
+; result, and a latch on any(live) (PLDI18 section 5).
 define i32 @count_steps(i32 %n) {
 entry:
   br label %loop
