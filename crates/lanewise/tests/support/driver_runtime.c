@@ -88,6 +88,25 @@ void lw_record(int site, long value) {
     log->length++;
 }
 
+/* ---- SPMD builtins (include/lanewise/rv.h) with their one-lane meaning ----
+ * Kernels call them by name; lanewise gives them their W-lane meaning in the
+ * vector variants, and the scalar function (and GCC's clones, which are
+ * scalar loops over the lanes) calls these definitions, one lane per call. */
+_Bool rv_any(_Bool b) { return b; }
+_Bool rv_all(_Bool b) { return b; }
+uint32_t rv_ballot(_Bool b) { return b ? 1u : 0u; }
+uint32_t rv_popcount(_Bool b) { return b ? 1u : 0u; }
+uint32_t rv_index(_Bool b) { (void)b; return 0u; }
+_Bool rv_mask(void) { return 1; }
+float rv_compact(float v, _Bool b) { (void)b; return v; }
+uint32_t rv_lane_id(void) { return 0u; }
+uint32_t rv_num_lanes(void) { return 1u; }
+float rv_extract(float v, uint32_t lane) { (void)lane; return v; }
+float rv_insert(float v, uint32_t lane, float x) { return lane == 0 ? x : v; }
+float rv_shuffle(float v, int32_t shift) { (void)shift; return v; }
+float rv_load(const float *p, int32_t k) { return p[k]; }
+void rv_store(float *p, int32_t k, float v) { p[k] = v; }
+
 /* ---- value generation ---- */
 static void lw_generate_float(unsigned char *out) {
     static const uint32_t specials[] = {0x00000000u, 0x80000000u, 0x7f800000u, 0xff800000u, 0x7fc00000u,

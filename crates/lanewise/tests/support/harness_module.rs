@@ -33,6 +33,8 @@ pub struct WrapperRequest<'a> {
 pub struct HarnessAdditions {
     pub text: String,
     next_group: u32,
+    /// A wrapper copies a result returned in memory with `llvm.memcpy`.
+    needs_memcpy_declaration: bool,
 }
 
 impl HarnessAdditions {
@@ -40,7 +42,17 @@ impl HarnessAdditions {
         HarnessAdditions {
             text: String::new(),
             next_group: module.next_free_attribute_group() + 100,
+            needs_memcpy_declaration: false,
         }
+    }
+
+    /// The text to append to the module: the additions and the declarations they need.
+    pub fn finish(&self, module_text: &str) -> String {
+        let mut text = self.text.clone();
+        if self.needs_memcpy_declaration && !module_text.contains("@llvm.memcpy.p0.p0.i64(") {
+            text.push_str("\ndeclare void @llvm.memcpy.p0.p0.i64(ptr, ptr, i64, i1)\n");
+        }
+        text
     }
 
     fn new_group(&mut self, body: &str) -> u32 {
@@ -129,6 +141,20 @@ impl HarnessAdditions {
         let mut body = String::new();
         let mut call_arguments = Vec::new();
         let mut cursor = 0usize;
+        // A result too wide for registers comes back in memory: the caller
+        // passes the address first and the callee returns it (the x86-64
+        // convention, which lanewise writes as `ptr f(ptr, ...)`).
+        let returns_in_memory = scalar.return_type != IrType::Void
+            && scalar.return_type != IrType::Ptr
+            && callee.return_type == IrType::Ptr
+            && callee.params.first().is_some_and(|param| param.ty == IrType::Ptr);
+        if returns_in_memory {
+            let lane_size = c_value_type(&scalar.return_type, &scalar.return_attributes)?.size;
+            writeln!(body, "  %result.memory = alloca [{} x i8], align 64", width * lane_size)
+                .unwrap();
+            call_arguments.push(format!("ptr {}%result.memory", callee.params[0].abi_attributes()));
+            cursor = 1;
+        }
         for (param_index, param) in variant.params.iter().enumerate() {
             let scalar_param = &scalar.params[param_index];
             if param.kind == ParamKind::Varying {
@@ -189,57 +215,11 @@ impl HarnessAdditions {
             }
         }
         if variant.masked {
-            let mask_param = callee
-                .params
-                .get(cursor)
-                .ok_or_else(|| mismatch("no mask parameter".to_owned()))?;
-            let IrType::Vector { lanes, element } = &mask_param.ty else {
-                return Err(mismatch(format!(
-                    "the mask parameter is {}, not a vector",
-                    mask_param.ty
-                )));
-            };
-            if *lanes != width {
-                return Err(mismatch(format!("the mask has {lanes} lanes, expected {width}")));
-            }
-            writeln!(body, "  %mask.bytes = load <{width} x i8>, ptr %mask, align 1").unwrap();
-            writeln!(body, "  %mask.bits = icmp ne <{width} x i8> %mask.bytes, zeroinitializer")
-                .unwrap();
-            let mask_value = match **element {
-                IrType::Int(1) => "%mask.bits".to_owned(),
-                IrType::Int(bits) => {
-                    writeln!(
-                        body,
-                        "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>"
-                    )
-                    .unwrap();
-                    "%mask.wide".to_owned()
-                }
-                IrType::Half | IrType::Float | IrType::Double => {
-                    let bits = element.byte_size().unwrap() * 8;
-                    writeln!(
-                        body,
-                        "  %mask.wide = sext <{width} x i1> %mask.bits to <{width} x i{bits}>"
-                    )
-                    .unwrap();
-                    writeln!(
-                        body,
-                        "  %mask.cast = bitcast <{width} x i{bits}> %mask.wide to {}",
-                        mask_param.ty
-                    )
-                    .unwrap();
-                    "%mask.cast".to_owned()
-                }
-                ref other => {
-                    return Err(mismatch(format!("unsupported mask element type {other}")))
-                }
-            };
-            call_arguments.push(format!(
-                "{} {}{mask_value}",
-                mask_param.ty,
-                mask_param.abi_attributes()
-            ));
-            cursor += 1;
+            let cdt_bits = characteristic_bits(variant, scalar)?;
+            let (arguments, used) =
+                mask_arguments(callee, cursor, width, cdt_bits, &mut body).map_err(&mismatch)?;
+            call_arguments.extend(arguments);
+            cursor += used;
         }
         if cursor != callee.params.len() {
             return Err(mismatch(format!(
@@ -256,6 +236,16 @@ impl HarnessAdditions {
                 )));
             }
             writeln!(body, "  call void {call}").unwrap();
+        } else if returns_in_memory {
+            let lane_size = c_value_type(&scalar.return_type, &scalar.return_attributes)?.size;
+            writeln!(body, "  %result.address = call ptr {call}").unwrap();
+            writeln!(
+                body,
+                "  call void @llvm.memcpy.p0.p0.i64(ptr %ret, ptr %result.memory, i64 {}, i1 false)",
+                width * lane_size
+            )
+            .unwrap();
+            self.needs_memcpy_declaration = true;
         } else {
             let lane_size = c_value_type(&scalar.return_type, &scalar.return_attributes)?.size;
             let expected = width * lane_size;
@@ -292,6 +282,116 @@ impl HarnessAdditions {
         .unwrap();
         Ok(())
     }
+}
+
+/// Bits of the characteristic data type (x86 vector function ABI, GCC's
+/// rules): the return type if not void, else the type of the first varying
+/// parameter, else `int`; pointers count as 64 bits, `bool` as 8.
+fn characteristic_bits(variant: &VariantName, scalar: &ScalarSignature) -> Result<u32, String> {
+    if scalar.return_type != IrType::Void {
+        return Ok(c_value_type(&scalar.return_type, &scalar.return_attributes)?.size * 8);
+    }
+    for (spec, param) in variant.params.iter().zip(&scalar.params) {
+        if spec.kind == ParamKind::Varying {
+            return Ok(c_value_type(&param.ty, &param.attributes)?.size * 8);
+        }
+    }
+    Ok(32)
+}
+
+/// Loads the mask (one byte per lane at `%mask`, nonzero = active) and
+/// converts it to the mask parameters of `callee` starting at IR parameter
+/// `first`: vectors of the characteristic type (`b`, `c`, `d`; all-ones
+/// lanes for active, possibly split into register-sized chunks), or integer
+/// bit masks (`e`: lane i in bit i, one integer per 512 bits of
+/// characteristic-type lanes). Returns the call arguments and how many IR
+/// parameters they fill.
+fn mask_arguments(
+    callee: &IrFunction,
+    first: usize,
+    width: u32,
+    cdt_bits: u32,
+    body: &mut String,
+) -> Result<(Vec<String>, usize), String> {
+    let mut arguments = Vec::new();
+    let mut lane = 0u32;
+    let mut cursor = first;
+    while lane < width {
+        let param = callee.params.get(cursor).ok_or_else(|| {
+            format!("the mask parameters cover {lane} of {width} lanes, then the parameters end")
+        })?;
+        let chunk = cursor - first;
+        let value = match &param.ty {
+            IrType::Vector { lanes, element } => {
+                let lanes = *lanes;
+                if lane + lanes > width {
+                    return Err(format!("the mask parameter {} has too many lanes", param.ty));
+                }
+                load_mask_bits(body, chunk, lane, lanes);
+                match **element {
+                    IrType::Int(1) => format!("%mask.bits.{chunk}"),
+                    IrType::Int(bits) => {
+                        writeln!(body, "  %mask.wide.{chunk} = sext <{lanes} x i1> %mask.bits.{chunk} to <{lanes} x i{bits}>").unwrap();
+                        format!("%mask.wide.{chunk}")
+                    }
+                    IrType::Half | IrType::Float | IrType::Double => {
+                        let bits = element.byte_size().unwrap() * 8;
+                        writeln!(body, "  %mask.wide.{chunk} = sext <{lanes} x i1> %mask.bits.{chunk} to <{lanes} x i{bits}>").unwrap();
+                        writeln!(body, "  %mask.cast.{chunk} = bitcast <{lanes} x i{bits}> %mask.wide.{chunk} to {}", param.ty).unwrap();
+                        format!("%mask.cast.{chunk}")
+                    }
+                    ref other => return Err(format!("unsupported mask element type {other}")),
+                }
+            }
+            IrType::Int(bits) => {
+                let bits = *bits;
+                let lanes = (512 / cdt_bits.max(1)).max(1).min(width - lane);
+                if bits < lanes {
+                    return Err(format!(
+                        "the mask parameter is i{bits}, too narrow for {lanes} lanes"
+                    ));
+                }
+                load_mask_bits(body, chunk, lane, lanes);
+                writeln!(
+                    body,
+                    "  %mask.int.{chunk} = bitcast <{lanes} x i1> %mask.bits.{chunk} to i{lanes}"
+                )
+                .unwrap();
+                if bits > lanes {
+                    writeln!(
+                        body,
+                        "  %mask.zext.{chunk} = zext i{lanes} %mask.int.{chunk} to i{bits}"
+                    )
+                    .unwrap();
+                    format!("%mask.zext.{chunk}")
+                } else {
+                    format!("%mask.int.{chunk}")
+                }
+            }
+            other => {
+                return Err(format!("the mask parameter is {other}, not a vector or an integer"))
+            }
+        };
+        arguments.push(format!("{} {}{value}", param.ty, param.abi_attributes()));
+        lane += match &param.ty {
+            IrType::Vector { lanes, .. } => *lanes,
+            _ => (512 / cdt_bits.max(1)).max(1).min(width - lane),
+        };
+        cursor += 1;
+    }
+    Ok((arguments, cursor - first))
+}
+
+/// `%mask.bits.<chunk>`: `<lanes x i1>` of the mask bytes of lanes `first ..`.
+fn load_mask_bits(body: &mut String, chunk: usize, first: u32, lanes: u32) {
+    writeln!(body, "  %mask.ptr.{chunk} = getelementptr i8, ptr %mask, i64 {first}").unwrap();
+    writeln!(body, "  %mask.bytes.{chunk} = load <{lanes} x i8>, ptr %mask.ptr.{chunk}, align 1")
+        .unwrap();
+    writeln!(
+        body,
+        "  %mask.bits.{chunk} = icmp ne <{lanes} x i8> %mask.bytes.{chunk}, zeroinitializer"
+    )
+    .unwrap();
 }
 
 /// The lanes of a vector (or of every vector in a struct/array) must have the scalar's type.

@@ -41,6 +41,18 @@ pub fn corpus_directory() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus")
 }
 
+/// The lanewise binary under test: this package's, or the one named by
+/// `LANEWISE_CORPUS_BINARY` (to run the corpus against another build).
+pub fn lanewise_binary() -> String {
+    std::env::var("LANEWISE_CORPUS_BINARY")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_lanewise").to_owned())
+}
+
+/// The directory of `lanewise/rv.h` (the SPMD builtins), `include/` of the repository.
+pub fn spmd_header_directory() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../include")
+}
+
 pub fn discover_kernels() -> Vec<Kernel> {
     let mut kernels = Vec::new();
     let entries = fs::read_dir(corpus_directory()).expect("tests/corpus must exist");
@@ -354,6 +366,7 @@ fn lanewise_case_steps(
 ) -> Result<(), String> {
     let kernel_path = case.kernel.path.to_string_lossy().into_owned();
     let include = format!("-I{}", corpus_directory().display());
+    let spmd_include = format!("-I{}", spmd_header_directory().display());
     workspace.run(
         CLANG,
         &[
@@ -362,12 +375,13 @@ fn lanewise_case_steps(
             "-S",
             "-emit-llvm",
             &include,
+            &spmd_include,
             &kernel_path,
             "-o",
             "scalar.ll",
         ],
     )?;
-    workspace.run(env!("CARGO_BIN_EXE_lanewise"), &["scalar.ll", "-o", "vec.ll"])?;
+    workspace.run(&lanewise_binary(), &["scalar.ll", "-o", "vec.ll"])?;
 
     let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
     let scalar_module =
@@ -526,7 +540,10 @@ fn lanewise_case_steps(
 
     workspace.write(
         "harness.ll",
-        &format!("{vector_text}\n; ---- added by the test harness ----\n{}", additions.text),
+        &format!(
+            "{vector_text}\n; ---- added by the test harness ----\n{}",
+            additions.finish(&vector_text)
+        ),
     );
     workspace
         .run(CLANG, &["-c", "-O1", "-Wno-override-module", "harness.ll", "-o", "harness.o"])?;
@@ -679,13 +696,34 @@ fn gcc_clone_steps(
 ) -> Result<(), String> {
     let kernel_path = kernel.path.to_string_lossy().into_owned();
     let include = format!("-I{}", corpus_directory().display());
+    let spmd_include = format!("-I{}", spmd_header_directory().display());
     workspace.run(
         CLANG,
-        &["-O2", "-fopenmp-simd", "-S", "-emit-llvm", &include, &kernel_path, "-o", "scalar.ll"],
+        &[
+            "-O2",
+            "-fopenmp-simd",
+            "-S",
+            "-emit-llvm",
+            &include,
+            &spmd_include,
+            &kernel_path,
+            "-o",
+            "scalar.ll",
+        ],
     )?;
     workspace.run(
         GCC,
-        &["-O2", "-fopenmp-simd", "-w", &include, "-c", &kernel_path, "-o", "kernel.o"],
+        &[
+            "-O2",
+            "-fopenmp-simd",
+            "-w",
+            &include,
+            &spmd_include,
+            "-c",
+            &kernel_path,
+            "-o",
+            "kernel.o",
+        ],
     )?;
     let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
     let scalar_module =
