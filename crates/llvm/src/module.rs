@@ -39,7 +39,7 @@ pub const SCALARIZE_PIPELINE: &str = "expand-reductions,scalarizer<load-store>,d
 
 /// The per-function pipeline [`LlvmModule::cleanup`] runs on new functions.
 pub const CLEANUP_PIPELINE: &str =
-    "instcombine,simplifycfg,early-cse,gvn,instcombine,dce,simplifycfg";
+    "instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,instcombine<no-verify-fixpoint>,dce,simplifycfg";
 
 /// Errors of the bridge. Each names the function, block and instruction where
 /// it can.

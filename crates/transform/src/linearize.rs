@@ -275,8 +275,12 @@ pub fn linearize_function(
     let mut needed_blocks = Vec::new();
     for &block in func.layout.blocks() {
         let Some(predicate) = masks.block_predicate(block) else { continue };
-        let all_lanes = entry_predicate.is_none()
-            && (masks.is_block_uniform(block) || is_bool_const(func, predicate, true));
+        // Theorem 4.1: a block with a uniform predicate runs only when it is
+        // true, as long as every uniform branch guarding it was kept
+        // (partial mode). Full mode folds those branches too.
+        let uniform_and_kept = mode == LinearizeMode::Partial && masks.is_block_uniform(block);
+        let all_lanes =
+            entry_predicate.is_none() && (uniform_and_kept || is_bool_const(func, predicate, true));
         if !all_lanes {
             needed.push((predicate, block));
             needed_blocks.push(block);
@@ -288,6 +292,9 @@ pub fn linearize_function(
     let mut predicates = BlockPredicates::all_active();
     for (predicate, block) in needed {
         predicates.set(block, Some(predicate));
+    }
+    if mode == LinearizeMode::Full {
+        predicates.set_uniform_predicates_inexact();
     }
     report.predicates = predicates;
     Ok(report)

@@ -67,6 +67,12 @@ pub fn add_entry_mask_param(func: &mut Function) -> Value {
 #[derive(Clone, Debug, Default)]
 pub struct BlockPredicates {
     predicates: SecondaryMap<Block, Option<Value>>,
+    /// Whether a uniform predicate is true whenever its block runs (partial
+    /// linearization keeps every uniform branch that guards a block, PLDI'18
+    /// Theorem 4.1). Full linearization folds uniform branches too, so there
+    /// a block may run while its uniform predicate is false, and widening
+    /// must mask by it.
+    uniform_predicates_inexact: bool,
 }
 
 impl BlockPredicates {
@@ -79,6 +85,17 @@ impl BlockPredicates {
     /// in the lanes executing it; `None` for all lanes.
     pub fn set(&mut self, block: Block, predicate: Option<Value>) {
         self.predicates[block] = predicate;
+    }
+
+    /// Declares that uniform predicates may be false while their block runs
+    /// (full linearization), so widening masks by them too.
+    pub fn set_uniform_predicates_inexact(&mut self) {
+        self.uniform_predicates_inexact = true;
+    }
+
+    /// Whether a uniform predicate holds whenever its block runs.
+    pub fn uniform_predicates_are_exact(&self) -> bool {
+        !self.uniform_predicates_inexact
     }
 
     /// The predicate of `block`, `None` if all lanes are active there.

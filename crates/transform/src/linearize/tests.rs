@@ -854,6 +854,20 @@ fn random_functions_widened_agree_with_the_scalar_lanes() {
     }
 }
 
+/// Full linearization folds uniform branches too, so blocks under them run
+/// with a uniform predicate that may be false: widening must mask by it
+/// (binomial options computed wrong results before this was handled).
+#[test]
+fn random_functions_fully_linearized_and_widened_agree_with_the_scalar_lanes() {
+    for seed in 900..960 {
+        let func = random_function(seed, 14, 50);
+        let (result, report) = linearize(&func, "uvv", LinearizeMode::Full);
+        assert!(!report.predicates.uniform_predicates_are_exact());
+        check_widened(&func, &result, &report, 4, seed, 10);
+        check_widened(&func, &result, &report, 8, seed + 1, 5);
+    }
+}
+
 #[test]
 fn figures_widened_agree_with_the_scalar_lanes() {
     let (result, report) = linearize(&figure_3(), "uvv", LinearizeMode::Partial);

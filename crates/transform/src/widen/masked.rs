@@ -248,12 +248,16 @@ impl Widener<'_> {
                         self.scalar.block_name(scalar_block)
                     )));
                 }
+                let always_true = self.scalar.dfg.int_constant(predicate) == Some(1);
                 let uniform = self.scalar.dfg.constant(predicate).is_some()
                     || self.shapes.shape(predicate).shape == Shape::Uniform
                     || self.is_uniform(predicate)?;
-                if uniform {
+                if always_true || (uniform && self.predicates.uniform_predicates_are_exact()) {
                     self.entry_mask
                 } else {
+                    // A varying predicate (which includes the entry mask), or
+                    // a uniform one that may be false here (full
+                    // linearization): mask by it.
                     Some(self.vector(predicate)?)
                 }
             }
