@@ -25,7 +25,11 @@
 //! becomes `poison`.
 //!
 //! Function attributes of the scalar function are copied, except the `_ZGV`
-//! variant names, `optnone`/`noinline`, `allocsize` (it names parameters);
+//! variant names, `optnone`/`noinline`, `allocsize` (it names parameters) and
+//! `memory(...)`: a variant may write where the scalar function does not
+//! (through the hidden result pointer of a wide result, for one), so a
+//! `memory(none)` copied from the scalar function would let callers' optimizers
+//! delete the writes;
 //! `min-legal-vector-width` is set to the widest vector in the signature and
 //! `target-features` to the union of the scalar's and the requested ones.
 //! Parameter attributes are not copied because types change, except the ABI
@@ -300,7 +304,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         function: RawValue<'ctx>,
         target_features: &[&str],
     ) {
-        let skipped_enum_kinds: Vec<u32> = ["optnone", "noinline", "allocsize"]
+        let skipped_enum_kinds: Vec<u32> = ["optnone", "noinline", "allocsize", "memory"]
             .iter()
             .map(|name| self.context.enum_attribute_kind(name))
             .collect();
