@@ -663,6 +663,13 @@ impl InstData {
         }
     }
 
+    /// Whether running the instruction in a lane where it should not run can
+    /// trap (integer division and remainder; memory accesses and calls are
+    /// handled by masking).
+    pub fn can_trap_on_inactive_lanes(&self) -> bool {
+        matches!(self, InstData::Binary { op, .. } if op.can_trap())
+    }
+
     /// Whether the instruction may write memory or have another effect
     /// visible outside the function (stores, volatile loads, impure calls).
     pub fn has_side_effects(&self) -> bool {

@@ -851,6 +851,9 @@ impl<'a> Widener<'a> {
     }
 
     fn widen_inst(&mut self, inst: Inst) -> Result<(), WidenError> {
+        if self.needs_per_lane_copies(inst)? {
+            return self.widen_per_lane(inst);
+        }
         match self.scalar.dfg.inst(inst) {
             InstData::Binary { .. }
             | InstData::Unary { .. }
@@ -1525,6 +1528,72 @@ impl<'a> Widener<'a> {
         if has_result {
             self.define_result(inst, Widened::Lanes(results));
         }
+        Ok(())
+    }
+
+    /// Whether `inst` is a pure operation on vector or aggregate values of the
+    /// scalar code (what is left of clang's short vectors after
+    /// canonicalization, structs in registers) with a non-uniform operand.
+    /// Such values have no W-lane vector form, so the operation runs once
+    /// per lane on each lane's values (thesis 6.4.4, "sequential").
+    fn needs_per_lane_copies(&mut self, inst: Inst) -> Result<bool, WidenError> {
+        let data = self.scalar.dfg.inst(inst).clone();
+        let pure_operation = matches!(
+            data,
+            InstData::Binary { .. }
+                | InstData::Unary { .. }
+                | InstData::Icmp { .. }
+                | InstData::Fcmp { .. }
+                | InstData::Cast { .. }
+                | InstData::Freeze { .. }
+                | InstData::Select { .. }
+                | InstData::ExtractValue { .. }
+                | InstData::InsertValue { .. }
+                | InstData::ExtractElement { .. }
+                | InstData::InsertElement { .. }
+                | InstData::Shuffle { .. }
+        );
+        if !pure_operation || data.can_trap_on_inactive_lanes() {
+            return Ok(false);
+        }
+        let operands = data.operands();
+        let result_ty = self.scalar.dfg.result(inst).map(|value| self.scalar.dfg.value_type(value));
+        let non_scalar = result_ty.is_some_and(|ty| !ty.is_scalar())
+            || operands.iter().any(|value| !self.scalar.dfg.value_type(*value).is_scalar());
+        if !non_scalar {
+            return Ok(false);
+        }
+        for operand in operands {
+            if !self.is_uniform(operand)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// One copy of `inst` per lane, on that lane's operands (see
+    /// [`Widener::needs_per_lane_copies`]).
+    fn widen_per_lane(&mut self, inst: Inst) -> Result<(), WidenError> {
+        let data = self.scalar.dfg.inst(inst).clone();
+        let result_ty = self
+            .scalar
+            .dfg
+            .result(inst)
+            .map(|value| self.scalar.dfg.value_type(value).clone())
+            .unwrap_or(Type::Void);
+        let operands = data.operands();
+        let mut results = Vec::with_capacity(self.width as usize);
+        for lane in 0..self.width {
+            let lane_operands = operands
+                .iter()
+                .map(|value| self.lane(*value, lane))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut copy = data.clone();
+            let mut next = lane_operands.into_iter();
+            copy.map_operands(|_| next.next().expect("one lane value per operand"));
+            results.push(self.append_value(copy, result_ty.clone()));
+        }
+        self.define_result(inst, Widened::Lanes(results));
         Ok(())
     }
 
