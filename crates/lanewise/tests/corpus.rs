@@ -66,6 +66,8 @@ fn failure_message(title: &str, reports: &[CaseReport]) -> String {
 fn corpus_has_enough_kernels() {
     let kernels = discover_kernels();
     assert!(kernels.len() >= 28, "tests/corpus has only {} kernels", kernels.len());
+    let divergent = kernels.iter().filter(|kernel| kernel.name.starts_with("div_")).count();
+    assert!(divergent >= 30, "tests/corpus has only {divergent} divergent (div_*) kernels");
     for kernel in &kernels {
         let source = std::fs::read_to_string(&kernel.path).unwrap();
         assert!(

@@ -403,6 +403,14 @@ fn check_lane_type(ir_type: &IrType, scalar: &IrType) -> Result<(), String> {
         {
             Ok(())
         }
+        // vectors of 2 to 8 bytes are classified INTEGER by the SysV ABI:
+        // LLVM signatures carry them as one integer of the same size
+        IrType::Int(bits)
+            if matches!(scalar, IrType::Int(_) | IrType::Half)
+                && scalar.byte_size().is_some_and(|lane| lane * 8 < *bits) =>
+        {
+            Ok(())
+        }
         other => Err(format!("{other} is not a vector of {scalar}")),
     }
 }
