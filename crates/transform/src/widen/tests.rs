@@ -830,27 +830,28 @@ fn varying_branches_are_reported_with_their_location() {
 }
 
 #[test]
-fn varying_aggregates_and_bad_shapes_are_unsupported() {
+fn varying_aggregates_run_once_per_lane_and_bad_shapes_are_unsupported() {
     let pair = Type::Struct { fields: vec![Type::I32, Type::I32], packed: false };
     let mut func = Function::new("aggregate", vec![Type::I32], Type::I32);
     let x = func.param_value(0);
     let mut b = FunctionBuilder::new(&mut func);
     let entry = b.create_block(Some("entry"));
     b.switch_to_block(entry);
-    let undef = b.func.dfg.make_const(pair.clone(), Constant::Undef);
+    let zero = b.func.dfg.make_const(pair.clone(), Constant::Zero);
     let built =
-        b.ins_value(InstData::InsertValue { aggregate: undef, value: x, indices: vec![0] }, pair);
+        b.ins_value(InstData::InsertValue { aggregate: zero, value: x, indices: vec![0] }, pair);
     b.func.dfg.value_names[built] = Some("built".into());
     let field =
         b.ins_value(InstData::ExtractValue { aggregate: built, indices: vec![0] }, Type::I32);
     b.ret(Some(field));
-    let info =
-        shapes(&func, &[(x, Shape::Varying), (built, Shape::Varying), (field, Shape::Varying)]);
-    let error = error_of(&func, &info, &config(4, Isa::Sse, &[VECTOR]));
-    assert!(
-        matches!(&error, WidenError::Unsupported { inst, .. } if inst == "%built = insertvalue"),
-        "{error}"
-    );
+    let config_4 = config(4, Isa::Sse, &[VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config_4.params).unwrap();
+    let vector = widen(&func, &info, &config_4);
+    let count =
+        |opcode: &str| insts(&vector).iter().filter(|data| data.opcode_name() == opcode).count();
+    // A struct has no vector form: one insertvalue and one extractvalue per lane.
+    assert_eq!((count("insertvalue"), count("extractvalue")), (4, 4));
+    check_differential(&func, &vector, &config_4, &[any_int], 50);
 
     // A float marked strided is not trusted.
     let mut func = Function::new("strided_float", vec![Type::F32], Type::F32);
