@@ -24,7 +24,9 @@
 //!   uniform boolean gets a twin of type `<W x iN>` (`N = register bits / W`,
 //!   the lane width of the comparisons that fill a register) computed from the
 //!   twins of its operands; `select(c, a, false)` becomes `and`,
-//!   `select(c, true, b)` becomes `or` (linearization's blend of masks);
+//!   `select(c, true, b)` becomes `or` (linearization's blend of masks),
+//!   with the operand the select could ignore frozen, since `and`/`or`
+//!   propagate poison from lanes a select would not read;
 //! - every other producer of a mask (comparisons, calls, parameters) is a leaf,
 //!   sign-extended once after its definition;
 //! - every use of a rewritten mask outside mask arithmetic (blend conditions,
@@ -247,16 +249,18 @@ impl WideMaskDomain<'_> {
                 (Some(true), Some(false)) => return wide_cond,
                 (_, Some(false)) => {
                     let wide_true = self.wide_of(if_true);
+                    let (wide_true, after) = self.frozen_after(inst, wide_true);
                     return self.insert_after(
-                        inst,
+                        after,
                         binary(BinaryOp::And, wide_cond, wide_true),
                         wide_ty,
                     );
                 }
                 (Some(true), _) => {
                     let wide_false = self.wide_of(if_false);
+                    let (wide_false, after) = self.frozen_after(inst, wide_false);
                     return self.insert_after(
-                        inst,
+                        after,
                         binary(BinaryOp::Or, wide_cond, wide_false),
                         wide_ty,
                     );
@@ -272,6 +276,22 @@ impl WideMaskDomain<'_> {
             InstData::Select { cond, if_true: wide_true, if_false: wide_false, flags },
             wide_ty,
         )
+    }
+
+    /// `freeze(value)` right after `inst` (a constant needs none), and the
+    /// instruction after which its users go. `select(c, a, false)` is false
+    /// where `c` is, even if `a` is poison there (a lane that computed on
+    /// garbage, an `nsw` overflow in an inactive lane); `and(c, a)` would be
+    /// poison, so the operand that the select could ignore is frozen.
+    fn frozen_after(&mut self, inst: Inst, value: Value) -> (Value, Inst) {
+        if let Some(constant) = self.func.dfg.constant(value) {
+            if !matches!(constant, Constant::Poison | Constant::Undef) {
+                return (value, inst);
+            }
+        }
+        let ty = self.func.dfg.value_type(value).clone();
+        let frozen = self.insert_after(inst, InstData::Freeze { arg: value }, ty);
+        (frozen, self.func.dfg.defining_inst(frozen).unwrap())
     }
 
     /// `Some(b)` if `value` is a mask constant whose lanes are all `b`.
