@@ -289,3 +289,51 @@ mod tests {
         assert_eq!(variant("sinf", &Type::F64, Isa::Avx2, 8), None);
     }
 }
+
+/// The LLVM intrinsic that computes exactly what the libm function `name`
+/// returns (correctly rounded or exact operations: the results are
+/// bit-identical; `fmin`/`fmax` are left out, their zero signs may differ),
+/// e.g. `sqrtf` → `llvm.sqrt.f32`. The libm function may also set `errno`
+/// (`sqrt` of a negative number), the intrinsic does not.
+pub fn libm_intrinsic_equivalent(name: &str, ret_ty: &Type) -> Option<String> {
+    let (double_name, elem, suffix) = match name.strip_suffix('f') {
+        Some(double_name) if *ret_ty == Type::F32 => (double_name, Type::F32, "f32"),
+        _ if *ret_ty == Type::F64 => (name, Type::F64, "f64"),
+        _ => return None,
+    };
+    debug_assert_eq!(&elem, ret_ty);
+    let base = match double_name {
+        "sqrt" => "sqrt",
+        "fabs" => "fabs",
+        "floor" => "floor",
+        "ceil" => "ceil",
+        "trunc" => "trunc",
+        "round" => "round",
+        "rint" => "rint",
+        "nearbyint" => "nearbyint",
+        "copysign" => "copysign",
+        "fma" => "fma",
+        _ => return None,
+    };
+    Some(format!("llvm.{base}.{suffix}"))
+}
+
+#[cfg(test)]
+mod libm_equivalent_tests {
+    use super::*;
+
+    #[test]
+    fn libm_functions_map_to_exact_intrinsics() {
+        assert_eq!(
+            libm_intrinsic_equivalent("sqrtf", &Type::F32).as_deref(),
+            Some("llvm.sqrt.f32")
+        );
+        assert_eq!(libm_intrinsic_equivalent("sqrt", &Type::F64).as_deref(), Some("llvm.sqrt.f64"));
+        assert_eq!(libm_intrinsic_equivalent("fmaf", &Type::F32).as_deref(), Some("llvm.fma.f32"));
+        // fmin/fmax may order -0 and +0 differently from llvm.minnum/maxnum.
+        assert_eq!(libm_intrinsic_equivalent("fmaxf", &Type::F32), None);
+        assert_eq!(libm_intrinsic_equivalent("sinf", &Type::F32), None);
+        // `floorf` returning a double is not the libm function.
+        assert_eq!(libm_intrinsic_equivalent("floorf", &Type::F64), None);
+    }
+}

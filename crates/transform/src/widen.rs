@@ -78,7 +78,9 @@ use lanewise_ir::{
 };
 
 use crate::predicates::BlockPredicates;
-use crate::vector_math::{libmvec_variant, vector_intrinsic, VectorMath};
+use crate::vector_math::{
+    libm_intrinsic_equivalent, libmvec_variant, vector_intrinsic, VectorMath,
+};
 
 mod builtins;
 pub mod masked;
@@ -1425,7 +1427,12 @@ impl<'a> Widener<'a> {
             return Ok(Some(self.append_value(call, vector_ty)));
         }
         if libmvec_enabled {
-            // Libm functions only write errno, which libmvec does not set.
+            // Libm functions only write errno, which libmvec does not set;
+            // those with an exact LLVM intrinsic (sqrt, floor, fma, ...)
+            // become that intrinsic, bit-identical and without errno.
+            if let Some(intrinsic) = libm_intrinsic_equivalent(name, ret_ty) {
+                return self.widen_math_call(&intrinsic, args, ret_ty, CallEffects::Pure, flags);
+            }
             let variant = libmvec_variant(name, ret_ty, isa, width);
             if let Some(variant) = variant.filter(|variant| variant.arity == args.len()) {
                 return self.libmvec_call(&variant, args, ret_ty, flags).map(Some);
