@@ -24,6 +24,11 @@ double horner(double, const double *, int);
 v4d _ZGVdN4vuu_horner(v4d, const double *, int);
 uint32_t hash_mix(uint32_t, int);
 v8u _ZGVdN8vu_hash_mix(v8u, int);
+typedef int32_t v8i __attribute__((ext_vector_type(8)));
+int mandelbrot(float, float, int);
+v8i _ZGVdN8vvu_mandelbrot(v8f, v8f, int);
+int lower_bound(const float *, int, float);
+v8i _ZGVdN8uuv_lower_bound(const float *, int, v8f);
 
 enum { ITEMS = 1 << 16, BODIES = 2048, REPEATS = 7 };
 
@@ -68,6 +73,9 @@ static float spot[ITEMS], strike[ITEMS], years[ITEMS], out_scalar_f[ITEMS], out_
 static float px[BODIES], py[BODIES], pz[BODIES], mass[BODIES];
 static double xs[ITEMS], coeffs[16], out_scalar_d[ITEMS], out_vector_d[ITEMS];
 static uint32_t hs[ITEMS], out_scalar_u[ITEMS], out_vector_u[ITEMS];
+enum { GRID = 256, TABLE = 1 << 14 };
+static float grid_re[GRID * GRID], grid_im[GRID * GRID], table[TABLE], keys[ITEMS];
+static int32_t out_scalar_i[GRID * GRID], out_vector_i[GRID * GRID];
 
 // Runs the scalar and the vector version REPEATS times each, interleaved,
 // and stores the median seconds of each.
@@ -200,6 +208,54 @@ static void run_hash(void) {
     failures += mismatches;
     report("hash_mix", "_ZGVdN8vu_hash_mix", scalar_s, vector_s, mismatches ? "MISMATCH" : "bit-exact");
 }
+static void mandelbrot_scalar(void) {
+    for (int i = 0; i < GRID * GRID; i++) out_scalar_i[i] = mandelbrot(grid_re[i], grid_im[i], 256);
+}
+static void mandelbrot_vector(void) {
+    for (int i = 0; i < GRID * GRID; i += 8) {
+        v8f re, im;
+        memcpy(&re, &grid_re[i], sizeof re);
+        memcpy(&im, &grid_im[i], sizeof im);
+        v8i r = _ZGVdN8vvu_mandelbrot(re, im, 256);
+        memcpy(&out_vector_i[i], &r, sizeof r);
+    }
+}
+static void lower_bound_scalar(void) {
+    for (int i = 0; i < ITEMS; i++) out_scalar_i[i] = lower_bound(table, TABLE, keys[i]);
+}
+static void lower_bound_vector(void) {
+    for (int i = 0; i < ITEMS; i += 8) {
+        v8f k;
+        memcpy(&k, &keys[i], sizeof k);
+        v8i r = _ZGVdN8uuv_lower_bound(table, TABLE, k);
+        memcpy(&out_vector_i[i], &r, sizeof r);
+    }
+}
+
+static void run_mandelbrot(void) {
+    for (int y = 0; y < GRID; y++)
+        for (int x = 0; x < GRID; x++) {
+            grid_re[y * GRID + x] = -2.0f + x * (3.0f / GRID);
+            grid_im[y * GRID + x] = -1.5f + y * (3.0f / GRID);
+        }
+    double scalar_s, vector_s;
+    time_pair(mandelbrot_scalar, mandelbrot_vector, &scalar_s, &vector_s);
+    int mismatches = memcmp(out_scalar_i, out_vector_i, sizeof out_scalar_i) != 0;
+    failures += mismatches;
+    report("mandelbrot", "_ZGVdN8vvu_mandelbrot", scalar_s, vector_s,
+           mismatches ? "MISMATCH" : "bit-exact");
+}
+
+static void run_lower_bound(void) {
+    for (int i = 0; i < TABLE; i++) table[i] = i * 0.5f;
+    for (int i = 0; i < ITEMS; i++) keys[i] = uniform01() * TABLE * 0.5f;
+    double scalar_s, vector_s;
+    time_pair(lower_bound_scalar, lower_bound_vector, &scalar_s, &vector_s);
+    int mismatches = memcmp(out_scalar_i, out_vector_i, ITEMS * sizeof(int32_t)) != 0;
+    failures += mismatches;
+    report("lower_bound", "_ZGVdN8uuv_lower_bound", scalar_s, vector_s,
+           mismatches ? "MISMATCH" : "bit-exact");
+}
 
 int main(void) {
     printf("%-15s %-28s %13s %13s %9s   %s\n", "kernel", "variant", "scalar calls", "lanewise",
@@ -208,6 +264,8 @@ int main(void) {
     run_nbody();
     run_horner();
     run_hash();
+    run_mandelbrot();
+    run_lower_bound();
     printf("geometric mean speedup: %.2fx over %d kernels (medians of %d interleaved runs)\n",
            exp(speedup_log_sum / kernels_run), kernels_run, REPEATS);
     if (failures) {

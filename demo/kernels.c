@@ -1,7 +1,8 @@
 // Kernels of the demo (`scripts/demo.sh`): scalar functions with
 // `#pragma omp declare simd`, compiled by clang-22 to LLVM IR and vectorized
-// by lanewise. Control flow is uniform in every kernel (loops over uniform
-// bounds, selects for data-dependent choices).
+// by lanewise. Mandelbrot and the binary search have divergent control flow
+// (loops whose lanes leave at different iterations); the others have loops
+// over uniform bounds and selects for data-dependent choices.
 #include <math.h>
 #include <stdint.h>
 
@@ -61,4 +62,34 @@ uint32_t hash_mix(uint32_t h, int rounds) {
         h ^= h >> 16;
     }
     return h;
+}
+
+// Escape-time iterations of the Mandelbrot set: lanes leave the loop at
+// different iterations (a divergent loop, PLDI'18 section 5).
+#pragma omp declare simd uniform(max_iter) notinbranch
+int mandelbrot(float cr, float ci, int max_iter) {
+    float zr = 0.0f, zi = 0.0f;
+    int i = 0;
+    while (i < max_iter && zr * zr + zi * zi < 4.0f) {
+        float t = zr * zr - zi * zi + cr;
+        zi = 2.0f * zr * zi + ci;
+        zr = t;
+        i++;
+    }
+    return i;
+}
+
+// Lower bound of `key` in a sorted table: a loop with a varying trip count
+// and data-dependent gathers.
+#pragma omp declare simd uniform(table, count) notinbranch
+int lower_bound(const float *table, int count, float key) {
+    int low = 0, high = count;
+    while (low < high) {
+        int middle = (low + high) / 2;
+        if (table[middle] < key)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low;
 }
