@@ -85,6 +85,9 @@ pub struct Options {
     pub keep_going: bool,
     /// Run the IR verifier after every pass (always done in tests).
     pub verify_each: bool,
+    /// Count active lanes per block execution in every produced function and
+    /// print the SIMD utilization when the program exits.
+    pub instrument_utilization: bool,
 }
 
 impl Default for Options {
@@ -96,6 +99,7 @@ impl Default for Options {
             dump_after: None,
             keep_going: false,
             verify_each: true,
+            instrument_utilization: false,
         }
     }
 }
@@ -317,6 +321,9 @@ pub fn vectorize_ir(input: &[u8], options: &Options) -> Result<(String, Report),
 /// new functions to it.
 pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Result<Report, Error> {
     let data_layout = module.data_layout();
+    if options.instrument_utilization {
+        module.add_utilization_runtime()?;
+    }
     let mut report = Report::default();
     let mut produced_names = Vec::new();
     match &options.mode {
@@ -477,6 +484,7 @@ fn vectorize_variant(
     let mut config = WidenConfig::new(name, variant.width, variant.isa, params);
     config.vector_math = options.vector_math;
     config.masked = variant.masked;
+    config.instrument_utilization = options.instrument_utilization;
     let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
         .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();

@@ -83,6 +83,12 @@ struct Cli {
     /// Run the Lanewise IR verifier after every pass.
     #[arg(long)]
     verify_each: bool,
+
+    /// Count the active lanes of every block execution of the produced
+    /// functions; the program prints its SIMD utilization (active lanes /
+    /// lane slots, PLDI'18) on stderr when it exits.
+    #[arg(long)]
+    instrument_utilization: bool,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -190,6 +196,7 @@ fn run(cli: Cli) -> Result<(), String> {
         },
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
+        instrument_utilization: cli.instrument_utilization,
     };
     let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
         .map_err(|error| one_line_message(&error))?;

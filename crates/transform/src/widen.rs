@@ -102,7 +102,18 @@ pub struct WidenConfig {
     /// is the `i1` entry mask (see [`crate::predicates`] for the contract and
     /// [`masked`] for its ABI form). Default `false`.
     pub masked: bool,
+    /// Count, at every block execution, the active lanes and the lane slots
+    /// into the globals [`ACTIVE_LANES_COUNTER`] and [`LANE_SLOTS_COUNTER`]
+    /// (SIMD utilization as PLDI'18 measures it). Default `false`.
+    pub instrument_utilization: bool,
 }
+
+/// The global `i64` that `--instrument-utilization` adds the active lanes of
+/// every block execution to.
+pub const ACTIVE_LANES_COUNTER: &str = "__lanewise_active_lanes";
+/// The global `i64` that `--instrument-utilization` adds W to at every block
+/// execution.
+pub const LANE_SLOTS_COUNTER: &str = "__lanewise_lane_slots";
 
 impl WidenConfig {
     /// A configuration with the default options (`vector_math` exact).
@@ -114,6 +125,7 @@ impl WidenConfig {
             params,
             vector_math: VectorMath::default(),
             masked: false,
+            instrument_utilization: false,
         }
     }
 }
@@ -838,8 +850,13 @@ impl<'a> Widener<'a> {
         for block in self.reachable.clone() {
             self.current = Some(self.blocks[&block]);
             self.current_mask = None;
+            let mut counted = !self.config.instrument_utilization;
             for &inst in self.scalar.layout.block_insts(block) {
                 self.location = Some((block, inst));
+                if !counted && self.scalar.dfg.inst(inst).is_terminator() {
+                    self.count_active_lanes()?;
+                    counted = true;
+                }
                 self.widen_inst(inst)?;
             }
         }
@@ -848,6 +865,49 @@ impl<'a> Widener<'a> {
                 self.current = Some(self.blocks[&block]);
                 self.append(InstData::Unreachable, Type::Void);
             }
+        }
+        Ok(())
+    }
+
+    /// Adds this block execution's active lanes and W to the utilization
+    /// counters (before the block's terminator, where its mask is defined).
+    fn count_active_lanes(&mut self) -> Result<(), WidenError> {
+        let width = self.width;
+        let active = match self.block_mask()? {
+            None => self.func.dfg.int_const(Type::I64, u128::from(width)),
+            Some(mask) => {
+                let lanes_ty = Type::I64.vector_of(width);
+                let cast = InstData::Cast {
+                    op: CastOp::ZExt,
+                    arg: mask,
+                    to: lanes_ty.clone(),
+                    flags: CastFlags::default(),
+                };
+                let ones = self.append_value(cast, lanes_ty);
+                let sum = InstData::Call {
+                    callee: Callee::Direct(format!("llvm.vector.reduce.add.v{width}i64")),
+                    args: vec![ones],
+                    ret_ty: Type::I64,
+                    effects: CallEffects::Pure,
+                    flags: FastMathFlags::default(),
+                };
+                self.append_value(sum, Type::I64)
+            }
+        };
+        let slots = self.func.dfg.int_const(Type::I64, u128::from(width));
+        for (counter, amount) in [(ACTIVE_LANES_COUNTER, active), (LANE_SLOTS_COUNTER, slots)] {
+            let address = self.func.dfg.make_const(Type::PTR, Constant::Symbol(counter.to_owned()));
+            let load = InstData::Load { ty: Type::I64, addr: address, align: 8, volatile: false };
+            let old = self.append_value(load, Type::I64);
+            let add = InstData::Binary {
+                op: BinaryOp::Add,
+                lhs: old,
+                rhs: amount,
+                flags: ArithFlags::default(),
+            };
+            let new = self.append_value(add, Type::I64);
+            let store = InstData::Store { value: new, addr: address, align: 8, volatile: false };
+            self.append(store, Type::Void);
         }
         Ok(())
     }
