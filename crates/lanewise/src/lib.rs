@@ -128,6 +128,10 @@ pub struct BranchCounts {
     pub uniform_kept: usize,
     /// Uniform branches folded (only with `--linearize=full`).
     pub uniform_folded: usize,
+    /// Uniform branches that PLDI'18 Theorem 4.5 promises to keep (their
+    /// block's predicate is uniform) but that lost a target: 0 unless
+    /// linearization is wrong.
+    pub uniform_lost: usize,
 }
 
 /// Loops of the scalar function.
@@ -190,6 +194,7 @@ impl ProducedFunction {
             divergent: linearized.branches_divergent,
             uniform_kept: linearized.uniform_kept,
             uniform_folded: linearized.uniform_folded,
+            uniform_lost: linearized.uniform_lost,
         };
         self.loops =
             LoopCounts { uniform: linearized.loops_uniform, divergent: linearized.loops_divergent };
@@ -209,7 +214,12 @@ impl ProducedFunction {
                 }) && func.successors(**block).len() > 1
             })
             .count();
-        self.branches = BranchCounts { divergent: 0, uniform_kept: conditional, uniform_folded: 0 };
+        self.branches = BranchCounts {
+            divergent: 0,
+            uniform_kept: conditional,
+            uniform_folded: 0,
+            uniform_lost: 0,
+        };
         self.loops = LoopCounts { uniform: loops.len(), divergent: 0 };
     }
 }
@@ -231,7 +241,7 @@ impl Report {
             let memory = &function.memory;
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
-                 folded; loops: {} uniform, {} divergent\n  memory: {} uniform, {} contiguous, \
+                 folded ({} against Theorem 4.5); loops: {} uniform, {} divergent\n  memory: {} uniform, {} contiguous, \
                  {} strided, {} gather, {} scatter, {} scalarized; masked: {} blocks, {} accesses\n",
                 function.name,
                 function.scalar,
@@ -241,6 +251,7 @@ impl Report {
                 branches.divergent,
                 branches.uniform_kept,
                 branches.uniform_folded,
+                branches.uniform_lost,
                 function.loops.uniform,
                 function.loops.divergent,
                 memory.uniform,

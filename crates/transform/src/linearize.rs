@@ -119,6 +119,11 @@ pub struct LinearizeReport {
     pub uniform_kept: usize,
     /// Uniform conditional branches folded anyway.
     pub uniform_folded: usize,
+    /// Uniform branches of blocks with a uniform predicate that lost one of
+    /// their original targets in partial mode. PLDI'18 Theorem 4.5 promises
+    /// that such a branch is kept (its first case: `uni(b)`), so this is 0
+    /// unless the implementation is wrong; the corpus test asserts it.
+    pub uniform_lost: usize,
     /// Loops left as they were (uniform).
     pub loops_uniform: usize,
     /// Loops rewritten by the divergent-loop transform.
@@ -261,6 +266,13 @@ pub fn linearize_function(
                 report.uniform_kept += 1;
             } else {
                 report.uniform_folded += 1;
+            }
+            let original_targets: HashSet<Block> = func.successors(block).into_iter().collect();
+            if mode == LinearizeMode::Partial
+                && masks.is_block_uniform(block)
+                && targets != original_targets
+            {
+                report.uniform_lost += 1;
             }
         }
     }

@@ -381,7 +381,8 @@ fn lanewise_case_steps(
             "scalar.ll",
         ],
     )?;
-    workspace.run(&lanewise_binary(), &["scalar.ll", "-o", "vec.ll"])?;
+    workspace.run(&lanewise_binary(), &["scalar.ll", "-o", "vec.ll", "--report", "report.json"])?;
+    check_theorem_4_5(&workspace.path("report.json"))?;
 
     let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
     let scalar_module =
@@ -854,4 +855,27 @@ pub fn run_mutant_case(mutant: &Mutant) -> CaseReport {
         report.failures.push(format!("SETUP {failure}"));
     }
     report
+}
+
+/// PLDI'18 Theorem 4.5 across the corpus: no produced function folded a
+/// uniform branch whose block has a uniform predicate (`uniform_lost` in
+/// lanewise's `--report`).
+fn check_theorem_4_5(report_path: &std::path::Path) -> Result<(), String> {
+    let text =
+        fs::read_to_string(report_path).map_err(|error| format!("reading the report: {error}"))?;
+    let report: serde_json::Value =
+        serde_json::from_str(&text).map_err(|error| format!("parsing the report: {error}"))?;
+    let functions = report["functions"].as_array().ok_or("the report has no `functions` array")?;
+    for function in functions {
+        let lost = function["branches"]["uniform_lost"]
+            .as_u64()
+            .ok_or("a report entry has no branches.uniform_lost count")?;
+        if lost != 0 {
+            return Err(format!(
+                "{}: {lost} uniform branch(es) folded although PLDI'18 Theorem 4.5 keeps them",
+                function["name"]
+            ));
+        }
+    }
+    Ok(())
 }

@@ -344,6 +344,7 @@ fn figure_3_keeps_the_uniform_entry_branch_and_folds_the_rest() {
     assert_eq!(successor_names(&result, "f"), ["g"]);
     assert_eq!(successor_names(&result, "g"), ["h"]);
     assert_eq!((report.branches_divergent, report.uniform_kept, report.uniform_folded), (2, 1, 2));
+    assert_eq!(report.uniform_lost, 0, "a's uniform branch keeps both targets (Theorem 4.5)");
     // Uniform predicates need no mask (Theorem 4.1): a, b, c and the exit h.
     for name in ["a", "b", "c", "h"] {
         assert_eq!(report.predicates.get(block_named(&result, name)), None, "{name}");
@@ -848,6 +849,7 @@ fn random_functions_widened_agree_with_the_scalar_lanes() {
     for seed in 700..700 + random_case_count() {
         let func = random_function(seed, 14, 50);
         let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
+        assert_eq!(report.uniform_lost, 0, "seed {seed}: Theorem 4.5 broken\n{func}\n{result}");
         check_same_meaning(&func, &result, &report, seed, 20);
         check_widened(&func, &result, &report, 4, seed, 10);
         check_widened(&func, &result, &report, 8, seed + 1, 5);
