@@ -51,8 +51,10 @@ fn run(command: &mut Command) -> std::process::Output {
     output
 }
 
-/// The ratio and the two counts of the `lanewise utilization` line.
+/// The ratio and the two counts of the `lanewise utilization` line, which
+/// must be a whole line.
 fn utilization(stderr: &str) -> (f64, u64, u64) {
+    assert!(stderr.contains(" slots)\n"), "the utilization line must end the line: {stderr:?}");
     let line = stderr
         .lines()
         .find(|line| line.starts_with("lanewise utilization "))
