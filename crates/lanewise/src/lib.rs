@@ -88,6 +88,9 @@ pub struct Options {
     /// Count active lanes per block execution in every produced function and
     /// print the SIMD utilization when the program exits.
     pub instrument_utilization: bool,
+    /// Also vectorize the loops marked by `#pragma omp simd` (or `#pragma
+    /// clang loop vectorize(assume_safety)`) in every defined function.
+    pub simd_loops: bool,
 }
 
 impl Default for Options {
@@ -100,6 +103,7 @@ impl Default for Options {
             keep_going: false,
             verify_each: true,
             instrument_utilization: false,
+            simd_loops: false,
         }
     }
 }
@@ -230,6 +234,32 @@ pub struct Report {
     pub functions: Vec<ProducedFunction>,
     /// Variants not produced, each with the reason (one line).
     pub skipped: Vec<String>,
+    /// What was vectorized and what was refused, and why, in the style of
+    /// clang's `-Rpass` remarks (`lanewise cc` prints them).
+    pub remarks: Vec<Remark>,
+}
+
+/// Whether a remark reports a transformation or a refusal.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RemarkKind {
+    /// Something was vectorized (`-Rpass=lanewise`).
+    Passed,
+    /// Something was left scalar (`-Rpass-missed=lanewise`).
+    Missed,
+}
+
+/// One remark: what happened to a function or loop, and why.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Remark {
+    pub kind: RemarkKind,
+    /// The function the remark is about.
+    pub function: String,
+    /// Where in the function, e.g. `loop at block %bb3` or a source location
+    /// `file.c:12:3` when the module has debug locations; empty for the whole
+    /// function.
+    pub location: String,
+    pub message: String,
 }
 
 impl Report {

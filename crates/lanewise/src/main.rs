@@ -197,6 +197,7 @@ fn run(cli: Cli) -> Result<(), String> {
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,
+        simd_loops: false,
     };
     let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
         .map_err(|error| one_line_message(&error))?;
