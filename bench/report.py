@@ -78,7 +78,10 @@ def parse_utilization(results_dir, stem):
         for line in text.splitlines():
             if "utilization" not in line.lower():
                 continue
-            match = re.search(r"([0-9]*\.?[0-9]+)\s*(%?)\s*$", line)
+            # `lanewise utilization 0.2991 (A active lanes of S slots)`, or
+            # a number at the end of the line.
+            match = re.search(r"utilization\s+([0-9]*\.?[0-9]+)\s*(%?)", line, re.IGNORECASE)
+            match = match or re.search(r"([0-9]*\.?[0-9]+)\s*(%?)\s*$", line)
             if match:
                 value = float(match.group(1))
                 values.append(value / 100 if match.group(2) or value > 1 else value)

@@ -685,6 +685,16 @@ impl ShapeAnalysis<'_> {
             InstData::Gep { source_ty, base, indices, .. } => {
                 self.gep(source_ty, *base, indices, result_ty)
             }
+            InstData::Alloca { align, .. }
+                if self
+                    .func
+                    .dfg
+                    .defining_inst(result)
+                    .is_some_and(|inst| self.func.shared_allocas.contains(&inst)) =>
+            {
+                // One buffer for all lanes (interleaved private arrays).
+                ValueShape::uniform(u64::from(*align).max(1))
+            }
             InstData::Alloca { ty, count, align } => {
                 // check_allocas guarantees a constant count.
                 let count = self.func.dfg.int_constant(*count).unwrap_or(1);

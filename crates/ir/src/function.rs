@@ -1,5 +1,7 @@
 //! A function: signature, data-flow graph and layout.
 
+use std::collections::BTreeSet;
+
 use crate::dfg::DataFlowGraph;
 use crate::entities::{Block, Inst, Value};
 use crate::layout::Layout;
@@ -20,6 +22,11 @@ pub struct Function {
     pub ret_ty: Type,
     pub dfg: DataFlowGraph,
     pub layout: Layout,
+    /// Allocas that hold one buffer for all lanes instead of one copy per
+    /// lane: the interleaved private arrays of
+    /// `lanewise_transform::private_memory`, whose lanes address their cells
+    /// through `rv_lane_id()`. The shape analysis gives them a uniform address.
+    pub shared_allocas: BTreeSet<Inst>,
 }
 
 impl Function {
@@ -35,7 +42,14 @@ impl Function {
                 Param { ty, value }
             })
             .collect();
-        Function { name: name.into(), params, ret_ty, dfg, layout: Layout::new() }
+        Function {
+            name: name.into(),
+            params,
+            ret_ty,
+            dfg,
+            layout: Layout::new(),
+            shared_allocas: BTreeSet::new(),
+        }
     }
 
     pub fn param_value(&self, index: usize) -> Value {

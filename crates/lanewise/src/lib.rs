@@ -26,7 +26,9 @@ use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::predicates::add_entry_mask_param;
 use lanewise_transform::widen::{widen_function_with_stats, MemoryAccessStats};
-use lanewise_transform::{lower_vector_abi, widen_mask_phis, BlockPredicates, WidenConfig};
+use lanewise_transform::{
+    interleave_private_arrays, lower_vector_abi, widen_mask_phis, BlockPredicates, WidenConfig,
+};
 
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::linearize::LinearizeMode;
@@ -154,6 +156,9 @@ pub struct MemoryCounts {
     pub gather: u32,
     pub scatter: u32,
     pub scalarized: u32,
+    /// Private arrays given the lane-interleaved layout (one shared buffer,
+    /// cell `c` of lane `l` at `(c * W + l) * cell_bytes`).
+    pub interleaved_private_arrays: usize,
 }
 
 /// What runs under a mask.
@@ -174,6 +179,7 @@ impl From<MemoryAccessStats> for MemoryCounts {
             gather: stats.gather,
             scatter: stats.scatter,
             scalarized: stats.scalarized,
+            interleaved_private_arrays: 0,
         }
     }
 }
@@ -272,7 +278,7 @@ impl Report {
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
                  folded ({} against Theorem 4.5); loops: {} uniform, {} divergent\n  memory: {} uniform, {} contiguous, \
-                 {} strided, {} gather, {} scatter, {} scalarized; masked: {} blocks, {} accesses\n",
+                 {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays; masked: {} blocks, {} accesses\n",
                 function.name,
                 function.scalar,
                 function.width,
@@ -290,6 +296,7 @@ impl Report {
                 memory.gather,
                 memory.scatter,
                 memory.scalarized,
+                memory.interleaved_private_arrays,
                 function.masked.blocks,
                 function.masked.memory,
             ));
@@ -479,6 +486,10 @@ fn vectorize_variant(
         add_entry_mask_param(&mut work)
     });
 
+    // Private arrays accessed cell by cell get one lane-interleaved buffer
+    // (WPMVP'18-style layout), so uniform indices give vector accesses.
+    let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
+
     // Divergence analysis (shapes with sync dependence) on the scalar code.
     let cfg = ControlFlowGraph::compute(&work);
     let domtree = DominatorTree::compute(&work, &cfg);
@@ -529,6 +540,7 @@ fn vectorize_variant(
     let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
         .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();
+    produced.memory.interleaved_private_arrays = interleaved.interleaved;
     produced.masked.memory = widened.stats.masked;
     let mut vector = widened.function;
     widen_mask_phis(&mut vector, variant.isa);

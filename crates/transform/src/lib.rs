@@ -17,6 +17,7 @@ pub mod linearize;
 pub mod mask_phis;
 pub mod masks;
 pub mod predicates;
+pub mod private_memory;
 pub mod ssa_repair;
 pub mod vector_math;
 pub mod widen;
@@ -27,6 +28,7 @@ pub use linearize::{
 };
 pub use mask_phis::widen_mask_phis;
 pub use predicates::{add_entry_mask_param, BlockPredicates};
+pub use private_memory::{interleave_private_arrays, InterleaveReport};
 pub use vector_math::VectorMath;
 pub use widen::{
     widen_function, widen_function_masked, widen_function_with_stats, MemoryAccessStats, ValueMap,

@@ -1335,6 +1335,38 @@ impl<'a> Widener<'a> {
                     self.append(store, Type::Void);
                 }
             }
+            (AccessKind::GatherScatter | AccessKind::Duplicated, Some(mask)) if !volatile => {
+                // Branch-free masked scatter: inactive lanes store to a
+                // private scratch slot instead of their address, so the W
+                // scalar stores need no guards (no mispredicted branches)
+                // and active lanes still store in lane order.
+                let scratch = self.scratch_slot(&ty);
+                let addrs = self.vector(addr)?;
+                let scratch_lanes = self.append_value(
+                    InstData::Splat { scalar: scratch, lanes: self.width },
+                    Type::PTR.vector_of(self.width),
+                );
+                let safe_addrs = self.append_value(
+                    InstData::Select {
+                        cond: mask,
+                        if_true: addrs,
+                        if_false: scratch_lanes,
+                        flags: FastMathFlags::default(),
+                    },
+                    Type::PTR.vector_of(self.width),
+                );
+                for lane in 0..self.width {
+                    let lane_value = self.lane(value, lane)?;
+                    let index = self.func.dfg.int_const(Type::I32, u128::from(lane));
+                    let lane_addr = self.append_value(
+                        InstData::ExtractElement { vector: safe_addrs, index },
+                        Type::PTR,
+                    );
+                    let store =
+                        InstData::Store { value: lane_value, addr: lane_addr, align, volatile };
+                    self.append(store, Type::Void);
+                }
+            }
             (AccessKind::GatherScatter | AccessKind::Duplicated, Some(mask)) => {
                 self.emit_per_lane_guarded(mask, "store", |this, lane| {
                     let lane_value = this.lane(value, lane)?;
@@ -1347,6 +1379,20 @@ impl<'a> Widener<'a> {
             }
         }
         Ok(())
+    }
+
+    /// A private slot of type `ty` in the entry block that inactive lanes of
+    /// a branch-free scatter write to (never read).
+    fn scratch_slot(&mut self, ty: &Type) -> Value {
+        let entry = self.func.entry_block().expect("the widened function has an entry block");
+        let one = self.func.dfg.int_const(Type::I32, 1);
+        let align = self.data_layout.abi_align(ty) as u32;
+        let alloca = self
+            .func
+            .dfg
+            .make_inst(InstData::Alloca { ty: ty.clone(), count: one, align }, Type::PTR);
+        self.func.layout.insert_inst_at(alloca, entry, 0);
+        self.func.dfg.result(alloca).expect("an alloca has a result")
     }
 
     /// A strided alloca becomes one alloca of W copies; lane i's copy starts

@@ -679,6 +679,40 @@ fn allocas_get_one_copy_per_lane() {
     }
 }
 
+/// Interleaved private arrays (`private_memory`): with a uniform index the
+/// accesses become contiguous vector loads and stores; with a varying one,
+/// gathers and per-lane stores into nearby cells. Both agree with the
+/// original scalar function lane by lane.
+#[test]
+fn interleaved_private_arrays_agree_with_scalar_and_vectorize_uniform_indices() {
+    let scalar = alloca_kernel();
+    for (index_kind, contiguous_expected) in [(UNIFORM, true), (VECTOR, false)] {
+        for (isa, width) in [(Isa::Sse, 4), (Isa::Avx2, 8)] {
+            let config = config(width, isa, &[VECTOR, index_kind]);
+            let mut interleaved = scalar.clone();
+            let report = crate::private_memory::interleave_private_arrays(
+                &mut interleaved,
+                width,
+                &DataLayout::default(),
+            );
+            assert_eq!(report.interleaved, 1);
+            let info =
+                ShapeInfo::compute(&interleaved, &DataLayout::default(), &config.params).unwrap();
+            let vector = widen(&interleaved, &info, &config);
+            let vector_memory_ops = count(&vector, |data| {
+                matches!(data, InstData::Load { ty, .. } if ty.is_vector())
+                    || matches!(data, InstData::Store { .. })
+            });
+            let gathers = count(&vector, |data| matches!(data, InstData::Gather { .. }));
+            if contiguous_expected {
+                assert_eq!(gathers, 0, "{vector}");
+                assert!(vector_memory_ops >= 4, "{vector}");
+            }
+            check_differential(&scalar, &vector, &config, &[any_int, any_int], 50);
+        }
+    }
+}
+
 #[test]
 fn uniform_switch_stays_a_scalar_switch() {
     let mut func = Function::new("switch", vec![Type::I32, Type::I32], Type::I32);

@@ -1,0 +1,137 @@
+//! Which allocas get the interleaved layout, and what the rewrite produces.
+//! Differential execution of interleaved functions is in `widen/tests.rs`
+//! (`interleaved_private_arrays_*`), next to the other alloca tests.
+
+use lanewise_ir::*;
+
+use super::*;
+
+/// `buf = alloca [16 x i32]; buf[k & 15] = x; return buf[(k + 1) & 15]`,
+/// with `extra` adding one more use of `buf` before the return.
+fn kernel(extra: impl FnOnce(&mut FunctionBuilder, Value, Value)) -> Function {
+    let mut func = Function::new("private", vec![Type::I32, Type::I32], Type::I32);
+    let (x, k) = (func.param_value(0), func.param_value(1));
+    let array = Type::Array { elem: Box::new(Type::I32), len: 16 };
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let one = b.iconst(Type::I32, 1);
+    let fifteen = b.iconst(Type::I32, 15);
+    let zero = b.iconst(Type::I32, 0);
+    let buf = b.ins_value(InstData::Alloca { ty: array.clone(), count: one, align: 16 }, Type::PTR);
+    let first = b.binary(BinaryOp::And, k, fifteen);
+    let k1 = b.binary(BinaryOp::Add, k, one);
+    let second = b.binary(BinaryOp::And, k1, fifteen);
+    let p = b.gep(array.clone(), buf, vec![zero, first]);
+    let q = b.gep(array, buf, vec![zero, second]);
+    b.store(x, p, 16);
+    extra(&mut b, buf, x);
+    let loaded = b.load(Type::I32, q, 4);
+    b.ret(Some(loaded));
+    func
+}
+
+fn allocas(func: &Function) -> Vec<Inst> {
+    func.layout
+        .insts()
+        .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Alloca { .. }))
+        .collect()
+}
+
+#[test]
+fn cell_accesses_through_geps_are_interleaved() {
+    let mut func = kernel(|_, _, _| {});
+    let report = interleave_private_arrays(&mut func, 8, &DataLayout::default());
+    assert_eq!(report, InterleaveReport { interleaved: 1 });
+    verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
+
+    // One shared alloca of 8 interleaved copies, aligned for 8 x i32.
+    let allocas = allocas(&func);
+    assert_eq!(allocas.len(), 1);
+    assert!(func.shared_allocas.contains(&allocas[0]));
+    let InstData::Alloca { ty, align, .. } = func.dfg.inst(allocas[0]) else { unreachable!() };
+    assert_eq!(*ty, Type::Array { elem: Box::new(Type::I8), len: 64 * 8 });
+    assert_eq!(*align, 32);
+    // The lane's cells start at rv_lane_id() * 4; GEPs step 8 times as far
+    // (4 bytes per element, times W) and become byte GEPs.
+    assert_eq!(
+        func.layout
+            .insts()
+            .filter(|inst| func.dfg.callee_name(*inst) == Some("rv_lane_id"))
+            .count(),
+        1
+    );
+    let scaled_factors: Vec<u128> = func
+        .layout
+        .insts()
+        .filter_map(|inst| match func.dfg.inst(inst) {
+            InstData::Binary { op: BinaryOp::Mul, rhs, .. } => func.dfg.int_constant(*rhs),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(scaled_factors, vec![4, 32, 32]);
+    // No access claims more alignment than a cell has.
+    for inst in func.layout.insts() {
+        if let InstData::Load { align, .. } | InstData::Store { align, .. } = func.dfg.inst(inst) {
+            assert!(*align <= 4, "{inst} claims align {align}");
+        }
+    }
+}
+
+#[test]
+fn allocas_with_other_users_keep_their_layout() {
+    // Passed to a call.
+    let mut escaped = kernel(|b, buf, _| {
+        b.call(Callee::Direct("observe".into()), vec![buf], Type::Void, CallEffects::SideEffects);
+    });
+    // The pointer itself stored to memory.
+    let mut stored = kernel(|b, buf, _| {
+        b.store(buf, buf, 8);
+    });
+    // Accesses of two sizes.
+    let mut mixed = kernel(|b, buf, _| {
+        let wide = b.load(Type::I64, buf, 8);
+        b.store(wide, buf, 8);
+    });
+    // A byte offset that is not a multiple of the 4-byte cell.
+    let mut misaligned = kernel(|b, buf, x| {
+        let two = b.iconst(Type::I64, 2);
+        let odd = b.gep(Type::I8, buf, vec![two]);
+        b.store(x, odd, 1);
+    });
+    for func in [&mut escaped, &mut stored, &mut mixed, &mut misaligned] {
+        let before = func.to_string();
+        assert_eq!(interleave_private_arrays(func, 8, &DataLayout::default()).interleaved, 0);
+        assert_eq!(func.to_string(), before, "a refused alloca is left untouched");
+        assert!(func.shared_allocas.is_empty());
+    }
+}
+
+#[test]
+fn comparisons_and_phis_of_pointers_into_the_same_alloca_are_accepted() {
+    let mut func = kernel(|b, buf, x| {
+        let four = b.iconst(Type::I64, 4);
+        let top = b.gep(Type::I32, buf, vec![four]);
+        let is_empty = b.icmp(IntPredicate::Eq, top, buf);
+        let chosen = b.select(is_empty, buf, top);
+        b.store(x, chosen, 4);
+    });
+    assert_eq!(interleave_private_arrays(&mut func, 4, &DataLayout::default()).interleaved, 1);
+    verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
+
+    // A comparison with a pointer from elsewhere is refused.
+    let mut foreign = kernel(|b, buf, _| {
+        let null = b.iconst(Type::I64, 0);
+        let other = b.cast(CastOp::IntToPtr, null, Type::PTR);
+        b.icmp(IntPredicate::Eq, buf, other);
+    });
+    assert_eq!(interleave_private_arrays(&mut foreign, 4, &DataLayout::default()).interleaved, 0);
+}
+
+#[test]
+fn width_one_changes_nothing() {
+    let mut func = kernel(|_, _, _| {});
+    let before = func.to_string();
+    assert_eq!(interleave_private_arrays(&mut func, 1, &DataLayout::default()).interleaved, 0);
+    assert_eq!(func.to_string(), before);
+}
