@@ -1,8 +1,11 @@
 //! A function: signature, data-flow graph and layout.
 
 use crate::dfg::DataFlowGraph;
+use std::collections::HashMap;
+
 use crate::entities::{Block, Inst, Value};
 use crate::layout::Layout;
+use crate::loop_hints::LoopHints;
 use crate::types::Type;
 
 /// A function parameter.
@@ -20,6 +23,9 @@ pub struct Function {
     pub ret_ty: Type,
     pub dfg: DataFlowGraph,
     pub layout: Layout,
+    /// The input's loop metadata, per loop-latch terminator (see
+    /// [`crate::loop_hints`]); empty for functions Lanewise builds.
+    pub loop_hints: HashMap<Inst, LoopHints>,
 }
 
 impl Function {
@@ -35,7 +41,14 @@ impl Function {
                 Param { ty, value }
             })
             .collect();
-        Function { name: name.into(), params, ret_ty, dfg, layout: Layout::new() }
+        Function {
+            name: name.into(),
+            params,
+            ret_ty,
+            dfg,
+            layout: Layout::new(),
+            loop_hints: HashMap::new(),
+        }
     }
 
     pub fn param_value(&self, index: usize) -> Value {
