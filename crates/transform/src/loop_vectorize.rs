@@ -42,7 +42,9 @@
 //!
 //! The trip count of the rotated (do-while) loop is computed in the
 //! preheader from the exit test `iv' PRED bound` (`iv'` the induction before
-//! or after its increment): `!=`: `(bound - start) / C`; `<`, `<=` (and `>`,
+//! or after its increment): `!=`: `(bound - start) / C` (exact: LLVM's
+//! runtime unroller, which unrolls SIMD loops it could not vectorize, steps
+//! by the unroll factor up to a multiple of it); `<`, `<=` (and `>`,
 //! `>=` for negative steps), signed or unsigned: `max(1, ceil((bound -
 //! start) / C))`. Like LLVM's vectorizer it assumes the induction does not
 //! wrap (the loop would not terminate otherwise, or only after 2^n
@@ -331,7 +333,7 @@ pub fn plan_simd_loop(
     let continue_while = if continue_on_true { pred } else { invert_predicate(pred) };
     let step = inductions[induction].step;
     let supported = match continue_while {
-        IntPredicate::Ne => step == 1 || step == -1,
+        IntPredicate::Ne => true,
         IntPredicate::Slt | IntPredicate::Sle | IntPredicate::Ult | IntPredicate::Ule => step > 0,
         IntPredicate::Sgt | IntPredicate::Sge | IntPredicate::Ugt | IntPredicate::Uge => step < 0,
         IntPredicate::Eq => false,

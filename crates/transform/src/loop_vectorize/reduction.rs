@@ -12,7 +12,8 @@
 //! `s + (-x)` (the accumulator must be the left operand).
 //!
 //! Operators: `add`/`sub`, `mul`, `and`, `or`, `xor`, `fadd`/`fsub`,
-//! `fmul`, the `llvm.{s,u}{min,max}`, `llvm.minnum/maxnum` and
+//! `fmul`, `llvm.fmuladd`/`llvm.fma` with the accumulator as addend (an
+//! `fadd` after contraction), the `llvm.{s,u}{min,max}`, `llvm.minnum/maxnum` and
 //! `llvm.minimum/maximum` intrinsics, and `select (cmp a, b), a, b`
 //! (min/max written as a comparison, as clang emits `m = x < m ? x : m`
 //! without fast-math).
@@ -281,6 +282,17 @@ pub fn recognize_reduction(
                         ));
                     }
                     set_kind(ReductionKind::Intrinsic(callee.clone()))?;
+                    new_member = result;
+                }
+                InstData::Call { callee: Callee::Direct(callee), args, .. }
+                    if args.len() == 3
+                        && (callee.starts_with("llvm.fmuladd.") || callee.starts_with("llvm.fma."))
+                        && args[2] == value
+                        && !member_set.contains(&args[0])
+                        && !member_set.contains(&args[1]) =>
+                {
+                    // `a * b + acc`, contracted: an fadd reduction.
+                    set_kind(ReductionKind::Binary(BinaryOp::FAdd))?;
                     new_member = result;
                 }
                 other => {
