@@ -50,7 +50,8 @@ fn compare_outputs(name: &str, reference: &str, vectorized: &str) {
     assert!(!reference.is_empty(), "{name}: the test printed nothing");
     for (expected, actual) in reference.iter().zip(&vectorized) {
         if let Some(expected_rest) = expected.strip_prefix("F ") {
-            let actual_rest = actual.strip_prefix("F ").unwrap_or_else(|| panic!("{name}: {actual}"));
+            let actual_rest =
+                actual.strip_prefix("F ").unwrap_or_else(|| panic!("{name}: {actual}"));
             let (expected_key, expected_value) = expected_rest.rsplit_once(' ').unwrap();
             let (actual_key, actual_value) = actual_rest.rsplit_once(' ').unwrap();
             assert_eq!(expected_key, actual_key, "{name}");
@@ -82,17 +83,20 @@ fn check_source(name: &str) {
     let input = scratch.join("input.ll");
     let output = scratch.join("output.ll");
     let report = scratch.join("report.json");
-    run(Command::new("clang-22").arg("-O3").arg("-march=native").args([
-        "-fopenmp-simd",
-        "-fno-vectorize",
-        "-fno-slp-vectorize",
-        "-Wno-pass-failed",
-        "-S",
-        "-emit-llvm",
-    ])
-    .arg(&source)
-    .arg("-o")
-    .arg(&input));
+    run(Command::new("clang-22")
+        .arg("-O3")
+        .arg("-march=native")
+        .args([
+            "-fopenmp-simd",
+            "-fno-vectorize",
+            "-fno-slp-vectorize",
+            "-Wno-pass-failed",
+            "-S",
+            "-emit-llvm",
+        ])
+        .arg(&source)
+        .arg("-o")
+        .arg(&input));
     run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
         .arg(&input)
         .arg("-o")

@@ -51,6 +51,8 @@
 //! iterations).
 
 pub mod reduction;
+#[cfg(test)]
+mod tests;
 
 use std::collections::{HashMap, HashSet};
 
@@ -413,7 +415,16 @@ pub fn plan_simd_loop(
     for &block in &blocks {
         for &inst in func.layout.block_insts(block) {
             let data = func.dfg.inst(inst);
+            let replaced_phi = func.dfg.result(inst).is_some_and(|result| {
+                induction_values.contains(&result)
+                    || reductions.iter().any(|reduction| reduction.phi == result)
+            });
+            // The header phis become parameters and slot loads in the body:
+            // their incoming values are not live-ins.
             data.for_each_operand(|value| {
+                if replaced_phi {
+                    return;
+                }
                 let outside = match func.dfg.value_def(value) {
                     ValueDef::Param(_) => true,
                     ValueDef::Result(def) => {

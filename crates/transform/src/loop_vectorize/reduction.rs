@@ -215,15 +215,14 @@ pub fn recognize_reduction(
                     let false_member = member_set.contains(if_false);
                     if !(true_member && false_member) {
                         // One arm is the accumulator: a min/max select.
-                        let pattern = min_max_select(
-                            func, *cond, *if_true, *if_false, value, *flags,
-                        )
-                        .ok_or_else(|| {
-                            format!(
+                        let pattern =
+                            min_max_select(func, *cond, *if_true, *if_false, value, *flags)
+                                .ok_or_else(|| {
+                                    format!(
                                 "{} is selected against another value without a min/max comparison",
                                 name(value)
                             )
-                        })?;
+                                })?;
                         set_kind(ReductionKind::SelectCompare(pattern))?;
                     }
                     new_member = result;
@@ -286,7 +285,8 @@ pub fn recognize_reduction(
                 }
                 InstData::Call { callee: Callee::Direct(callee), args, .. }
                     if args.len() == 3
-                        && (callee.starts_with("llvm.fmuladd.") || callee.starts_with("llvm.fma."))
+                        && (callee.starts_with("llvm.fmuladd.")
+                            || callee.starts_with("llvm.fma."))
                         && args[2] == value
                         && !member_set.contains(&args[0])
                         && !member_set.contains(&args[1]) =>
