@@ -70,6 +70,12 @@ fn compare_outputs(name: &str, reference: &str, vectorized: &str) {
 }
 
 fn check_source(name: &str) {
+    check_source_with(name, &[]);
+}
+
+/// [`check_source`] with extra flags for both clang compilations of the
+/// source; returns the remarks.
+fn check_source_with(name: &str, extra_flags: &[&str]) -> Vec<serde_json::Value> {
     let source = sources_dir().join(format!("{name}.c"));
     let text = std::fs::read_to_string(&source).unwrap();
     let expected_vectorized: usize = text
@@ -79,7 +85,7 @@ fn check_source(name: &str) {
         .trim()
         .parse()
         .unwrap();
-    let scratch = scratch_dir(name);
+    let scratch = scratch_dir(&format!("{name}{}", extra_flags.concat()));
     let input = scratch.join("input.ll");
     let output = scratch.join("output.ll");
     let report = scratch.join("report.json");
@@ -94,6 +100,7 @@ fn check_source(name: &str) {
             "-S",
             "-emit-llvm",
         ])
+        .args(extra_flags)
         .arg(&source)
         .arg("-o")
         .arg(&input));
@@ -135,6 +142,7 @@ fn check_source(name: &str) {
     let vectorized_binary = scratch.join("vectorized");
     run(Command::new("clang-22")
         .args(["-O3", "-march=native", "-fopenmp-simd"])
+        .args(extra_flags)
         .arg(&source)
         .arg("-o")
         .arg(&reference_binary));
@@ -155,6 +163,20 @@ fn check_source(name: &str) {
         &String::from_utf8_lossy(&reference_output),
         &String::from_utf8_lossy(&vectorized_output),
     );
+    remarks.clone()
+}
+
+/// With debug information: the rewritten function keeps its subprogram (the
+/// LLVM verifier accepts the new calls), and remarks name source locations.
+#[test]
+fn debug_info_build() {
+    for name in ["float_reductions", "lastprivate"] {
+        let remarks = check_source_with(name, &["-g"]);
+        for remark in remarks.iter().filter(|remark| remark["kind"] == "passed") {
+            let location = remark["location"].as_str().unwrap();
+            assert!(location.contains(&format!("{name}.c:")), "{name}: {location}");
+        }
+    }
 }
 
 macro_rules! simd_loop_tests {
