@@ -1,10 +1,12 @@
 //! A function: signature, data-flow graph and layout.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::dfg::DataFlowGraph;
+
 use crate::entities::{Block, Inst, Value};
 use crate::layout::Layout;
+use crate::loop_hints::LoopHints;
 use crate::types::Type;
 
 /// A function parameter.
@@ -27,6 +29,9 @@ pub struct Function {
     /// `lanewise_transform::private_memory`, whose lanes address their cells
     /// through `rv_lane_id()`. The shape analysis gives them a uniform address.
     pub shared_allocas: BTreeSet<Inst>,
+    /// The input's loop metadata, per loop-latch terminator (see
+    /// [`crate::loop_hints`]); empty for functions Lanewise builds.
+    pub loop_hints: HashMap<Inst, LoopHints>,
 }
 
 impl Function {
@@ -49,6 +54,7 @@ impl Function {
             dfg,
             layout: Layout::new(),
             shared_allocas: BTreeSet::new(),
+            loop_hints: HashMap::new(),
         }
     }
 

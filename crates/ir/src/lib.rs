@@ -14,6 +14,7 @@ pub mod entities;
 pub mod function;
 pub mod instructions;
 pub mod layout;
+pub mod loop_hints;
 pub mod printer;
 #[cfg(test)]
 mod test_functions;
@@ -28,5 +29,6 @@ pub use entities::{Block, Inst, Value};
 pub use function::{Function, Param};
 pub use instructions::*;
 pub use layout::Layout;
+pub use loop_hints::LoopHints;
 pub use types::{DataLayout, Type};
 pub use verifier::{verify_function, VerifierError, VerifierErrors};

@@ -125,6 +125,9 @@ fn write_function(out: &mut dyn Write, func: &Function, errors: &[VerifierError]
             if let Some(Some(name)) = result.map(|value| &func.dfg.value_names[value]) {
                 write!(out, " ; %{name}")?;
             }
+            if let Some(hints) = func.loop_hints.get(&inst) {
+                write!(out, " ; {hints}")?;
+            }
             writeln!(out)?;
             write_errors_at(out, Anchor::Inst(inst))?;
         }

@@ -15,6 +15,8 @@
 
 use std::path::Path;
 
+mod simd_loops;
+
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::uniformity::check_uniform_control_flow;
 use lanewise_analysis::{
@@ -304,6 +306,16 @@ impl Report {
         for skipped in &self.skipped {
             text.push_str(&format!("skipped: {skipped}\n"));
         }
+        for remark in &self.remarks {
+            let kind = match remark.kind {
+                RemarkKind::Passed => "passed",
+                RemarkKind::Missed => "missed",
+            };
+            text.push_str(&format!(
+                "remark ({kind}): {} {}: {}\n",
+                remark.function, remark.location, remark.message
+            ));
+        }
         text
     }
 }
@@ -420,6 +432,14 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
             produced_names.push(name);
         }
     }
+    if options.simd_loops {
+        produced_names.extend(simd_loops::vectorize_simd_loops(
+            module,
+            &data_layout,
+            options,
+            &mut report,
+        )?);
+    }
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
@@ -474,6 +494,26 @@ fn vectorize_variant(
     data_layout: &DataLayout,
     options: &Options,
 ) -> Result<ProducedFunction, Error> {
+    let (mut vector, produced) = widen_variant(scalar, variant, name, data_layout, options)?;
+    lower_vector_abi(&mut vector, variant.isa);
+    check(&vector, Pass::Abi, options)?;
+
+    module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())?;
+    if wants_dump(options, Pass::Lower) {
+        eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
+    }
+    Ok(produced)
+}
+
+/// The pipeline for one variant up to widening (no vector ABI): the vector
+/// function in the Lanewise IR and what the report says about it.
+pub(crate) fn widen_variant(
+    scalar: &Function,
+    variant: &VariantName,
+    name: &str,
+    data_layout: &DataLayout,
+    options: &Options,
+) -> Result<(Function, ProducedFunction), Error> {
     let analysis_error =
         |message: String| Error::Analysis { function: scalar.name.clone(), message };
     let variant_error = |message: String| Error::Variant { variant: name.to_owned(), message };
@@ -545,15 +585,7 @@ fn vectorize_variant(
     let mut vector = widened.function;
     widen_mask_phis(&mut vector, variant.isa);
     check(&vector, Pass::Widen, options)?;
-
-    lower_vector_abi(&mut vector, variant.isa);
-    check(&vector, Pass::Abi, options)?;
-
-    module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())?;
-    if wants_dump(options, Pass::Lower) {
-        eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
-    }
-    Ok(produced)
+    Ok((vector, produced))
 }
 
 /// Dumps `func` if asked, and runs the verifier if asked.

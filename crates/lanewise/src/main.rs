@@ -89,6 +89,12 @@ struct Cli {
     /// lane slots, PLDI'18) on stderr when it exits.
     #[arg(long)]
     instrument_utilization: bool,
+
+    /// Also vectorize the loops marked by `#pragma omp simd` (or `#pragma
+    /// clang loop vectorize(assume_safety)`) that LLVM left scalar; each loop
+    /// gets a remark (shown by --stats, listed under "remarks" in --report).
+    #[arg(long)]
+    simd_loops: bool,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -197,7 +203,7 @@ fn run(cli: Cli) -> Result<(), String> {
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,
-        simd_loops: false,
+        simd_loops: cli.simd_loops,
     };
     let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
         .map_err(|error| one_line_message(&error))?;

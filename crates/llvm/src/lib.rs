@@ -17,5 +17,5 @@ mod raw;
 
 pub use module::{
     with_module, with_module_from_bytes, BridgeError, LlvmModule, OutputFormat, ScalarFunctionInfo,
-    CANONICALIZE_PIPELINE, CLEANUP_PIPELINE, SCALARIZE_PIPELINE,
+    SimdLoopFunction, CANONICALIZE_PIPELINE, CLEANUP_PIPELINE, SCALARIZE_PIPELINE,
 };

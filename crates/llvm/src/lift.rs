@@ -14,6 +14,9 @@
 //! - **Annotation intrinsics** whose removal does not change what the
 //!   function computes are dropped: `llvm.dbg.*`, `llvm.lifetime.start/end`,
 //!   `llvm.assume` and `llvm.experimental.noalias.scope.decl`.
+//! - **Loop metadata** of latch branches becomes [`LoopHints`] in
+//!   `Function::loop_hints` (vectorize.enable/width, isvectorized, and the
+//!   branch's debug location); other metadata is dropped.
 //! - Flags without a Lanewise counterpart are dropped, which only removes
 //!   poison-generating facts: `icmp samesign`, the `nuw`/`nusw` flags of
 //!   `getelementptr` (its `inbounds` is kept), instruction metadata.
@@ -36,7 +39,7 @@ use inkwell::llvm_sys::{
 };
 use lanewise_ir::{
     ArithFlags, BinaryOp, Block, CallEffects, Callee, CastFlags, CastOp, Constant, FastMathFlags,
-    FloatPredicate, Function, InstData, IntPredicate, Type, UnaryOp, Value, ValueDef,
+    FloatPredicate, Function, InstData, IntPredicate, LoopHints, Type, UnaryOp, Value, ValueDef,
 };
 
 use crate::module::BridgeError;
@@ -303,13 +306,26 @@ pub(crate) fn lift_function<'ctx>(
         }
     }
 
-    // Pass 2: the instructions themselves.
+    // Pass 2: the instructions themselves, and the loop hints of latches.
+    let loop_kind = context.metadata_kind("llvm.loop");
     let placeholders = std::mem::take(&mut lifter.placeholder_list);
     for (inst, placeholder, block_name) in placeholders {
         lifter.location.block = block_name;
         lifter.location.inst = inst.to_text();
         let data = lifter.lift_instruction(inst)?;
+        let is_terminator = data.is_terminator();
         *lifter.func.dfg.inst_mut(placeholder) = data;
+        if let Some((vectorize_enable, width, is_vectorized)) =
+            is_terminator.then(|| inst.loop_metadata_hints(loop_kind)).flatten()
+        {
+            let hints = LoopHints {
+                vectorize_enable,
+                width,
+                is_vectorized,
+                location: inst.debug_location(),
+            };
+            lifter.func.loop_hints.insert(placeholder, hints);
+        }
     }
     Ok(lifter.func)
 }

@@ -116,6 +116,18 @@ pub struct ScalarFunctionInfo {
     pub variant_names: Vec<String>,
 }
 
+/// A defined function with loops that ask to be vectorized (`!llvm.loop`
+/// with `llvm.loop.vectorize.enable` and no `llvm.loop.isvectorized`).
+#[derive(Clone, Debug)]
+pub struct SimdLoopFunction {
+    pub name: String,
+    /// Whether the function already holds vector code (typically a loop
+    /// LLVM's vectorizer did vectorize); lifting would scalarize it.
+    pub has_vector_code: bool,
+    /// The `target-features` attribute of the function (may be empty).
+    pub target_features: String,
+}
+
 /// A parsed LLVM module.
 pub struct LlvmModule<'ctx> {
     pub(crate) context: &'ctx Context,
@@ -372,6 +384,100 @@ impl<'ctx> LlvmModule<'ctx> {
             .get_function(name)
             .ok_or_else(|| BridgeError::UnknownFunction(name.to_owned()))?;
         Ok(RawValue::from_inkwell(&function).to_text())
+    }
+
+    /// The defined functions with loops marked for vectorization that LLVM
+    /// did not vectorize (`#pragma omp simd` loops left scalar), in module order.
+    pub fn simd_loop_functions(&self) -> Vec<SimdLoopFunction> {
+        let context = RawContext::new(self.context);
+        let loop_kind = context.metadata_kind("llvm.loop");
+        let features_key = "target-features";
+        self.module
+            .get_functions()
+            .filter(|function| function.count_basic_blocks() > 0)
+            .filter_map(|function| {
+                let raw = RawValue::from_inkwell(&function);
+                let wants =
+                    raw.blocks().into_iter().flat_map(|block| block.instructions()).any(|inst| {
+                        inst.loop_metadata_hints(loop_kind).is_some_and(
+                            |(enable, _, is_vectorized)| enable == Some(true) && !is_vectorized,
+                        )
+                    });
+                wants.then(|| SimdLoopFunction {
+                    name: function.get_name().to_string_lossy().into_owned(),
+                    has_vector_code: raw.has_vector_instructions(),
+                    target_features: function
+                        .get_string_attribute(AttributeLoc::Function, features_key)
+                        .map(|attribute| {
+                            attribute.get_string_value().to_string_lossy().into_owned()
+                        })
+                        .unwrap_or_default(),
+                })
+            })
+            .collect()
+    }
+
+    /// Adds `func` as an internal, `alwaysinline` function (a helper only
+    /// this module calls, e.g. a vectorized loop body): lowered like
+    /// [`LlvmModule::add_vector_function`], with the attributes of `like`.
+    pub fn add_internal_function(
+        &mut self,
+        func: &Function,
+        like: &str,
+        target_features: &[&str],
+    ) -> Result<(), BridgeError> {
+        let context = RawContext::new(self.context);
+        let function = crate::lower::lower_function(
+            context,
+            RawModule::new(&self.module),
+            func,
+            like,
+            target_features,
+        )?;
+        function.set_linkage_internal();
+        let always_inline = context.enum_attribute_kind("alwaysinline");
+        function.add_function_attribute(
+            FUNCTION_ATTRIBUTE_INDEX,
+            context.enum_attribute(always_inline, 0),
+        );
+        Ok(())
+    }
+
+    /// Replaces the body of the defined function `func.name` by `func`
+    /// (same signature): `func` is lowered into a temporary function, whose
+    /// blocks then move into the original, so that linkage, attributes,
+    /// personality and debug subprogram stay. Calls of the new body get a
+    /// line-0 debug location when the function has a subprogram. On error the
+    /// original is left unchanged.
+    pub fn replace_function_body(&mut self, func: &Function) -> Result<(), BridgeError> {
+        let original = self.defined_function(&func.name)?;
+        let mut temporary = func.clone();
+        temporary.name = format!("{}.lanewise.body", func.name);
+        let context = RawContext::new(self.context);
+        let donor = crate::lower::lower_function(
+            context,
+            RawModule::new(&self.module),
+            &temporary,
+            &func.name,
+            &[],
+        )?;
+        let original = RawValue::from_inkwell(&original);
+        if original.function_type() != donor.function_type() {
+            donor.delete_function();
+            return Err(BridgeError::Function {
+                function: func.name.clone(),
+                message: "the new body has another signature".to_owned(),
+            });
+        }
+        original.replace_body_with(donor, context);
+        Ok(())
+    }
+
+    /// Deletes the function `name` (defined or declared) if it exists.
+    pub fn delete_function(&mut self, name: &str) {
+        if let Some(function) = self.module.get_function(name) {
+            RawValue::from_inkwell(&function).delete_function();
+        }
     }
 
     /// Names of all functions defined in the module, in module order.

@@ -55,6 +55,17 @@ fn borrowed_string(pointer: *const c_char, length: usize) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The operands of a metadata node (wrapped as a value), as values.
+///
+/// # Safety
+/// `node` must be a metadata-as-value wrapping an `MDNode`.
+unsafe fn md_node_operands(node: LLVMValueRef) -> Vec<LLVMValueRef> {
+    let count = LLVMGetMDNodeNumOperands(node) as usize;
+    let mut operands: Vec<LLVMValueRef> = vec![std::ptr::null_mut(); count];
+    LLVMGetMDNodeOperands(node, operands.as_mut_ptr());
+    operands
+}
+
 /// Copies and frees a C string that LLVM allocated for us (`LLVMPrint*`).
 fn owned_message(pointer: *mut c_char) -> String {
     if pointer.is_null() {
@@ -235,6 +246,12 @@ impl<'ctx> RawContext<'ctx> {
     }
 
     /// The id of the enum attribute `name` (0 if LLVM knows no such attribute).
+    /// The metadata kind id of `name` (e.g. `llvm.loop`).
+    pub(crate) fn metadata_kind(self, name: &str) -> c_uint {
+        // SAFETY: a pointer and length of a live Rust string.
+        unsafe { LLVMGetMDKindIDInContext(self.raw, name.as_ptr().cast(), name.len() as c_uint) }
+    }
+
     pub(crate) fn enum_attribute_kind(self, name: &str) -> c_uint {
         // SAFETY: a pointer and length of a live Rust string.
         unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
@@ -856,6 +873,156 @@ impl<'ctx> RawValue<'ctx> {
             attributes
         }
     }
+    pub(crate) fn set_linkage_internal(self) {
+        // SAFETY: only on functions.
+        if self.is_function() {
+            unsafe { LLVMSetLinkage(self.raw, LLVMLinkage::LLVMInternalLinkage) }
+        }
+    }
+
+    /// The hints of the `!llvm.loop` metadata of an instruction (a loop-latch
+    /// branch): `(vectorize.enable, vectorize.width, isvectorized)`, or `None`
+    /// without such metadata.
+    pub(crate) fn loop_metadata_hints(
+        self,
+        loop_kind: c_uint,
+    ) -> Option<(Option<bool>, Option<u32>, bool)> {
+        if !self.is_instruction() {
+            return None;
+        }
+        // SAFETY: checked to be an instruction; metadata nodes are read
+        // through LLVM-C's metadata-as-value wrappers, each operand buffer has
+        // room for the node's operand count, and `cast<>`-ing calls
+        // (`LLVMGetMDString`, `LLVMGetMDNode*`) are only made on values that
+        // `LLVMIsAMDNode`/`LLVMIsAMDString` accepted.
+        unsafe {
+            let loop_id = LLVMGetMetadata(self.raw, loop_kind);
+            if loop_id.is_null() || LLVMIsAMDNode(loop_id).is_null() {
+                return None;
+            }
+            let mut enable = None;
+            let mut width = None;
+            let mut is_vectorized = false;
+            for entry in md_node_operands(loop_id) {
+                if entry.is_null() || LLVMIsAMDNode(entry).is_null() {
+                    continue;
+                }
+                let fields = md_node_operands(entry);
+                let Some(&key) = fields.first() else { continue };
+                if key.is_null() || LLVMIsAMDString(key).is_null() {
+                    continue;
+                }
+                let mut length = 0;
+                let key = borrowed_string(LLVMGetMDString(key, &mut length), length as usize);
+                let value = fields.get(1).and_then(|value| {
+                    (!value.is_null() && !LLVMIsAConstantInt(*value).is_null())
+                        .then(|| LLVMConstIntGetZExtValue(*value))
+                });
+                match key.as_str() {
+                    "llvm.loop.vectorize.enable" => enable = value.map(|value| value != 0),
+                    "llvm.loop.vectorize.width" => width = value.map(|value| value as u32),
+                    "llvm.loop.isvectorized" => is_vectorized = value.unwrap_or(1) != 0,
+                    _ => {}
+                }
+            }
+            Some((enable, width, is_vectorized))
+        }
+    }
+
+    /// The debug location of an instruction as `file:line:col`, if it has one.
+    pub(crate) fn debug_location(self) -> Option<String> {
+        if !self.is_instruction() {
+            return None;
+        }
+        // SAFETY: checked to be an instruction; LLVM returns a borrowed
+        // file name of `length` bytes (or null) and plain integers.
+        unsafe {
+            let line = LLVMGetDebugLocLine(self.raw);
+            if line == 0 {
+                return None;
+            }
+            let mut length = 0;
+            let file =
+                borrowed_string(LLVMGetDebugLocFilename(self.raw, &mut length), length as usize);
+            let column = LLVMGetDebugLocColumn(self.raw);
+            Some(format!("{file}:{line}:{column}"))
+        }
+    }
+
+    /// Whether any instruction of a function produces or takes a vector value.
+    pub(crate) fn has_vector_instructions(self) -> bool {
+        self.blocks().into_iter().flat_map(RawBlock::instructions).any(|inst| {
+            inst.ty().vector_lanes().is_some()
+                || (0..inst.num_operands()).any(|index| {
+                    inst.operand(index).is_some_and(|operand| operand.ty().vector_lanes().is_some())
+                })
+        })
+    }
+
+    /// Replaces the body of the function `self` by the body of `donor` (a
+    /// function of the same type in the same module), which is deleted.
+    /// Linkage, attributes, personality and debug subprogram of `self` stay.
+    /// If `self` has a debug subprogram, every call of the new body gets a
+    /// line-0 location in it (the LLVM verifier wants one on inlinable calls).
+    pub(crate) fn replace_body_with(self, donor: RawValue<'ctx>, context: RawContext<'ctx>) {
+        if !self.is_function() || !donor.is_function() {
+            return;
+        }
+        // SAFETY: both are functions of one module of `context`. The old body
+        // is dismantled in three steps so that no instruction is erased while
+        // something still uses it: uses of instruction results are replaced
+        // by poison, then every instruction is erased (terminators drop their
+        // block uses), then the empty blocks are deleted. The donor's blocks
+        // are then moved over, its parameters' uses redirected to ours, and
+        // the (now empty) donor deleted; no handle into it is used afterwards.
+        unsafe {
+            let old_blocks = self.blocks();
+            for block in &old_blocks {
+                for inst in block.instructions() {
+                    let ty = LLVMTypeOf(inst.raw);
+                    if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
+                        LLVMReplaceAllUsesWith(inst.raw, LLVMGetPoison(ty));
+                    }
+                }
+            }
+            for block in &old_blocks {
+                for inst in block.instructions().into_iter().rev() {
+                    LLVMInstructionEraseFromParent(inst.raw);
+                }
+            }
+            for block in old_blocks {
+                LLVMDeleteBasicBlock(block.raw);
+            }
+            for block in donor.blocks() {
+                LLVMRemoveBasicBlockFromParent(block.raw);
+                LLVMAppendExistingBasicBlock(self.raw, block.raw);
+            }
+            for (ours, theirs) in self.params().into_iter().zip(donor.params()) {
+                LLVMReplaceAllUsesWith(theirs.raw, ours.raw);
+            }
+            LLVMDeleteFunction(donor.raw);
+            let subprogram = inkwell::llvm_sys::debuginfo::LLVMGetSubprogram(self.raw);
+            if !subprogram.is_null() {
+                let location = inkwell::llvm_sys::debuginfo::LLVMDIBuilderCreateDebugLocation(
+                    context.raw,
+                    0,
+                    0,
+                    subprogram,
+                    std::ptr::null_mut(),
+                );
+                for block in self.blocks() {
+                    for inst in block.instructions() {
+                        if inst.is_call() {
+                            inkwell::llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(
+                                inst.raw, location,
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Deletes a function from its module. The handle must not be used afterwards.
     pub(crate) fn delete_function(self) {
         // SAFETY: only on functions; the caller drops every handle into the

@@ -14,6 +14,7 @@ pub mod cfg_canon;
 pub mod divergent_loops;
 pub mod interp;
 pub mod linearize;
+pub mod loop_vectorize;
 pub mod mask_phis;
 pub mod masks;
 pub mod predicates;

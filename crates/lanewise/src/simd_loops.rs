@@ -1,0 +1,271 @@
+//! `#pragma omp simd` loops (`Options::simd_loops`): the orchestration of
+//! `lanewise_transform::loop_vectorize` over an LLVM module.
+//!
+//! For every defined function with a loop that clang marked
+//! (`llvm.loop.vectorize.enable`) and LLVM's loop vectorizer left scalar:
+//! lift it (the canonical lift of the whole-function pipeline), then for each
+//! outermost marked loop: plan it, outline its body, run the whole-function
+//! pipeline ([`super::widen_variant`]) on the body for an unmasked and a
+//! masked variant of width W, add both as internal `alwaysinline` functions
+//! (no vector ABI: only this module calls them), and rewrite the loop into a
+//! chunk loop plus masked tail. When at least one loop was rewritten, the
+//! rewritten function replaces the original's body in place
+//! (`LlvmModule::replace_function_body`), keeping its linkage, attributes
+//! and debug subprogram; its instructions lose their metadata (TBAA, debug
+//! locations), which only costs optimization and line tables.
+//!
+//! Every loop gets a remark: `Passed` ("vectorized loop at W=8 (masked
+//! tail, 2 reductions)") or `Missed` with the reason. A refusal never
+//! changes the function. Functions that already hold vector code (a loop
+//! LLVM did vectorize) are refused as a whole: lifting scalarizes vector
+//! code, and lowering that back would undo LLVM's vectorization.
+//!
+//! W: the `vectorize.width` hint (simdlen) if given, else the ISA's register
+//! width divided by the widest data type of the body (8 x 32-bit on AVX2,
+//! 16 on AVX-512F, 4 on SSE). The ISA is the best the function's
+//! `target-features` allow.
+
+use std::collections::HashSet;
+
+use lanewise_analysis::loops::LoopInfo;
+use lanewise_analysis::{ControlFlowGraph, DominatorTree};
+use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
+use lanewise_ir::{DataLayout, Function};
+use lanewise_llvm::{LlvmModule, SimdLoopFunction};
+use lanewise_transform::loop_vectorize::{
+    find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop, LoopCallTargets,
+    SimdLoopCandidate,
+};
+
+use crate::{check, widen_variant, Error, Options, Pass, Remark, RemarkKind, Report};
+
+/// Vectorizes the marked loops of every function of `module`; returns the
+/// names of the functions added (the vectorized bodies). Refusals become
+/// `Missed` remarks; errors of Lanewise itself (a verifier) fail the run
+/// unless `options.keep_going`.
+pub(crate) fn vectorize_simd_loops(
+    module: &mut LlvmModule<'_>,
+    data_layout: &DataLayout,
+    options: &Options,
+    report: &mut Report,
+) -> Result<Vec<String>, Error> {
+    let mut produced = Vec::new();
+    for function in module.simd_loop_functions() {
+        let missed = |message: String| Remark {
+            kind: RemarkKind::Missed,
+            function: function.name.clone(),
+            location: String::new(),
+            message,
+        };
+        if function.has_vector_code {
+            report.remarks.push(missed(
+                "loop not vectorized: the function already holds vector code (a loop LLVM \
+                 vectorized); lanewise leaves it to LLVM"
+                    .to_owned(),
+            ));
+            continue;
+        }
+        match vectorize_function_loops(module, &function, data_layout, options, report) {
+            Ok(names) => produced.extend(names),
+            Err(error) if error.is_internal() && !options.keep_going => return Err(error),
+            Err(error) => report.remarks.push(missed(format!("loop not vectorized: {error}"))),
+        }
+    }
+    Ok(produced)
+}
+
+/// The ISA the function's `target-features` allow at best.
+fn best_isa(target_features: &str) -> Isa {
+    let has = |feature: &str| target_features.split(',').any(|entry| entry == feature);
+    if has("+avx512f") {
+        Isa::Avx512
+    } else if has("+avx2") {
+        Isa::Avx2
+    } else if has("+avx") {
+        Isa::Avx
+    } else {
+        Isa::Sse
+    }
+}
+
+/// All marked loops of one function. Returns the added functions; on any
+/// error after the first added function, they are deleted again.
+fn vectorize_function_loops(
+    module: &mut LlvmModule<'_>,
+    function: &SimdLoopFunction,
+    data_layout: &DataLayout,
+    options: &Options,
+    report: &mut Report,
+) -> Result<Vec<String>, Error> {
+    let lifted = module.lift_canonical(&function.name)?;
+    check(&lifted, Pass::Lift, options)?;
+    let isa = best_isa(&function.target_features);
+    let mut work = lifted;
+    let mut refused: HashSet<lanewise_ir::Inst> = HashSet::new();
+    let mut added: Vec<String> = Vec::new();
+    let mut passed = Vec::new();
+    let result = (|| -> Result<(), Error> {
+        loop {
+            let cfg = ControlFlowGraph::compute(&work);
+            let domtree = DominatorTree::compute(&work, &cfg);
+            let loops = LoopInfo::compute(&work, &cfg, &domtree).map_err(|error| {
+                Error::Analysis { function: work.name.clone(), message: error.to_string() }
+            })?;
+            let Some(candidate) = find_simd_loops(&work, &loops, &refused).into_iter().next()
+            else {
+                return Ok(());
+            };
+            let location =
+                candidate.hints.location.clone().unwrap_or_else(|| {
+                    format!("loop at block %{}", work.block_name(candidate.header))
+                });
+            let serial = added.len() / 2;
+            match vectorize_loop(
+                module,
+                &mut work,
+                &loops,
+                &candidate,
+                serial,
+                isa,
+                data_layout,
+                options,
+                report,
+            ) {
+                Ok((names, message)) => {
+                    added.extend(names);
+                    passed.push(Remark {
+                        kind: RemarkKind::Passed,
+                        function: function.name.clone(),
+                        location,
+                        message,
+                    });
+                }
+                Err(error) if error.is_internal() && !options.keep_going => return Err(error),
+                Err(error) => {
+                    refused.insert(candidate.latch_branch);
+                    report.remarks.push(Remark {
+                        kind: RemarkKind::Missed,
+                        function: function.name.clone(),
+                        location,
+                        message: format!("loop not vectorized: {error}"),
+                    });
+                }
+            }
+        }
+    })()
+    .and_then(|()| {
+        if added.is_empty() {
+            return Ok(());
+        }
+        check(&work, Pass::Lift, options)?;
+        module.replace_function_body(&work)?;
+        Ok(())
+    });
+    match result {
+        Ok(()) => {
+            report.remarks.extend(passed);
+            Ok(added)
+        }
+        Err(error) => {
+            for name in &added {
+                module.delete_function(name);
+            }
+            report.functions.retain(|produced| !added.contains(&produced.name));
+            Err(error)
+        }
+    }
+}
+
+/// One loop: plan, outline, vectorize the body twice, rewrite. Returns the
+/// added functions and the `Passed` message.
+#[allow(clippy::too_many_arguments)]
+fn vectorize_loop(
+    module: &mut LlvmModule<'_>,
+    work: &mut Function,
+    loops: &LoopInfo,
+    candidate: &SimdLoopCandidate,
+    serial: usize,
+    isa: Isa,
+    data_layout: &DataLayout,
+    options: &Options,
+    report: &mut Report,
+) -> Result<(Vec<String>, String), Error> {
+    let function_name = work.name.clone();
+    let refusal = |message: String| Error::Analysis { function: function_name.clone(), message };
+    let plan = plan_simd_loop(work, loops, candidate).map_err(|r| refusal(r.message))?;
+    let natural_width = (isa.register_bits() / plan.widest_data_bits.max(8)).max(2);
+    let width = candidate.hints.width.filter(|width| *width >= 2).unwrap_or(natural_width);
+    if width > 64 {
+        return Err(refusal(format!("vectorize.width {width} is wider than 64 lanes")));
+    }
+    let body_name = format!("{}.lanewise.loop{serial}", work.name);
+    let body = outline_loop_body(work, &plan, &body_name, data_layout);
+    check(&body, Pass::Lift, options)?;
+    let params: Vec<ParamSpec> = plan
+        .body_param_steps()
+        .into_iter()
+        .map(|step| ParamSpec {
+            kind: match step {
+                Some(step) => ParamKind::Linear { step },
+                None => ParamKind::Uniform,
+            },
+            align: None,
+        })
+        .collect();
+
+    let mut names: Vec<String> = Vec::new();
+    let mut mask_param_types = Vec::new();
+    for masked in [false, true] {
+        let name = format!("{body_name}.x{width}{}", if masked { ".masked" } else { "" });
+        let variant = VariantName {
+            isa,
+            masked,
+            width,
+            params: params.clone(),
+            scalar_name: body_name.clone(),
+        };
+        // widen_variant adds the entry-mask parameter of the masked variant.
+        let (vector, produced) = widen_variant(&body, &variant, &name, data_layout, options)?;
+        if masked {
+            mask_param_types =
+                vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();
+        }
+        let added = module.add_internal_function(&vector, &work.name, isa.target_features());
+        if let Err(error) = added {
+            for name in &names {
+                module.delete_function(name);
+            }
+            return Err(error.into());
+        }
+        report.functions.push(produced);
+        names.push(name);
+    }
+    let targets = LoopCallTargets {
+        width,
+        unmasked: names[0].clone(),
+        masked: names[1].clone(),
+        mask_param_types,
+    };
+    if let Err(refused) = rewrite_loop(work, &plan, &targets, data_layout) {
+        for name in &names {
+            module.delete_function(name);
+        }
+        return Err(refusal(refused.message));
+    }
+    let mut details = vec!["masked tail".to_owned()];
+    if !plan.reductions.is_empty() {
+        details.push(format!(
+            "{} reduction{} ({})",
+            plan.reductions.len(),
+            if plan.reductions.len() == 1 { "" } else { "s" },
+            plan.reductions.iter().map(|r| r.kind.to_string()).collect::<Vec<_>>().join(", ")
+        ));
+    }
+    if !plan.last_private.is_empty() {
+        details.push(format!("{} lastprivate", plan.last_private.len()));
+    }
+    if plan.inductions.len() > 1 {
+        details.push(format!("{} linear", plan.inductions.len() - 1));
+    }
+    Ok((names, format!("vectorized loop at W={width} ({})", details.join(", "))))
+}

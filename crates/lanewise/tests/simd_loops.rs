@@ -1,0 +1,228 @@
+//! `--simd-loops`: `#pragma omp simd` loops that LLVM's vectorizer left
+//! scalar, vectorized by Lanewise, checked on machine code.
+//!
+//! Each C file of `tests/simd_loops/` is compiled twice: by plain
+//! `clang-22 -O3 -march=native` (the reference) and through
+//! `clang-22 -O3 -march=native -fopenmp-simd -fno-vectorize
+//! -fno-slp-vectorize -S -emit-llvm` → `lanewise --simd-loops` →
+//! `clang-22 -O3 -march=native`. Both programs print their results (see
+//! `tests/simd_loops/lw_loops.h`); `E` lines must be equal bit for bit,
+//! `F` lines (floating-point sum and product reductions, which the simd
+//! pragma allows to reassociate) within a relative tolerance of 1e-5. The
+//! test also asserts from the `--report` remarks that the file's
+//! `// expect-vectorized: N` loops were vectorized, that the vectorized
+//! bodies hold vector instructions, and that the final program has `ymm`
+//! code.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Relative tolerance of reassociated floating-point reductions.
+const FLOAT_REDUCTION_TOLERANCE: f64 = 1e-5;
+
+fn run(command: &mut Command) -> std::process::Output {
+    let output = command.output().unwrap_or_else(|error| panic!("cannot run {command:?}: {error}"));
+    assert!(
+        output.status.success(),
+        "{command:?} failed:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn sources_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/simd_loops")
+}
+
+fn scratch_dir(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("simd_loops").join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Compares the outputs line by line: `E` lines exactly, `F` lines within
+/// the tolerance.
+fn compare_outputs(name: &str, reference: &str, vectorized: &str) {
+    let reference: Vec<&str> = reference.lines().collect();
+    let vectorized: Vec<&str> = vectorized.lines().collect();
+    assert_eq!(reference.len(), vectorized.len(), "{name}: different numbers of result lines");
+    assert!(!reference.is_empty(), "{name}: the test printed nothing");
+    for (expected, actual) in reference.iter().zip(&vectorized) {
+        if let Some(expected_rest) = expected.strip_prefix("F ") {
+            let actual_rest =
+                actual.strip_prefix("F ").unwrap_or_else(|| panic!("{name}: {actual}"));
+            let (expected_key, expected_value) = expected_rest.rsplit_once(' ').unwrap();
+            let (actual_key, actual_value) = actual_rest.rsplit_once(' ').unwrap();
+            assert_eq!(expected_key, actual_key, "{name}");
+            let expected_value: f64 = expected_value.parse().unwrap();
+            let actual_value: f64 = actual_value.parse().unwrap();
+            let scale = expected_value.abs().max(1.0);
+            assert!(
+                (expected_value - actual_value).abs() <= FLOAT_REDUCTION_TOLERANCE * scale,
+                "{name}: {expected_key}: {actual_value} is not within {FLOAT_REDUCTION_TOLERANCE} of \
+                 {expected_value}"
+            );
+        } else {
+            assert_eq!(expected, actual, "{name}: results differ");
+        }
+    }
+}
+
+fn check_source(name: &str) {
+    check_source_with(name, &[]);
+}
+
+/// [`check_source`] with extra flags for both clang compilations of the
+/// source; returns the remarks.
+fn check_source_with(name: &str, extra_flags: &[&str]) -> Vec<serde_json::Value> {
+    let source = sources_dir().join(format!("{name}.c"));
+    let text = std::fs::read_to_string(&source).unwrap();
+    let expected_vectorized: usize = text
+        .lines()
+        .find_map(|line| line.strip_prefix("// expect-vectorized: "))
+        .unwrap_or_else(|| panic!("{name}.c lacks `// expect-vectorized: N`"))
+        .trim()
+        .parse()
+        .unwrap();
+    let scratch = scratch_dir(&format!("{name}{}", extra_flags.concat()));
+    let input = scratch.join("input.ll");
+    let output = scratch.join("output.ll");
+    let report = scratch.join("report.json");
+    run(Command::new("clang-22")
+        .arg("-O3")
+        .arg("-march=native")
+        .args([
+            "-fopenmp-simd",
+            "-fno-vectorize",
+            "-fno-slp-vectorize",
+            "-Wno-pass-failed",
+            "-S",
+            "-emit-llvm",
+        ])
+        .args(extra_flags)
+        .arg(&source)
+        .arg("-o")
+        .arg(&input));
+    run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+        .arg(&input)
+        .arg("-o")
+        .arg(&output)
+        .arg("--simd-loops")
+        .arg("--verify-each")
+        .arg("--report")
+        .arg(&report));
+
+    // The loops were vectorized, according to the remarks.
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&report).unwrap()).unwrap();
+    let remarks = report["remarks"].as_array().expect("the report lists remarks");
+    let passed: Vec<&serde_json::Value> =
+        remarks.iter().filter(|remark| remark["kind"] == "passed").collect();
+    assert_eq!(
+        passed.len(),
+        expected_vectorized,
+        "{name}: expected {expected_vectorized} vectorized loops, remarks: {remarks:#?}"
+    );
+
+    // The vectorized bodies compute on vectors.
+    let output_text = std::fs::read_to_string(&output).unwrap();
+    let bodies: Vec<&str> = output_text
+        .split("\ndefine ")
+        .filter(|function| function.contains(".lanewise.loop"))
+        .filter(|function| function.starts_with("internal"))
+        .collect();
+    assert!(bodies.len() >= 2 * expected_vectorized, "{name}: vectorized bodies missing");
+    for body in &bodies {
+        assert!(body.contains(" x "), "{name}: a vectorized body has no vector type:\n{body}");
+    }
+
+    // Machine code: the reference and the vectorized program.
+    let reference_binary = scratch.join("reference");
+    let vectorized_binary = scratch.join("vectorized");
+    run(Command::new("clang-22")
+        .args(["-O3", "-march=native", "-fopenmp-simd"])
+        .args(extra_flags)
+        .arg(&source)
+        .arg("-o")
+        .arg(&reference_binary));
+    run(Command::new("clang-22")
+        .args(["-O3", "-march=native", "-Wno-override-module"])
+        .arg(&output)
+        .arg("-o")
+        .arg(&vectorized_binary));
+    let disassembly = run(Command::new("objdump").arg("-d").arg(&vectorized_binary)).stdout;
+    assert!(
+        String::from_utf8_lossy(&disassembly).contains("ymm"),
+        "{name}: the vectorized program has no AVX code"
+    );
+    let reference_output = run(&mut Command::new(&reference_binary)).stdout;
+    let vectorized_output = run(&mut Command::new(&vectorized_binary)).stdout;
+    compare_outputs(
+        name,
+        &String::from_utf8_lossy(&reference_output),
+        &String::from_utf8_lossy(&vectorized_output),
+    );
+    remarks.clone()
+}
+
+/// With debug information: the rewritten function keeps its subprogram (the
+/// LLVM verifier accepts the new calls), and remarks name source locations.
+#[test]
+fn debug_info_build() {
+    for name in ["float_reductions", "lastprivate"] {
+        let remarks = check_source_with(name, &["-g"]);
+        for remark in remarks.iter().filter(|remark| remark["kind"] == "passed") {
+            let location = remark["location"].as_str().unwrap();
+            assert!(location.contains(&format!("{name}.c:")), "{name}: {location}");
+        }
+    }
+}
+
+macro_rules! simd_loop_tests {
+    ($($name:ident),* $(,)?) => {
+        $(
+            #[test]
+            fn $name() {
+                check_source(stringify!($name));
+            }
+        )*
+    };
+}
+
+simd_loop_tests!(
+    map_call,
+    divergent_if,
+    inner_while,
+    early_exit_flag,
+    int_reductions,
+    float_reductions,
+    lastprivate,
+    linear,
+    simdlen,
+    nested,
+);
+
+/// Every file of `tests/simd_loops/` has a test above.
+#[test]
+fn every_source_has_a_test() {
+    let known = [
+        "map_call",
+        "divergent_if",
+        "inner_while",
+        "early_exit_flag",
+        "int_reductions",
+        "float_reductions",
+        "lastprivate",
+        "linear",
+        "simdlen",
+        "nested",
+    ];
+    for entry in std::fs::read_dir(sources_dir()).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|ext| ext == "c") {
+            let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+            assert!(known.contains(&stem.as_str()), "tests/simd_loops/{stem}.c has no test");
+        }
+    }
+}

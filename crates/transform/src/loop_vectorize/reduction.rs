@@ -1,0 +1,348 @@
+//! Reduction recognition for SIMD loops.
+//!
+//! A header phi `acc = phi [init, preheader], [update, latch]` is a
+//! reduction when the values derived from it inside the loop (its
+//! *members*: `acc`, the results of the reduction operator applied to a
+//! member and a non-member, and phis/selects that merge members, which is how
+//! a conditional update `if (c) s += x` looks) form a chain of one
+//! associative and commutative operator, and nothing else reads them: no
+//! store, no call, no comparison other than the one of a min/max `select`.
+//! Each lane then accumulates its own partial result and the partial results
+//! are combined with the same operator after the loop. `s - x` counts as
+//! `s + (-x)` (the accumulator must be the left operand).
+//!
+//! Operators: `add`/`sub`, `mul`, `and`, `or`, `xor`, `fadd`/`fsub`,
+//! `fmul`, `llvm.fmuladd`/`llvm.fma` with the accumulator as addend (an
+//! `fadd` after contraction), the `llvm.{s,u}{min,max}`, `llvm.minnum/maxnum` and
+//! `llvm.minimum/maximum` intrinsics, and `select (cmp a, b), a, b`
+//! (min/max written as a comparison, as clang emits `m = x < m ? x : m`
+//! without fast-math).
+
+use std::collections::{HashMap, HashSet};
+
+use lanewise_ir::{
+    BinaryOp, Block, CallEffects, Callee, Constant, FastMathFlags, FloatPredicate, Function,
+    FunctionBuilder, Inst, InstData, IntPredicate, Type, Value,
+};
+
+/// The operator of a reduction.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ReductionKind {
+    /// `add`/`sub` (integers), `fadd`/`fsub` (floats), `mul`, `fmul`,
+    /// `and`, `or`, `xor`: the combining [`BinaryOp`].
+    Binary(BinaryOp),
+    /// A two-operand intrinsic (`llvm.smin.i32`, `llvm.maxnum.f32`, ...).
+    Intrinsic(String),
+    /// `select (cmp x, y), x, y` with the accumulator in a fixed position.
+    SelectCompare(SelectCompare),
+}
+
+/// The comparison of a select-based min/max, with the accumulator's role.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SelectCompare {
+    pub compare: ComparePredicate,
+    /// Whether the accumulator is the compare's left operand.
+    pub accumulator_on_left: bool,
+    /// Whether the select yields the accumulator when the comparison holds.
+    pub accumulator_if_true: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ComparePredicate {
+    Int(IntPredicate),
+    Float(FloatPredicate, FastMathFlags),
+}
+
+/// A recognized reduction.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduction {
+    pub phi: Value,
+    pub init: Value,
+    pub update: Value,
+    pub ty: Type,
+    pub kind: ReductionKind,
+    /// Every value derived from the accumulator in the loop (phi included).
+    pub members: Vec<Value>,
+}
+
+impl ReductionKind {
+    /// The identity element, or `None` for idempotent operators (min, max,
+    /// `and`, `or`), whose lanes start from the initial value itself.
+    pub fn identity(&self, ty: &Type) -> Option<Constant> {
+        match self {
+            ReductionKind::Binary(op) => match op {
+                BinaryOp::Add | BinaryOp::Xor => Some(Constant::Int(0)),
+                BinaryOp::Mul => Some(Constant::Int(1)),
+                BinaryOp::FAdd => Some(Constant::Float(match ty {
+                    Type::F32 => u64::from((-0.0f32).to_bits()),
+                    Type::F64 => (-0.0f64).to_bits(),
+                    _ => 0x8000, // half
+                })),
+                BinaryOp::FMul => Some(Constant::Float(match ty {
+                    Type::F32 => u64::from(1.0f32.to_bits()),
+                    Type::F64 => 1.0f64.to_bits(),
+                    _ => 0x3c00, // half
+                })),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Emits `combine(accumulator, other)` at the builder's position.
+    pub fn combine(&self, b: &mut FunctionBuilder<'_>, accumulator: Value, other: Value) -> Value {
+        match self {
+            ReductionKind::Binary(op) => b.binary(*op, accumulator, other),
+            ReductionKind::Intrinsic(name) => {
+                let ty = b.ty(accumulator);
+                let call = b.call(
+                    Callee::Direct(name.clone()),
+                    vec![accumulator, other],
+                    ty,
+                    CallEffects::Pure,
+                );
+                b.func.dfg.result(call).expect("the intrinsic returns a value")
+            }
+            ReductionKind::SelectCompare(select) => {
+                let (lhs, rhs) = if select.accumulator_on_left {
+                    (accumulator, other)
+                } else {
+                    (other, accumulator)
+                };
+                let holds = match &select.compare {
+                    ComparePredicate::Int(pred) => b.icmp(*pred, lhs, rhs),
+                    ComparePredicate::Float(pred, flags) => {
+                        let ty = Type::BOOL;
+                        b.ins_value(InstData::Fcmp { pred: *pred, lhs, rhs, flags: *flags }, ty)
+                    }
+                };
+                if select.accumulator_if_true {
+                    b.select(holds, accumulator, other)
+                } else {
+                    b.select(holds, other, accumulator)
+                }
+            }
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            ReductionKind::Binary(op) => op.name().to_owned(),
+            ReductionKind::Intrinsic(name) => name.clone(),
+            ReductionKind::SelectCompare(_) => "select-compare min/max".to_owned(),
+        }
+    }
+}
+
+impl std::fmt::Display for ReductionKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.describe())
+    }
+}
+
+/// Intrinsic name prefixes of two-operand reduction operators.
+const REDUCTION_INTRINSICS: &[&str] = &[
+    "llvm.smin.",
+    "llvm.smax.",
+    "llvm.umin.",
+    "llvm.umax.",
+    "llvm.minnum.",
+    "llvm.maxnum.",
+    "llvm.minimum.",
+    "llvm.maximum.",
+];
+
+/// Recognizes the header phi `phi` (`init` from the preheader, `update`
+/// from the latch) of a loop with blocks `in_loop` and exit block `exit` as a
+/// reduction, or says why not.
+pub fn recognize_reduction(
+    func: &Function,
+    users: &HashMap<Value, Vec<Inst>>,
+    in_loop: &HashSet<Block>,
+    exit: Block,
+    phi: Value,
+    init: Value,
+    update: Value,
+) -> Result<Reduction, String> {
+    let ty = func.dfg.value_type(phi).clone();
+    if !ty.is_scalar() || ty.is_ptr() {
+        return Err(format!("its type {ty} cannot be reduced"));
+    }
+    let name = |value: Value| func.dfg.display_value(value);
+    let phi_inst = func.dfg.defining_inst(phi).expect("a phi is an instruction");
+    let mut members = vec![phi];
+    let mut member_set: HashSet<Value> = HashSet::from([phi]);
+    let mut worklist = vec![phi];
+    let mut kind: Option<ReductionKind> = None;
+    let mut set_kind = |new: ReductionKind| -> Result<(), String> {
+        match &kind {
+            None => {
+                kind = Some(new);
+                Ok(())
+            }
+            Some(existing) if *existing == new => Ok(()),
+            Some(existing) => Err(format!("it mixes `{existing}` and `{new}`")),
+        }
+    };
+    while let Some(value) = worklist.pop() {
+        for &user in users.get(&value).into_iter().flatten() {
+            let user_block = func.layout.inst_block(user).expect("users are in the layout");
+            let data = func.dfg.inst(user);
+            let result = func.dfg.result(user);
+            if !in_loop.contains(&user_block) {
+                if user_block == exit && matches!(data, InstData::Phi { .. }) && value == update {
+                    continue;
+                }
+                return Err(format!("{} is used after the loop", name(value)));
+            }
+            if user == phi_inst {
+                if value == update {
+                    continue;
+                }
+                return Err(format!(
+                    "{} reaches the header otherwise than as the update",
+                    name(value)
+                ));
+            }
+            let mut new_member: Option<Value> = None;
+            match data {
+                InstData::Phi { .. } => new_member = result,
+                InstData::Select { cond, if_true, if_false, flags } => {
+                    if *cond == value {
+                        return Err(format!("{} is used as a select condition", name(value)));
+                    }
+                    let true_member = member_set.contains(if_true);
+                    let false_member = member_set.contains(if_false);
+                    if !(true_member && false_member) {
+                        // One arm is the accumulator: a min/max select.
+                        let pattern =
+                            min_max_select(func, *cond, *if_true, *if_false, value, *flags)
+                                .ok_or_else(|| {
+                                    format!(
+                                "{} is selected against another value without a min/max comparison",
+                                name(value)
+                            )
+                                })?;
+                        set_kind(ReductionKind::SelectCompare(pattern))?;
+                    }
+                    new_member = result;
+                }
+                InstData::Icmp { lhs, rhs, .. } | InstData::Fcmp { lhs, rhs, .. } => {
+                    // Only as the comparison of a min/max select over its operands.
+                    let compare = result.expect("comparisons have results");
+                    let only_min_max = users.get(&compare).into_iter().flatten().all(|select| {
+                        matches!(func.dfg.inst(*select), InstData::Select { cond, if_true, if_false, .. }
+                            if *cond == compare
+                                && ((*if_true == *lhs && *if_false == *rhs)
+                                    || (*if_true == *rhs && *if_false == *lhs)))
+                    });
+                    if !only_min_max {
+                        return Err(format!(
+                            "{} is compared outside a min/max select",
+                            name(value)
+                        ));
+                    }
+                }
+                InstData::Binary { op, lhs, rhs, .. } => {
+                    if member_set.contains(lhs) && member_set.contains(rhs) {
+                        return Err(format!(
+                            "{} combines the accumulator with itself",
+                            name(value)
+                        ));
+                    }
+                    let combining = match op {
+                        BinaryOp::Add
+                        | BinaryOp::Mul
+                        | BinaryOp::And
+                        | BinaryOp::Or
+                        | BinaryOp::Xor => *op,
+                        BinaryOp::Sub if *lhs == value => BinaryOp::Add,
+                        BinaryOp::FAdd | BinaryOp::FMul => *op,
+                        BinaryOp::FSub if *lhs == value => BinaryOp::FAdd,
+                        other => {
+                            return Err(format!(
+                                "{} is used by `{}`, not a reduction operator",
+                                name(value),
+                                other.name()
+                            ))
+                        }
+                    };
+                    set_kind(ReductionKind::Binary(combining))?;
+                    new_member = result;
+                }
+                InstData::Call { callee: Callee::Direct(callee), args, .. }
+                    if args.len() == 2
+                        && REDUCTION_INTRINSICS.iter().any(|prefix| callee.starts_with(prefix)) =>
+                {
+                    if member_set.contains(&args[0]) && member_set.contains(&args[1]) {
+                        return Err(format!(
+                            "{} combines the accumulator with itself",
+                            name(value)
+                        ));
+                    }
+                    set_kind(ReductionKind::Intrinsic(callee.clone()))?;
+                    new_member = result;
+                }
+                InstData::Call { callee: Callee::Direct(callee), args, .. }
+                    if args.len() == 3
+                        && (callee.starts_with("llvm.fmuladd.")
+                            || callee.starts_with("llvm.fma."))
+                        && args[2] == value
+                        && !member_set.contains(&args[0])
+                        && !member_set.contains(&args[1]) =>
+                {
+                    // `a * b + acc`, contracted: an fadd reduction.
+                    set_kind(ReductionKind::Binary(BinaryOp::FAdd))?;
+                    new_member = result;
+                }
+                other => {
+                    return Err(format!(
+                        "{} is used by `{}`, not a reduction operator",
+                        name(value),
+                        other.opcode_name()
+                    ))
+                }
+            }
+            if let Some(result) = new_member {
+                if member_set.insert(result) {
+                    members.push(result);
+                    worklist.push(result);
+                }
+            }
+        }
+    }
+    if !member_set.contains(&update) {
+        return Err(format!("its update {} is not derived from it", name(update)));
+    }
+    let kind = kind.ok_or_else(|| "it is never updated".to_owned())?;
+    Ok(Reduction { phi, init, update, ty, kind, members })
+}
+
+/// `select (cmp a, b), a, b` (or with swapped arms) where `accumulator` is one
+/// of `a`, `b`: the [`SelectCompare`] it computes.
+fn min_max_select(
+    func: &Function,
+    cond: Value,
+    if_true: Value,
+    if_false: Value,
+    accumulator: Value,
+    _select_flags: FastMathFlags,
+) -> Option<SelectCompare> {
+    let compare_inst = func.dfg.defining_inst(cond)?;
+    let (compare, lhs, rhs) = match func.dfg.inst(compare_inst) {
+        InstData::Icmp { pred, lhs, rhs } => (ComparePredicate::Int(*pred), *lhs, *rhs),
+        InstData::Fcmp { pred, lhs, rhs, flags } => {
+            (ComparePredicate::Float(*pred, *flags), *lhs, *rhs)
+        }
+        _ => return None,
+    };
+    let arms_match = (lhs == if_true && rhs == if_false) || (lhs == if_false && rhs == if_true);
+    if !arms_match || (accumulator != lhs && accumulator != rhs) {
+        return None;
+    }
+    Some(SelectCompare {
+        compare,
+        accumulator_on_left: lhs == accumulator,
+        accumulator_if_true: if_true == accumulator,
+    })
+}

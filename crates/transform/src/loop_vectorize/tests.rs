@@ -1,0 +1,337 @@
+//! Unit tests of SIMD-loop planning, reduction recognition, outlining and
+//! the loop rewrite (trip counts checked by running the rewritten function
+//! in the interpreter, with the vectorized bodies replaced by externals that
+//! count the iterations they are asked to run).
+
+use std::cell::RefCell;
+use std::collections::HashSet;
+
+use lanewise_analysis::loops::LoopInfo;
+use lanewise_analysis::{ControlFlowGraph, DominatorTree};
+use lanewise_ir::{
+    verify_function, BinaryOp, DataLayout, Function, FunctionBuilder, InstData, IntPredicate,
+    LoopHints, Type, Value,
+};
+
+use super::*;
+use crate::interp::{Interpreter, Memory, Val};
+
+/// `f(start, bound, x)`: a guarded rotated loop
+/// `iv = start; do { acc = update(acc, x); iv += step } while (iv PRED bound)`
+/// returning `acc * 1000003 + iv_end`, with the latch branch marked for
+/// vectorization. `update` builds the accumulation from `(acc, x)`.
+fn marked_loop(
+    step: i64,
+    pred: IntPredicate,
+    acc_ty: Type,
+    init: impl FnOnce(&mut FunctionBuilder<'_>) -> Value,
+    update: impl FnOnce(&mut FunctionBuilder<'_>, Value, Value) -> Value,
+) -> Function {
+    let mut func = Function::new("f", vec![Type::I64, Type::I64, acc_ty.clone()], Type::I64);
+    let (start, bound, x) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let preheader = b.create_block(Some("preheader"));
+    let header = b.create_block(Some("header"));
+    let exit = b.create_block(Some("exit"));
+    b.switch_to_block(entry);
+    b.jump(preheader);
+    b.switch_to_block(preheader);
+    let init = init(&mut b);
+    b.jump(header);
+    b.switch_to_block(header);
+    let iv = b.phi(Type::I64, vec![(preheader, start)]);
+    let acc = b.phi(acc_ty.clone(), vec![(preheader, init)]);
+    let updated = update(&mut b, acc, x);
+    let step_value = b.iconst(Type::I64, i128::from(step));
+    let next = b.binary(BinaryOp::Add, iv, step_value);
+    let continues = b.icmp(pred, next, bound);
+    let latch_branch = b.branch(continues, header, exit);
+    for (phi, value) in [(iv, next), (acc, updated)] {
+        let inst = b.func.dfg.defining_inst(phi).unwrap();
+        if let InstData::Phi { incoming, .. } = b.func.dfg.inst_mut(inst) {
+            incoming.push((header, value));
+        }
+    }
+    b.switch_to_block(exit);
+    let acc_out = b.phi(acc_ty.clone(), vec![(header, updated)]);
+    let iv_out = b.phi(Type::I64, vec![(header, next)]);
+    let acc_i64 = if acc_ty == Type::I64 { acc_out } else { b.iconst(Type::I64, 0) };
+    let scale = b.iconst(Type::I64, 1_000_003);
+    let scaled = b.binary(BinaryOp::Mul, acc_i64, scale);
+    let result = b.binary(BinaryOp::Add, scaled, iv_out);
+    b.ret(Some(result));
+    func.loop_hints
+        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    verify_function(&func).unwrap();
+    func
+}
+
+/// Counts the iterations in a reduction (`acc += x`, run with `x = 1`; a
+/// constant increment would make `acc` a second induction).
+fn counting_loop(step: i64, pred: IntPredicate) -> Function {
+    marked_loop(
+        step,
+        pred,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, x| b.binary(BinaryOp::Add, acc, x),
+    )
+}
+
+fn plan(func: &Function) -> Result<LoopPlan, LoopRefusal> {
+    let cfg = ControlFlowGraph::compute(func);
+    let domtree = DominatorTree::compute(func, &cfg);
+    let loops = LoopInfo::compute(func, &cfg, &domtree).unwrap();
+    let candidates = find_simd_loops(func, &loops, &HashSet::new());
+    assert_eq!(candidates.len(), 1);
+    plan_simd_loop(func, &loops, &candidates[0])
+}
+
+#[test]
+fn plan_finds_induction_exit_test_and_reduction() {
+    let func = counting_loop(1, IntPredicate::Ne);
+    let plan = plan(&func).unwrap();
+    assert_eq!(plan.inductions.len(), 1);
+    assert_eq!(plan.inductions[0].step, 1);
+    assert_eq!(plan.exit_test.continue_while, IntPredicate::Ne);
+    assert!(plan.exit_test.tests_next);
+    assert_eq!(plan.reductions.len(), 1);
+    assert_eq!(plan.reductions[0].kind, ReductionKind::Binary(BinaryOp::Add));
+    assert_eq!(plan.exit_phis.len(), 2);
+    assert!(plan.exit_phis.iter().any(|(_, out)| *out == LiveOut::Reduction(0)));
+    assert!(plan.exit_phis.iter().any(|(_, out)| *out == LiveOut::InductionEnd(0)));
+}
+
+#[test]
+fn reductions_of_every_operator_are_recognized() {
+    let binary = |op: BinaryOp, ty: Type| {
+        marked_loop(
+            1,
+            IntPredicate::Slt,
+            ty.clone(),
+            move |b| match ty {
+                Type::F32 => b.f32const(1.0),
+                _ => b.iconst(ty.clone(), 3),
+            },
+            move |b, acc, x| b.binary(op, acc, x),
+        )
+    };
+    for (op, ty, expected) in [
+        (BinaryOp::Add, Type::I64, BinaryOp::Add),
+        (BinaryOp::Sub, Type::I64, BinaryOp::Add),
+        (BinaryOp::Mul, Type::I64, BinaryOp::Mul),
+        (BinaryOp::And, Type::I64, BinaryOp::And),
+        (BinaryOp::Or, Type::I64, BinaryOp::Or),
+        (BinaryOp::Xor, Type::I64, BinaryOp::Xor),
+        (BinaryOp::FAdd, Type::F32, BinaryOp::FAdd),
+        (BinaryOp::FSub, Type::F32, BinaryOp::FAdd),
+        (BinaryOp::FMul, Type::F32, BinaryOp::FMul),
+    ] {
+        let plan = plan(&binary(op, ty)).unwrap();
+        assert_eq!(plan.reductions[0].kind, ReductionKind::Binary(expected), "{op:?}");
+    }
+    // smin as an intrinsic and as a select of a comparison.
+    let intrinsic = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I32,
+        |b| b.iconst(Type::I32, 7),
+        |b, acc, x| {
+            let call = b.call(
+                Callee::Direct("llvm.smin.i32".to_owned()),
+                vec![x, acc],
+                Type::I32,
+                CallEffects::Pure,
+            );
+            b.func.dfg.result(call).unwrap()
+        },
+    );
+    assert_eq!(
+        plan(&intrinsic).unwrap().reductions[0].kind,
+        ReductionKind::Intrinsic("llvm.smin.i32".to_owned())
+    );
+    let select = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I32,
+        |b| b.iconst(Type::I32, 7),
+        |b, acc, x| {
+            let less = b.icmp(IntPredicate::Slt, x, acc);
+            b.select(less, x, acc)
+        },
+    );
+    let kind = &plan(&select).unwrap().reductions[0].kind;
+    assert_eq!(
+        *kind,
+        ReductionKind::SelectCompare(reduction::SelectCompare {
+            compare: reduction::ComparePredicate::Int(IntPredicate::Slt),
+            accumulator_on_left: false,
+            accumulator_if_true: false,
+        })
+    );
+    // Identities: 0 for add, 1 for mul, none (idempotent) for min.
+    assert_eq!(ReductionKind::Binary(BinaryOp::Add).identity(&Type::I32), Some(Constant::Int(0)));
+    assert_eq!(ReductionKind::Binary(BinaryOp::Mul).identity(&Type::I32), Some(Constant::Int(1)));
+    assert_eq!(kind.identity(&Type::I32), None);
+}
+
+#[test]
+fn non_reductions_are_refused_naming_the_phi() {
+    // Division is not associative.
+    let division = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 1000),
+        |b, acc, x| b.binary(BinaryOp::SDiv, acc, x),
+    );
+    let refusal = plan(&division).unwrap_err();
+    assert!(refusal.message.contains("neither an induction nor a reduction"), "{refusal}");
+    assert!(refusal.message.contains("sdiv"), "{refusal}");
+    // `x - acc` is not `acc + (-x)`.
+    let reversed = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, x| b.binary(BinaryOp::Sub, x, acc),
+    );
+    assert!(plan(&reversed).unwrap_err().message.contains("sub"));
+    // Mixing two operators.
+    let mixed = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, x| {
+            let sum = b.binary(BinaryOp::Add, acc, x);
+            b.binary(BinaryOp::Mul, sum, x)
+        },
+    );
+    assert!(plan(&mixed).unwrap_err().message.contains("mixes"));
+    // Using the accumulator twice.
+    let square = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 1),
+        |b, acc, _| b.binary(BinaryOp::Mul, acc, acc),
+    );
+    assert!(plan(&square).unwrap_err().message.contains("itself"));
+}
+
+#[test]
+fn a_constant_increment_is_a_second_induction() {
+    let func = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, _| {
+            let two = b.iconst(Type::I64, 2);
+            b.binary(BinaryOp::Add, acc, two)
+        },
+    );
+    let plan = plan(&func).unwrap();
+    assert_eq!(plan.inductions.len(), 2);
+    assert_eq!(plan.inductions[1].step, 2);
+    assert!(plan.reductions.is_empty());
+}
+
+#[test]
+fn unsupported_exit_tests_are_refused() {
+    // Counting up while iv > bound never ends well: refused.
+    let refusal = plan(&counting_loop(1, IntPredicate::Sgt)).unwrap_err();
+    assert!(refusal.message.contains("unsupported exit test"), "{refusal}");
+}
+
+#[test]
+fn outlined_body_loads_and_stores_the_accumulator_per_lane() {
+    let func = counting_loop(1, IntPredicate::Slt);
+    let plan = plan(&func).unwrap();
+    let body = outline_loop_body(&func, &plan, "f.body", &DataLayout::default());
+    verify_function(&body).unwrap();
+    // iv (linear), the live-ins x and bound, the reduction slot.
+    assert_eq!(plan.body_param_steps(), vec![Some(1), None, None, None]);
+    assert_eq!(body.params.len(), 4);
+    let insts: Vec<&InstData> = body.layout.insts().map(|inst| body.dfg.inst(inst)).collect();
+    assert!(insts.iter().any(|data| matches!(data, InstData::Call { callee: Callee::Direct(name), .. } if name == LANE_ID_BUILTIN)));
+    assert_eq!(insts.iter().filter(|data| matches!(data, InstData::Load { .. })).count(), 1);
+    assert_eq!(insts.iter().filter(|data| matches!(data, InstData::Store { .. })).count(), 1);
+    assert!(matches!(insts.last(), Some(InstData::Return { value: None })));
+    assert!(!insts.iter().any(|data| matches!(data, InstData::Phi { .. })));
+}
+
+/// Runs `func` in the interpreter with the vectorized bodies replaced by
+/// externals; returns the result and the iterations the bodies ran, in order
+/// of their first induction value.
+fn run_rewritten(func: &Function, width: u32, args: &[Val]) -> (u128, Vec<u128>) {
+    let iterations = RefCell::new(Vec::new());
+    let mut interpreter = Interpreter::new(Memory::new(0x1000, 1 << 16), |name, call_args| {
+        let Val::Int { value: first, .. } = call_args[0] else { panic!("induction") };
+        let active: Vec<bool> = match name {
+            "body.x" => vec![true; width as usize],
+            "body.masked" => match call_args.last() {
+                Some(Val::Vector(lanes)) => {
+                    lanes.iter().map(|lane| !matches!(lane, Val::Int { value: 0, .. })).collect()
+                }
+                other => panic!("mask {other:?}"),
+            },
+            other => panic!("unexpected call of {other}"),
+        };
+        for (lane, on) in active.iter().enumerate() {
+            if *on {
+                iterations.borrow_mut().push(first + lane as u128);
+            }
+        }
+        Ok(None)
+    });
+    let result = interpreter.run(func, args).unwrap();
+    let Some(Val::Int { value, .. }) = result else { panic!("result {result:?}") };
+    drop(interpreter);
+    (value, iterations.into_inner())
+}
+
+#[test]
+fn rewritten_loop_runs_every_iteration_once_for_every_trip_count() {
+    let width = 8;
+    for (pred, bound_offset) in [
+        (IntPredicate::Ne, 0i64),
+        (IntPredicate::Slt, 0),
+        (IntPredicate::Sle, -1),
+        (IntPredicate::Ult, 0),
+    ] {
+        let original = counting_loop(1, pred);
+        let plan = plan(&original).unwrap();
+        let mut rewritten = original.clone();
+        let targets = LoopCallTargets {
+            width,
+            unmasked: "body.x".to_owned(),
+            masked: "body.masked".to_owned(),
+            mask_param_types: vec![Type::I32.vector_of(width)],
+        };
+        rewrite_loop(&mut rewritten, &plan, &targets, &DataLayout::default()).unwrap();
+        verify_function(&rewritten).unwrap();
+        for trip_count in [1i64, 7, 8, 9, 17, 100] {
+            let start = 5i64;
+            let bound = start + trip_count + bound_offset;
+            let args = [Val::int(64, start as u128), Val::int(64, bound as u128), Val::int(64, 1)];
+            let mut interpreter = Interpreter::new(Memory::new(0x1000, 1 << 12), |name, _| {
+                panic!("the scalar loop calls {name}")
+            });
+            let Some(Val::Int { value: expected, .. }) = interpreter.run(&original, &args).unwrap()
+            else {
+                panic!("no result")
+            };
+            let expected_end = (expected % 1_000_003) as i64;
+            assert_eq!(expected / 1_000_003, trip_count as u128, "{pred:?}");
+            let (result, iterations) = run_rewritten(&rewritten, width, &args);
+            // The reduction slots are untouched by the fake bodies: 0.
+            assert_eq!(result as i64, expected_end, "{pred:?} trip count {trip_count}");
+            let expected_iterations: Vec<u128> =
+                (0..trip_count).map(|k| (start + k) as u128).collect();
+            assert_eq!(iterations, expected_iterations, "{pred:?} trip count {trip_count}");
+        }
+    }
+}

@@ -1,0 +1,44 @@
+// expect-vectorized: 2
+#include "lw_loops.h"
+NOINLINE float opaque_f(float x) { return x * 0.5f + 0.25f; }
+NOINLINE void float_reductions(const float *a, int n, double *out) {
+  float sum = 1.5f, prod = 1.0f, mn = 1e30f, mx = -1e30f;
+  double dsum = 0.0;
+  #pragma omp simd reduction(+:sum, dsum) reduction(*:prod) reduction(min:mn) reduction(max:mx)
+  for (int i = 0; i < n; i++) {
+    float v = opaque_f(a[i]);
+    sum += v;
+    dsum += (double)v * 0.5;
+    prod *= 1.0f + v * 0.001f;
+    mn = v < mn ? v : mn;
+    mx = v > mx ? v : mx;
+  }
+  out[0] = sum; out[1] = dsum; out[2] = prod; out[3] = mn; out[4] = mx;
+}
+/* The reduction of a.c in the issue: an inner loop, a call, fadd and smin. */
+NOINLINE float sum_min(float *a, const int *b, int n, float k) {
+  float s = 0; int m = 0x7fffffff;
+  #pragma omp simd reduction(+:s) reduction(min:m) simdlen(8)
+  for (int i = 0; i < n; i++) {
+    float x = a[i];
+    while (x > 1.0f) x *= 0.5f;
+    a[i] = opaque_f(x) * k;
+    s += x;
+    if (b[i] < m) m = b[i];
+  }
+  return s + m;
+}
+void lw_test(void) {
+  static float a[LW_MAX]; static int b[LW_MAX]; double out[5]; int n;
+  LW_FOR_TRIP_COUNTS(n) {
+    for (int i = 0; i < LW_MAX; i++) { a[i] = lw_input(i); b[i] = lw_iinput(i); }
+    float_reductions(a, n, out);
+    lw_approx("fsum", n, out[0]);
+    lw_approx("dsum", n, out[1]);
+    lw_approx("fprod", n, out[2]);
+    lw_exact_float("fmin", n, out[3]);
+    lw_exact_float("fmax", n, out[4]);
+    lw_approx("sum_min", n, sum_min(a, b, n, 2.0f));
+    lw_exact_array("sum_min.a", n, a, LW_MAX);
+  }
+}
