@@ -3,7 +3,8 @@
 //! Declare-simd mode (default): `lanewise IN.ll -o OUT.ll` generates a body
 //! for every `_ZGV...` variant clang named on a function of IN. Explicit mode:
 //! `lanewise IN.ll -o OUT.ll --function F --width W --shapes SHAPES [--name N]`
-//! vectorizes one function with the given argument shapes.
+//! vectorizes one function with the given argument shapes. `lanewise cc
+//! [clang flags] files...` is a clang-compatible compiler driver (src/cc.rs).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,6 +13,8 @@ use clap::{Parser, ValueEnum};
 
 use lanewise::{ExplicitRequest, LinearizeMode, Mode, Options, OutputFormat, Pass, VectorMath};
 use lanewise_ir::vfabi::{parse_shapes, Isa};
+
+mod cc;
 
 /// Lanewise: turns scalar LLVM IR functions into SIMD functions.
 #[derive(Parser, Debug)]
@@ -130,6 +133,11 @@ enum PassArg {
 }
 
 fn main() -> ExitCode {
+    // `lanewise cc ...`: the clang-compatible driver (src/cc.rs), before clap.
+    let mut arguments = std::env::args_os().skip(1);
+    if arguments.next().is_some_and(|first| first == "cc") {
+        return cc::main(arguments.collect());
+    }
     std::panic::set_hook(Box::new(|info| {
         eprintln!("lanewise: internal compiler error (this is a bug): {info}");
     }));
