@@ -46,10 +46,26 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use lanewise::{Mode, Options, OutputFormat, Remark, RemarkKind, Report, VectorMath};
 
-/// The clang binary used when `LANEWISE_CLANG` is not set.
-const DEFAULT_CLANG: &str = "clang-22";
-/// Where Debian's LLVM 22 packages put clang when `clang-22` is not on PATH.
-const FALLBACK_CLANG: &str = "/usr/lib/llvm-22/bin/clang";
+/// Which clang driver `lanewise` stands in for.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// `lanewise cc`: `clang-22` (or `LANEWISE_CLANG`).
+    C,
+    /// `lanewise c++`: `clang++-22` (or `LANEWISE_CLANGXX`), which links the
+    /// C++ standard library.
+    Cxx,
+}
+
+impl Language {
+    /// The environment variable naming the clang binary, the default binary,
+    /// and where Debian's LLVM 22 packages put it when it is not on PATH.
+    fn clang_names(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Language::C => ("LANEWISE_CLANG", "clang-22", "/usr/lib/llvm-22/bin/clang"),
+            Language::Cxx => ("LANEWISE_CLANGXX", "clang++-22", "/usr/lib/llvm-22/bin/clang++"),
+        }
+    }
+}
 
 /// Which sub-commands an option belongs to.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -593,21 +609,23 @@ fn split_response_file(text: &str) -> Vec<String> {
     words
 }
 
-/// The clang to run: `LANEWISE_CLANG`, else `clang-22` on PATH, else
-/// `/usr/lib/llvm-22/bin/clang`.
-fn clang_binary() -> String {
-    if let Ok(clang) = std::env::var("LANEWISE_CLANG") {
+/// The clang to run: `LANEWISE_CLANG` (`LANEWISE_CLANGXX` for `c++`), else
+/// `clang-22` (`clang++-22`) on PATH, else `/usr/lib/llvm-22/bin/clang`
+/// (`clang++`).
+fn clang_binary(language: Language) -> String {
+    let (variable, default, fallback) = language.clang_names();
+    if let Ok(clang) = std::env::var(variable) {
         if !clang.is_empty() {
             return clang;
         }
     }
     let on_path = std::env::var_os("PATH").is_some_and(|path| {
-        std::env::split_paths(&path).any(|directory| directory.join(DEFAULT_CLANG).is_file())
+        std::env::split_paths(&path).any(|directory| directory.join(default).is_file())
     });
-    if on_path || !Path::new(FALLBACK_CLANG).is_file() {
-        DEFAULT_CLANG.to_owned()
+    if on_path || !Path::new(fallback).is_file() {
+        default.to_owned()
     } else {
-        FALLBACK_CLANG.to_owned()
+        fallback.to_owned()
     }
 }
 
@@ -664,15 +682,16 @@ struct Driver {
     next_temp: u32,
 }
 
-/// Entry point: `arguments` are those after `cc`. Returns the exit code.
-pub fn main(arguments: Vec<OsString>) -> ExitCode {
+/// Entry point: `arguments` are those after `cc` (or `c++`). Returns the
+/// exit code.
+pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
         eprintln!(
             "lanewise cc: warning: internal error in lanewise (a bug; the module is compiled \
              without it): {info}"
         );
     }));
-    let clang = clang_binary();
+    let clang = clang_binary(language);
     let mut strings = Vec::with_capacity(arguments.len());
     for argument in &arguments {
         match argument.to_str() {
@@ -812,7 +831,7 @@ impl Driver {
                     Stage::Unknown,
                 ]));
                 command.args(kind.flags()).arg("-o").arg(output);
-                add_input(&mut command, input);
+                add_input(&mut command, input, &mut false);
                 self.run_step(command)
             }
             InputKind::Source => {
@@ -867,7 +886,7 @@ impl Driver {
         }
         command.args(["-fno-vectorize", "-fno-slp-vectorize", "-Wno-pass-failed"]);
         command.args(["-S", "-emit-llvm", "-o"]).arg(scalar);
-        add_input(&mut command, input);
+        add_input(&mut command, input, &mut false);
         self.run_step(command)
     }
 
@@ -982,16 +1001,18 @@ impl Driver {
     fn link(&self, objects: &HashMap<usize, PathBuf>) -> Result<(), Failure> {
         let mut command = self.clang_command();
         let mut position = 0;
+        let mut language_active = false;
         for item in &self.invocation.items {
             match item {
                 Item::Input(input) => {
                     match objects.get(&position) {
                         Some(object) => {
-                            command.arg(object);
+                            let object_input =
+                                Input { path: object.display().to_string(), ..input.clone() };
+                            let object_input = Input { language: None, ..object_input };
+                            add_input(&mut command, &object_input, &mut language_active);
                         }
-                        None => {
-                            add_input(&mut command, input);
-                        }
+                        None => add_input(&mut command, input, &mut language_active),
                     }
                     position += 1;
                 }
@@ -1049,16 +1070,22 @@ impl OutputKind {
     }
 }
 
-/// Adds an input with its `-x` language (reset after it).
-fn add_input(command: &mut Command, input: &Input) {
+/// Adds an input with its `-x` language; `language_active` tracks whether a
+/// `-x` is in force on the command so far (reset with `-x none` before an
+/// input without one; never after the last input, where clang would warn).
+fn add_input(command: &mut Command, input: &Input, language_active: &mut bool) {
     match &input.language {
         Some(language) => {
-            command.args(["-x", language]).arg(&input.path).args(["-x", "none"]);
+            command.args(["-x", language]);
+            *language_active = true;
         }
-        None => {
-            command.arg(&input.path);
+        None if *language_active => {
+            command.args(["-x", "none"]);
+            *language_active = false;
         }
+        None => {}
     }
+    command.arg(&input.path);
 }
 
 /// The file name without directory and extension (`-` for standard input).

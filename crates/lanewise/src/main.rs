@@ -4,7 +4,8 @@
 //! for every `_ZGV...` variant clang named on a function of IN. Explicit mode:
 //! `lanewise IN.ll -o OUT.ll --function F --width W --shapes SHAPES [--name N]`
 //! vectorizes one function with the given argument shapes. `lanewise cc
-//! [clang flags] files...` is a clang-compatible compiler driver (src/cc.rs).
+//! [clang flags] files...` (and `lanewise c++`) is a clang-compatible compiler
+//! driver (src/cc.rs).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -133,10 +134,13 @@ enum PassArg {
 }
 
 fn main() -> ExitCode {
-    // `lanewise cc ...`: the clang-compatible driver (src/cc.rs), before clap.
+    // `lanewise cc ...` / `lanewise c++ ...`: the clang-compatible driver
+    // (src/cc.rs), before clap.
     let mut arguments = std::env::args_os().skip(1);
-    if arguments.next().is_some_and(|first| first == "cc") {
-        return cc::main(arguments.collect());
+    match arguments.next() {
+        Some(first) if first == "cc" => return cc::main(cc::Language::C, arguments.collect()),
+        Some(first) if first == "c++" => return cc::main(cc::Language::Cxx, arguments.collect()),
+        _ => {}
     }
     std::panic::set_hook(Box::new(|info| {
         eprintln!("lanewise: internal compiler error (this is a bug): {info}");
