@@ -903,7 +903,9 @@ impl Driver {
             } else {
                 VectorMath::Exact
             },
-            verify_each: false,
+            // The Lanewise verifier after every pass: a function that breaks an
+            // invariant is skipped (left scalar) instead of miscompiled.
+            verify_each: true,
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
