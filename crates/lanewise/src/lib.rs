@@ -401,8 +401,23 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
                     &mut report,
                 );
                 match result {
-                    Ok(names) => produced_names.extend(names),
-                    Err(error) if options.keep_going => report.skipped.push(error.to_string()),
+                    Ok(names) => {
+                        record_declare_simd_remarks(&mut report, &info.name, &names);
+                        produced_names.extend(names);
+                    }
+                    Err(error) if options.keep_going => {
+                        report.remarks.push(Remark {
+                            kind: RemarkKind::Missed,
+                            function: info.name.clone(),
+                            location: String::new(),
+                            message: format!(
+                                "declare simd variants of `{}` not generated: {}",
+                                info.name,
+                                error.to_string().lines().next().unwrap_or_default()
+                            ),
+                        });
+                        report.skipped.push(error.to_string());
+                    }
                     Err(error) => return Err(error),
                 }
             }
@@ -443,6 +458,31 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
+}
+
+/// One `Passed` remark per variant of `scalar_name` produced (the entries of
+/// `report.functions` named in `produced`).
+fn record_declare_simd_remarks(report: &mut Report, scalar_name: &str, produced: &[String]) {
+    for function in report.functions.iter().filter(|function| produced.contains(&function.name)) {
+        let divergent = match (function.branches.divergent, function.loops.divergent) {
+            (0, 0) => String::new(),
+            (branches, loops) => {
+                format!("; {branches} divergent branches, {loops} divergent loops linearized")
+            }
+        };
+        report.remarks.push(Remark {
+            kind: RemarkKind::Passed,
+            function: scalar_name.to_owned(),
+            location: String::new(),
+            message: format!(
+                "vectorized `{scalar_name}` as `{}` ({} lanes, isa {}{}{divergent})",
+                function.name,
+                function.width,
+                function.isa,
+                if function.masked_variant { ", masked" } else { "" },
+            ),
+        });
+    }
 }
 
 /// All variants of one declare-simd function.

@@ -3,7 +3,9 @@
 //! Declare-simd mode (default): `lanewise IN.ll -o OUT.ll` generates a body
 //! for every `_ZGV...` variant clang named on a function of IN. Explicit mode:
 //! `lanewise IN.ll -o OUT.ll --function F --width W --shapes SHAPES [--name N]`
-//! vectorizes one function with the given argument shapes.
+//! vectorizes one function with the given argument shapes. `lanewise cc
+//! [clang flags] files...` (and `lanewise c++`) is a clang-compatible compiler
+//! driver (src/cc.rs).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,6 +14,8 @@ use clap::{Parser, ValueEnum};
 
 use lanewise::{ExplicitRequest, LinearizeMode, Mode, Options, OutputFormat, Pass, VectorMath};
 use lanewise_ir::vfabi::{parse_shapes, Isa};
+
+mod cc;
 
 /// Lanewise: turns scalar LLVM IR functions into SIMD functions.
 #[derive(Parser, Debug)]
@@ -136,6 +140,14 @@ enum PassArg {
 }
 
 fn main() -> ExitCode {
+    // `lanewise cc ...` / `lanewise c++ ...`: the clang-compatible driver
+    // (src/cc.rs), before clap.
+    let mut arguments = std::env::args_os().skip(1);
+    match arguments.next() {
+        Some(first) if first == "cc" => return cc::main(cc::Language::C, arguments.collect()),
+        Some(first) if first == "c++" => return cc::main(cc::Language::Cxx, arguments.collect()),
+        _ => {}
+    }
     std::panic::set_hook(Box::new(|info| {
         eprintln!("lanewise: internal compiler error (this is a bug): {info}");
     }));

@@ -1,0 +1,462 @@
+//! Whole-program tests of `lanewise cc` (issue 5; tests/programs/README.md).
+//!
+//! Every program of tests/programs (a `.c`/`.cpp` file, or a directory whose
+//! sources form one multi-file program) is built twice, with
+//! `clang-22 -O3 -march=native -fopenmp-simd` and with
+//! `lanewise cc -O3 -march=native -fopenmp-simd` (`lanewise c++` and
+//! `clang++-22` for C++), and both executables run. Their outputs must be
+//! identical, except lines starting with `approx ` (float reductions, whose
+//! order of additions may change): there, the numbers must agree within a
+//! relative tolerance of 1e-4 (`approx double` lines: 1e-10).
+//!
+//! An honest note: Lanewise's `simd_loops` option (vectorizing the `#pragma
+//! omp simd` loops that call `declare simd` functions or hold divergent
+//! loops) is being implemented on another branch. Until it lands, `lanewise
+//! cc` generates the declare-simd variants (every program defines some; they
+//! are checked by the corpus tests) but leaves the loops scalar, so these
+//! programs check the driver, the linking of variants and the unchanged scalar
+//! code rather than vectorized loops. They are written to exercise the loops
+//! (divergent inner loops, flags instead of break, reductions, linear,
+//! simdlen, lastprivate, odd trip counts, masked calls, calls across files)
+//! once it does.
+//!
+//! The other tests drive `lanewise cc` like a build system would: `-c`, `-S`,
+//! `-S -emit-llvm`, `-E`, several files, a compile error, `-Rpass=lanewise`,
+//! standard input, response files, LLVM IR inputs.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const CLANG: &str = "clang-22";
+const CLANGXX: &str = "clang++-22";
+const FLAGS: &[&str] = &["-O3", "-march=native", "-fopenmp-simd"];
+/// Relative tolerance of `approx` lines (float results).
+const FLOAT_TOLERANCE: f64 = 1e-4;
+/// Relative tolerance of `approx double` lines.
+const DOUBLE_TOLERANCE: f64 = 1e-10;
+
+/// The lanewise binary under test: this package's, or the one named by
+/// `LANEWISE_CORPUS_BINARY` (as tests/corpus.rs finds it).
+fn lanewise_binary() -> String {
+    std::env::var("LANEWISE_CORPUS_BINARY")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_lanewise").to_owned())
+}
+
+fn programs_directory() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs")
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let directory = Path::new(env!("CARGO_TARGET_TMPDIR")).join("programs").join(name);
+    let _ = fs::remove_dir_all(&directory);
+    fs::create_dir_all(&directory).expect("scratch directory");
+    directory
+}
+
+/// One program of the corpus: its name and source files.
+struct Program {
+    name: String,
+    sources: Vec<PathBuf>,
+    cxx: bool,
+}
+
+fn is_source(path: &Path) -> bool {
+    matches!(path.extension().and_then(|e| e.to_str()), Some("c" | "cpp"))
+}
+
+fn discover_programs() -> Vec<Program> {
+    let mut programs = Vec::new();
+    for entry in fs::read_dir(programs_directory()).expect("tests/programs exists") {
+        let path = entry.expect("directory entry").path();
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let mut sources = if path.is_dir() {
+            fs::read_dir(&path)
+                .expect("program directory")
+                .map(|entry| entry.expect("directory entry").path())
+                .filter(|path| is_source(path))
+                .collect()
+        } else if is_source(&path) {
+            vec![path]
+        } else {
+            continue;
+        };
+        sources.sort();
+        let cxx = sources.iter().any(|source| source.extension().is_some_and(|e| e == "cpp"));
+        programs.push(Program { name, sources, cxx });
+    }
+    programs.sort_by(|a, b| a.name.cmp(&b.name));
+    programs
+}
+
+fn run(command: &mut Command) -> Output {
+    let description = format!("{command:?}");
+    let output = command
+        .stdin(Stdio::null())
+        .output()
+        .unwrap_or_else(|error| panic!("cannot run {description}: {error}"));
+    output
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Builds `program` with `compiler` (a command and its leading words) and
+/// returns the executable, or the build's stderr.
+fn build(program: &Program, compiler: &[String], executable: &Path) -> Result<PathBuf, String> {
+    let output = run(Command::new(&compiler[0])
+        .args(&compiler[1..])
+        .args(FLAGS)
+        .args(&program.sources)
+        .arg("-o")
+        .arg(executable)
+        .arg("-lm"));
+    if output.status.success() {
+        Ok(executable.to_owned())
+    } else {
+        Err(format!("{} failed:\n{}", compiler.join(" "), text(&output.stderr)))
+    }
+}
+
+fn execute(executable: &Path) -> Result<String, String> {
+    let output = run(&mut Command::new(executable));
+    if output.status.success() {
+        Ok(text(&output.stdout))
+    } else {
+        Err(format!("{} exited with {}", executable.display(), output.status))
+    }
+}
+
+/// Whether two numbers agree within `tolerance` relative to the larger.
+fn close(expected: f64, actual: f64, tolerance: f64) -> bool {
+    if expected == actual || (expected.is_nan() && actual.is_nan()) {
+        return true;
+    }
+    let scale = expected.abs().max(actual.abs());
+    (expected - actual).abs() <= tolerance * scale
+}
+
+/// Compares two outputs: bitwise, except `approx` lines (numbers within the
+/// tolerance, other words identical). Returns the first difference.
+fn compare_outputs(expected: &str, actual: &str) -> Result<(), String> {
+    let expected_lines: Vec<&str> = expected.lines().collect();
+    let actual_lines: Vec<&str> = actual.lines().collect();
+    if expected_lines.len() != actual_lines.len() {
+        return Err(format!(
+            "{} lines from clang, {} from lanewise cc",
+            expected_lines.len(),
+            actual_lines.len()
+        ));
+    }
+    for (number, (want, got)) in expected_lines.iter().zip(&actual_lines).enumerate() {
+        if want == got {
+            continue;
+        }
+        let mismatch = || format!("line {}: clang `{want}`, lanewise cc `{got}`", number + 1);
+        if !want.starts_with("approx ") || !got.starts_with("approx ") {
+            return Err(mismatch());
+        }
+        let tolerance =
+            if want.starts_with("approx double") { DOUBLE_TOLERANCE } else { FLOAT_TOLERANCE };
+        let want_words: Vec<&str> = want.split_whitespace().collect();
+        let got_words: Vec<&str> = got.split_whitespace().collect();
+        if want_words.len() != got_words.len() {
+            return Err(mismatch());
+        }
+        for (want_word, got_word) in want_words.iter().zip(&got_words) {
+            let agree = match (want_word.parse::<f64>(), got_word.parse::<f64>()) {
+                (Ok(want_number), Ok(got_number)) => close(want_number, got_number, tolerance),
+                _ => want_word == got_word,
+            };
+            if !agree {
+                return Err(mismatch());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_program(program: &Program) -> Result<(), String> {
+    let directory = scratch(&program.name);
+    let (clang, driver) = if program.cxx { (CLANGXX, "c++") } else { (CLANG, "cc") };
+    let reference = build(
+        program,
+        &[clang.to_owned(), "-Wno-pass-failed".to_owned()],
+        &directory.join("clang.exe"),
+    )?;
+    let vectorized =
+        build(program, &[lanewise_binary(), driver.to_owned()], &directory.join("lanewise.exe"))?;
+    let expected = execute(&reference)?;
+    let actual = execute(&vectorized)?;
+    if expected.trim().is_empty() {
+        return Err("the program printed nothing".to_owned());
+    }
+    compare_outputs(&expected, &actual)
+}
+
+#[test]
+fn whole_programs_match_clang() {
+    let filter = std::env::var("LANEWISE_PROGRAMS_FILTER").unwrap_or_default();
+    let programs: Vec<Program> =
+        discover_programs().into_iter().filter(|p| p.name.contains(&filter)).collect();
+    assert!(!programs.is_empty(), "no program matches `{filter}`");
+    let mut failures = Vec::new();
+    for program in &programs {
+        match check_program(program) {
+            Ok(()) => {
+                eprintln!("program {:<28} ok ({} files)", program.name, program.sources.len())
+            }
+            Err(message) => {
+                eprintln!("program {:<28} FAILED: {message}", program.name);
+                failures.push(format!("{}: {message}", program.name));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{} programs differ:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn corpus_has_the_required_programs() {
+    let programs = discover_programs();
+    assert!(programs.len() >= 20, "only {} programs", programs.len());
+    assert!(programs.iter().any(|program| program.cxx), "no C++ program");
+    assert!(programs.iter().any(|program| program.sources.len() >= 2), "no multi-file program");
+    for program in &programs {
+        let source: String =
+            program.sources.iter().map(|path| fs::read_to_string(path).unwrap()).collect();
+        assert!(source.contains("#pragma omp simd"), "{}: no omp simd loop", program.name);
+    }
+}
+
+#[test]
+fn approx_lines_use_a_relative_tolerance() {
+    assert!(compare_outputs("a 0x1p+0\n", "a 0x1p+0\n").is_ok());
+    assert!(compare_outputs("a 0x1p+0\n", "a 0x1.000002p+0\n").is_err());
+    assert!(compare_outputs("approx sum 100.0\n", "approx sum 100.001\n").is_ok());
+    assert!(compare_outputs("approx sum 100.0\n", "approx sum 100.1\n").is_err());
+    assert!(compare_outputs("approx double 1.0\n", "approx double 1.000001\n").is_err());
+    assert!(compare_outputs("approx sum 1\n", "approx total 1\n").is_err());
+    assert!(compare_outputs("x\n", "x\ny\n").is_err());
+}
+
+/// A declare simd kernel with a divergent loop, for the driver tests.
+const KERNEL: &str = "#pragma omp declare simd notinbranch
+float halve_until_small(float x) {
+    int n = 0;
+    while (x > 1.0f) { x *= 0.5f; n++; }
+    return x + (float)n;
+}
+";
+
+fn lanewise_cc(directory: &Path, arguments: &[&str]) -> Output {
+    run(Command::new(lanewise_binary()).current_dir(directory).arg("cc").args(arguments))
+}
+
+fn assert_success(output: &Output, what: &str) {
+    assert!(
+        output.status.success(),
+        "{what} failed ({}):\n{}",
+        output.status,
+        text(&output.stderr)
+    );
+}
+
+fn defined_symbols(object: &Path) -> String {
+    let output = run(Command::new("llvm-nm-22").arg("--defined-only").arg(object));
+    assert_success(&output, "llvm-nm-22");
+    text(&output.stdout)
+}
+
+#[test]
+fn compile_only_produces_an_object_with_the_variants() {
+    let directory = scratch("driver-c");
+    fs::write(directory.join("kernel.c"), KERNEL).unwrap();
+    let output = lanewise_cc(&directory, &["-O2", "-fopenmp-simd", "-c", "kernel.c"]);
+    assert_success(&output, "lanewise cc -c");
+    let symbols = defined_symbols(&directory.join("kernel.o"));
+    for variant in ["_ZGVbN4v_halve_until_small", "_ZGVdN8v_halve_until_small"] {
+        assert!(symbols.contains(variant), "{variant} missing from kernel.o:\n{symbols}");
+    }
+    // At -O0 the variants are produced too (other files call them).
+    let output = lanewise_cc(&directory, &["-O0", "-fopenmp-simd", "-c", "kernel.c", "-o", "o0.o"]);
+    assert_success(&output, "lanewise cc -O0 -c");
+    assert!(defined_symbols(&directory.join("o0.o")).contains("_ZGVdN8v_halve_until_small"));
+    // Without -fopenmp-simd clang names no variants and Lanewise adds nothing.
+    let output = lanewise_cc(&directory, &["-O2", "-c", "kernel.c", "-o", "plain.o"]);
+    assert_success(&output, "lanewise cc -c without -fopenmp-simd");
+    assert!(!defined_symbols(&directory.join("plain.o")).contains("_ZGV"));
+}
+
+#[test]
+fn assembly_and_llvm_outputs() {
+    let directory = scratch("driver-s");
+    fs::write(directory.join("kernel.c"), KERNEL).unwrap();
+    let output = lanewise_cc(&directory, &["-O2", "-fopenmp-simd", "-S", "kernel.c"]);
+    assert_success(&output, "lanewise cc -S");
+    let assembly = fs::read_to_string(directory.join("kernel.s")).unwrap();
+    assert!(assembly.contains("_ZGVdN8v_halve_until_small:"), "no variant label:\n{assembly}");
+    assert!(assembly.contains("ymm"), "the AVX2 variant uses no ymm register");
+
+    let output = lanewise_cc(
+        &directory,
+        &["-O2", "-fopenmp-simd", "-S", "-emit-llvm", "kernel.c", "-o", "kernel.ll"],
+    );
+    assert_success(&output, "lanewise cc -S -emit-llvm");
+    let ir = fs::read_to_string(directory.join("kernel.ll")).unwrap();
+    assert!(ir.contains("define <8 x float> @_ZGVdN8v_halve_until_small(<8 x float>"), "{ir}");
+
+    // LLVM IR input: Lanewise runs on it; on its own output it does nothing more.
+    let scalar = run(Command::new(CLANG).current_dir(&directory).args([
+        "-O2",
+        "-fopenmp-simd",
+        "-S",
+        "-emit-llvm",
+        "kernel.c",
+        "-o",
+        "scalar.ll",
+    ]));
+    assert_success(&scalar, "clang -S -emit-llvm");
+    let output = lanewise_cc(&directory, &["-O2", "-c", "scalar.ll", "-o", "from_ir.o"]);
+    assert_success(&output, "lanewise cc -c scalar.ll");
+    assert!(defined_symbols(&directory.join("from_ir.o")).contains("_ZGVdN8v_halve_until_small"));
+    let output = lanewise_cc(&directory, &["-O2", "-c", "kernel.ll", "-o", "again.o"]);
+    assert_success(&output, "lanewise cc -c on its own output");
+    assert!(text(&output.stderr).is_empty(), "unexpected messages:\n{}", text(&output.stderr));
+}
+
+#[test]
+fn preprocessing_is_clangs() {
+    let directory = scratch("driver-e");
+    fs::write(
+        directory.join("macro.c"),
+        "#define TWICE(x) ((x) + (x))\nint f(int a) { return TWICE(a); }\n",
+    )
+    .unwrap();
+    let ours = lanewise_cc(&directory, &["-E", "-DUNUSED=1", "macro.c"]);
+    let theirs =
+        run(Command::new(CLANG).current_dir(&directory).args(["-E", "-DUNUSED=1", "macro.c"]));
+    assert_success(&ours, "lanewise cc -E");
+    assert_eq!(text(&ours.stdout), text(&theirs.stdout));
+    assert!(text(&ours.stdout).contains("((a) + (a))"));
+}
+
+#[test]
+fn several_files_compile_and_link_in_order() {
+    let directory = scratch("driver-multi");
+    fs::write(directory.join("kernel.c"), KERNEL).unwrap();
+    fs::write(
+        directory.join("main.c"),
+        "#include <stdio.h>\n#pragma omp declare simd notinbranch\nfloat halve_until_small(float x);\n\
+         int main(void) { float s = 0; for (int i = 0; i < 100; i++) s += halve_until_small((float)i);\n\
+         printf(\"%a\\n\", s); return 0; }\n",
+    )
+    .unwrap();
+    // -c with several files: one object each, named after the sources.
+    let output = lanewise_cc(&directory, &["-O2", "-fopenmp-simd", "-c", "kernel.c", "main.c"]);
+    assert_success(&output, "lanewise cc -c kernel.c main.c");
+    assert!(directory.join("kernel.o").is_file() && directory.join("main.o").is_file());
+    // Sources and an object linked together, with a library flag.
+    let output = lanewise_cc(
+        &directory,
+        &["-O2", "-fopenmp-simd", "main.c", "kernel.o", "-lm", "-o", "mixed.exe"],
+    );
+    assert_success(&output, "lanewise cc main.c kernel.o");
+    let output =
+        lanewise_cc(&directory, &["-O2", "-fopenmp-simd", "kernel.c", "main.c", "-o", "both.exe"]);
+    assert_success(&output, "lanewise cc kernel.c main.c");
+    let reference = run(Command::new(CLANG).current_dir(&directory).args([
+        "-O2",
+        "-fopenmp-simd",
+        "kernel.c",
+        "main.c",
+        "-o",
+        "clang.exe",
+    ]));
+    assert_success(&reference, "clang kernel.c main.c");
+    let expected = execute(&directory.join("clang.exe")).unwrap();
+    assert_eq!(execute(&directory.join("mixed.exe")).unwrap(), expected);
+    assert_eq!(execute(&directory.join("both.exe")).unwrap(), expected);
+}
+
+#[test]
+fn compile_errors_pass_through_with_clangs_exit_code() {
+    let directory = scratch("driver-error");
+    fs::write(directory.join("broken.c"), "int f(void) {\n  return undeclared_name;\n}\n").unwrap();
+    let ours = lanewise_cc(&directory, &["-O2", "-c", "broken.c"]);
+    let theirs = run(Command::new(CLANG).current_dir(&directory).args(["-O2", "-c", "broken.c"]));
+    assert!(!ours.status.success());
+    assert_eq!(ours.status.code(), theirs.status.code());
+    let stderr = text(&ours.stderr);
+    assert!(stderr.contains("broken.c:2:10: error: use of undeclared identifier"), "{stderr}");
+    assert!(!directory.join("broken.o").exists());
+}
+
+#[test]
+fn remarks_report_vectorized_and_refused_functions() {
+    let directory = scratch("driver-remarks");
+    let irreducible = "#pragma omp declare simd notinbranch
+int tangled(int x) {
+    if (x > 5) goto second;
+first:
+    x += 3;
+    if (x & 1) return x;
+second:
+    x -= 1;
+    if (x > 0) goto first;
+    return x;
+}
+";
+    fs::write(directory.join("kernel.c"), format!("{KERNEL}{irreducible}")).unwrap();
+    let output = lanewise_cc(
+        &directory,
+        &["-O2", "-fopenmp-simd", "-Rpass=lanewise", "-Rpass-missed=lanewise", "-c", "kernel.c"],
+    );
+    assert_success(&output, "lanewise cc -Rpass=lanewise");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(
+            "kernel.c:2:7: remark: vectorized `halve_until_small` as `_ZGVdN8v_halve_until_small` \
+             (8 lanes, isa d"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("[-Rpass=lanewise]"), "{stderr}");
+    assert!(
+        stderr.contains("kernel.c:8:5: remark: declare simd variants of `tangled` not generated")
+            && stderr.contains("irreducible"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("[-Rpass-missed=lanewise]"), "{stderr}");
+    // The refused function still compiles (scalar), the other keeps its variants.
+    let symbols = defined_symbols(&directory.join("kernel.o"));
+    assert!(symbols.contains(" tangled") && symbols.contains("_ZGVdN8v_halve_until_small"));
+    // Without -Rpass no remark, but the missing variants are a warning.
+    let output = lanewise_cc(&directory, &["-O2", "-fopenmp-simd", "-c", "kernel.c"]);
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("remark:"), "{stderr}");
+    assert!(stderr.contains("warning: vector variants not generated"), "{stderr}");
+}
+
+#[test]
+fn standard_input_and_response_files() {
+    let directory = scratch("driver-stdin");
+    let mut child = Command::new(lanewise_binary())
+        .current_dir(&directory)
+        .args(["cc", "-O2", "-fopenmp-simd", "-x", "c", "-", "-c", "-o", "stdin.o"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("lanewise cc runs");
+    use std::io::Write as _;
+    child.stdin.take().unwrap().write_all(KERNEL.as_bytes()).unwrap();
+    assert!(child.wait().unwrap().success());
+    assert!(defined_symbols(&directory.join("stdin.o")).contains("_ZGVdN8v_halve_until_small"));
+
+    fs::write(directory.join("kernel.c"), KERNEL).unwrap();
+    fs::write(directory.join("args.rsp"), "-O2 -fopenmp-simd\n-c kernel.c -o \"from rsp.o\"\n")
+        .unwrap();
+    let output = lanewise_cc(&directory, &["@args.rsp"]);
+    assert_success(&output, "lanewise cc @args.rsp");
+    assert!(defined_symbols(&directory.join("from rsp.o")).contains("_ZGVbN4v_halve_until_small"));
+}
