@@ -319,22 +319,9 @@ mod tests {
     /// `b -> d | e`, `d -> e | h`; `c -> f | g`, `f -> g | h`; `e, g -> h`.
     #[test]
     fn figure_3_index_keeps_dominance_regions_compact() {
-        let names_ = ["a", "b", "c", "d", "e", "f", "g", "h"];
-        let edges = [
-            ("a", "b"),
-            ("a", "c"),
-            ("b", "d"),
-            ("b", "e"),
-            ("d", "e"),
-            ("d", "h"),
-            ("e", "h"),
-            ("c", "f"),
-            ("c", "g"),
-            ("f", "g"),
-            ("f", "h"),
-            ("g", "h"),
-        ];
-        let (func, blocks) = cfg_function(&names_, &edges);
+        let figure = lanewise_ir::paper_figures::FIGURE_3;
+        let (names_, edges) = (figure.blocks, figure.edges);
+        let (func, blocks) = cfg_function(names_, edges);
         let a = analyses(&func);
         assert_eq!(names(&func, a.index.order()), ["a", "b", "d", "e", "c", "f", "g", "h"]);
         let index_of =

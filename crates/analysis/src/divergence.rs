@@ -796,22 +796,9 @@ mod tests {
     /// and `c` divergent and `a`, `d`, `f` uniform.
     #[test]
     fn figure_3() {
-        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
-        let edges = [
-            ("a", "b"),
-            ("a", "c"),
-            ("b", "d"),
-            ("b", "e"),
-            ("d", "e"),
-            ("d", "h"),
-            ("e", "h"),
-            ("c", "f"),
-            ("c", "g"),
-            ("f", "g"),
-            ("f", "h"),
-            ("g", "h"),
-        ];
-        let a = Analyzed::from_edges(&names, &edges, &["b", "c"]);
+        let figure = lanewise_ir::paper_figures::FIGURE_3;
+        let (names, edges) = (figure.blocks, figure.edges);
+        let a = Analyzed::from_edges(names, edges, figure.varying_branches);
         assert_eq!(a.order(), ["a", "b", "d", "e", "c", "f", "g", "h"]);
         assert_eq!(a.divergent(), ["b", "c"]);
         assert_eq!(a.joins("b"), ["e", "h"]);
@@ -822,7 +809,7 @@ mod tests {
         assert!(a.info.by_all(a.block("h")), "all lanes reconverge at the exit");
         assert!(!a.info.by_all(a.block("f")));
         // With every branch uniform nothing diverges and every phi is uniform.
-        let uniform = Analyzed::from_edges(&names, &edges, &[]);
+        let uniform = Analyzed::from_edges(names, edges, &[]);
         assert!(uniform.divergent().is_empty());
         assert_eq!(uniform.uniform_predicates().len(), names.len());
         assert!(!uniform.phi_is_varying("h"));
@@ -833,9 +820,8 @@ mod tests {
     /// dominates `c`. `a -> b | e; b -> c | d; c -> d; d -> e`.
     #[test]
     fn figure_7() {
-        let names = ["a", "b", "c", "d", "e"];
-        let edges = [("a", "b"), ("a", "e"), ("b", "c"), ("b", "d"), ("c", "d"), ("d", "e")];
-        let a = Analyzed::from_edges(&names, &edges, &["a"]);
+        let figure = lanewise_ir::paper_figures::FIGURE_7;
+        let a = Analyzed::from_edges(figure.blocks, figure.edges, figure.varying_branches);
         assert_eq!(a.divergent(), ["a"]);
         assert!(!a.info.is_divergent_branch(a.block("b")), "b's branch itself is uniform");
         assert_eq!(a.joins("a"), ["e"]);
@@ -854,18 +840,9 @@ mod tests {
     /// both exits ("disjoint paths c -> f -> g and c -> d -> b -> e -> g").
     #[test]
     fn figure_10_mandelbrot_cfg() {
-        let names = ["a", "b", "c", "d", "e", "f", "g"];
-        let edges = [
-            ("a", "b"),
-            ("b", "c"),
-            ("b", "e"),
-            ("c", "f"),
-            ("c", "d"),
-            ("d", "b"),
-            ("e", "g"),
-            ("f", "g"),
-        ];
-        let a = Analyzed::from_edges(&names, &edges, &["c"]);
+        let figure = lanewise_ir::paper_figures::FIGURE_10;
+        let (names, edges) = (figure.blocks, figure.edges);
+        let a = Analyzed::from_edges(names, edges, figure.varying_branches);
         // The loop first (header first, latch last), then its exits.
         assert_eq!(a.order(), ["a", "b", "c", "d", "f", "e", "g"]);
         assert_eq!(a.divergent(), ["c"]);
@@ -877,7 +854,7 @@ mod tests {
         assert!(!a.phi_is_varying("b"), "header phis keep their shape");
         assert_eq!(a.uniform_predicates(), ["a", "g"]);
         // A uniform escape test: nothing diverges.
-        let uniform = Analyzed::from_edges(&names, &edges, &[]);
+        let uniform = Analyzed::from_edges(names, edges, &[]);
         assert!(uniform.info.divergent_loops().is_empty());
         assert_eq!(uniform.uniform_predicates().len(), names.len());
     }

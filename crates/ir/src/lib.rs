@@ -15,6 +15,7 @@ pub mod function;
 pub mod instructions;
 pub mod layout;
 pub mod loop_hints;
+pub mod paper_figures;
 pub mod printer;
 #[cfg(test)]
 mod test_functions;

@@ -306,27 +306,10 @@ fn edge_function(names: &[&str], edges: &[(&str, &str)], varying: &[&str]) -> Fu
     func
 }
 
+/// PLDI'18 Fig. 3a (`lanewise_ir::paper_figures`): b and c diverge.
 fn figure_3() -> Function {
-    // PLDI'18 Fig. 3a, reconstructed as in the analysis tests (the figure did
-    // not survive text extraction; the prose says c, f and g take indices
-    // 4 to 6 because c dominates them): a -> b | c; b -> d | e, d -> e | h;
-    // c -> f | g, f -> g | h; e, g -> h. b and c diverge.
-    let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
-    let edges = [
-        ("a", "b"),
-        ("a", "c"),
-        ("b", "d"),
-        ("b", "e"),
-        ("d", "e"),
-        ("d", "h"),
-        ("e", "h"),
-        ("c", "f"),
-        ("c", "g"),
-        ("f", "g"),
-        ("f", "h"),
-        ("g", "h"),
-    ];
-    edge_function(&names, &edges, &["b", "c"])
+    let figure = lanewise_ir::paper_figures::FIGURE_3;
+    edge_function(figure.blocks, figure.edges, figure.varying_branches)
 }
 
 #[test]
@@ -368,13 +351,11 @@ fn figure_3_full_linearization_folds_every_branch() {
 
 #[test]
 fn figure_7_keeps_a_uniform_branch_under_a_varying_predicate() {
-    // PLDI'18 Fig. 7, reconstructed from the prose (as in the analysis
-    // tests): a -> b | e; b -> c | d; c -> d; d -> e. a diverges; b's branch
+    // PLDI'18 Fig. 7 (`lanewise_ir::paper_figures`): a diverges; b's branch
     // is uniform and dominates its targets, so it is kept (Theorem 4.5)
     // although b's predicate is varying.
-    let names = ["a", "b", "c", "d", "e"];
-    let edges = [("a", "b"), ("a", "e"), ("b", "c"), ("b", "d"), ("c", "d"), ("d", "e")];
-    let func = edge_function(&names, &edges, &["a"]);
+    let figure = lanewise_ir::paper_figures::FIGURE_7;
+    let func = edge_function(figure.blocks, figure.edges, figure.varying_branches);
     let (result, report) = linearize(&func, "uvu", LinearizeMode::Partial);
     assert_eq!(successor_names(&result, "a"), ["b"]);
     assert_eq!(successor_names(&result, "b"), ["c", "d"]);
@@ -891,9 +872,8 @@ fn figures_widened_agree_with_the_scalar_lanes() {
     // uniform branch get a uniform predicate that may be false when they
     // run, and masked widening reads a uniform predicate as "all lanes"
     // (PLDI'18 Theorem 4.1 holds for partial linearization only).
-    let names = ["a", "b", "c", "d", "e"];
-    let edges = [("a", "b"), ("a", "e"), ("b", "c"), ("b", "d"), ("c", "d"), ("d", "e")];
-    let figure_7 = edge_function(&names, &edges, &["a"]);
+    let figure = lanewise_ir::paper_figures::FIGURE_7;
+    let figure_7 = edge_function(figure.blocks, figure.edges, figure.varying_branches);
     let (result, report) = linearize(&figure_7, "uvv", LinearizeMode::Partial);
     check_widened(&figure_7, &result, &report, 4, 2, 30);
     let (result, report) = linearize(&mandelbrot_with_memory(), "uvv", LinearizeMode::Partial);
