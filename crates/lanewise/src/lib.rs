@@ -15,6 +15,8 @@
 
 use std::path::Path;
 
+mod variant_calls;
+
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::uniformity::check_uniform_control_flow;
 use lanewise_analysis::{
@@ -25,7 +27,7 @@ use lanewise_ir::{verify_function, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::predicates::add_entry_mask_param;
-use lanewise_transform::widen::{widen_function_with_stats, MemoryAccessStats};
+use lanewise_transform::widen::{widen_function_with_stats, CallStats, MemoryAccessStats};
 use lanewise_transform::{lower_vector_abi, widen_mask_phis, BlockPredicates, WidenConfig};
 
 pub use lanewise_llvm::OutputFormat;
@@ -91,6 +93,11 @@ pub struct Options {
     /// Also vectorize the loops marked by `#pragma omp simd` (or `#pragma
     /// clang loop vectorize(assume_safety)`) in every defined function.
     pub simd_loops: bool,
+    /// Put `vector-function-abi-variant` attributes on the calls of
+    /// `declare simd` functions in the module, naming the variants whose
+    /// vector ABI is LLVM's own, so that clang's loop vectorizer calls them
+    /// (`lanewise cc` turns this on; see [`variant_calls`]).
+    pub annotate_variants: bool,
 }
 
 impl Default for Options {
@@ -104,6 +111,7 @@ impl Default for Options {
             verify_each: true,
             instrument_utilization: false,
             simd_loops: false,
+            annotate_variants: false,
         }
     }
 }
@@ -121,6 +129,22 @@ pub struct ProducedFunction {
     pub loops: LoopCounts,
     pub memory: MemoryCounts,
     pub masked: MaskedCounts,
+    pub calls: CallCounts,
+}
+
+/// How the calls of user functions were vectorized.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct CallCounts {
+    /// Calls that call a vector variant of the callee (`declare simd`).
+    pub vector_variant: u32,
+    /// Calls run once per active lane.
+    pub per_lane: u32,
+}
+
+impl From<CallStats> for CallCounts {
+    fn from(stats: CallStats) -> Self {
+        CallCounts { vector_variant: stats.vector_variant, per_lane: stats.per_lane }
+    }
 }
 
 /// Conditional branches (and switches) of the scalar function.
@@ -190,6 +214,7 @@ impl ProducedFunction {
             loops: LoopCounts::default(),
             memory: MemoryCounts::default(),
             masked: MaskedCounts::default(),
+            calls: CallCounts::default(),
         }
     }
 
@@ -272,7 +297,8 @@ impl Report {
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
                  folded ({} against Theorem 4.5); loops: {} uniform, {} divergent\n  memory: {} uniform, {} contiguous, \
-                 {} strided, {} gather, {} scatter, {} scalarized; masked: {} blocks, {} accesses\n",
+                 {} strided, {} gather, {} scatter, {} scalarized; masked: {} blocks, {} accesses\n  \
+                 calls: {} vector variant, {} per lane\n",
                 function.name,
                 function.scalar,
                 function.width,
@@ -292,6 +318,8 @@ impl Report {
                 memory.scalarized,
                 function.masked.blocks,
                 function.masked.memory,
+                function.calls.vector_variant,
+                function.calls.per_lane,
             ));
         }
         for skipped in &self.skipped {
@@ -413,6 +441,9 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
             produced_names.push(name);
         }
     }
+    if options.annotate_variants {
+        variant_calls::annotate_variant_calls(module)?;
+    }
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
@@ -526,10 +557,12 @@ fn vectorize_variant(
     config.vector_math = options.vector_math;
     config.masked = variant.masked;
     config.instrument_utilization = options.instrument_utilization;
+    config.callee_variants = variant_calls::callee_variant_table(module);
     let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
         .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();
     produced.masked.memory = widened.stats.masked;
+    produced.calls = widened.calls.into();
     let mut vector = widened.function;
     widen_mask_phis(&mut vector, variant.isa);
     check(&vector, Pass::Widen, options)?;

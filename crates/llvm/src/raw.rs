@@ -856,6 +856,14 @@ impl<'ctx> RawValue<'ctx> {
             attributes
         }
     }
+    /// Replaces every use of this value by `replacement` (of the same type).
+    pub(crate) fn replace_all_uses_with(self, replacement: RawValue<'ctx>) {
+        // SAFETY: both values are alive and of one context; LLVM checks
+        // nothing, so the caller passes values of the same type.
+        if self.ty() == replacement.ty() {
+            unsafe { LLVMReplaceAllUsesWith(self.raw, replacement.raw) }
+        }
+    }
     /// Deletes a function from its module. The handle must not be used afterwards.
     pub(crate) fn delete_function(self) {
         // SAFETY: only on functions; the caller drops every handle into the
