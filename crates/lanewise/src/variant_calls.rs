@@ -10,7 +10,8 @@
 //! attaches LLVM's `vector-function-abi-variant` call-site attribute to the
 //! calls of such functions in the scalar code, naming each variant as
 //! `_ZGV<isa><mask><vlen><params>_<scalar>(<vector>)` (the format of LLVM's
-//! `VFABIDemangler`), and declares variants that are not in the module, so
+//! `VFABIDemangler`), and declares variants that are not in the module
+//! (kept in `@llvm.compiler.used`, else GlobalOpt deletes them first), so
 //! that clang's loop vectorizer (which only uses mapped and declared
 //! variants) can call them. LLVM calls a variant with its own calling
 //! convention for the IR types, so only variants whose GCC/x86 vector ABI
@@ -19,7 +20,10 @@
 //! and the result in one register (no parts, no result through memory, no
 //! 128-bit integer halves on AVX, no short vectors as integers, no boolean
 //! bytes: `lanewise_transform::abi::is_llvm_native_signature`), and no
-//! `ls` (variable step) parameter.
+//! `ls` (variable step) parameter. LLVM does not check the ISA of a
+//! mapping, so each call lists only the variants whose ISA the calling
+//! function's `target-features` enable, newest first (LLVM takes the first
+//! mapping of a width).
 
 use lanewise_ir::vfabi::{ParamKind, VariantName};
 use lanewise_ir::Type;
@@ -84,13 +88,17 @@ fn vector_signature(
 /// the number of calls annotated.
 pub(crate) fn annotate_variant_calls(module: &mut LlvmModule<'_>) -> Result<usize, Error> {
     let mut annotated = 0;
+    let mut kept = Vec::new();
     let table = callee_variant_table(module);
     let mut scalars: Vec<&String> = table.keys().collect();
     scalars.sort();
     for scalar in scalars {
         let (params, ret) = module.function_signature(scalar)?;
-        let mut mappings = Vec::new();
-        for variant in &table[scalar] {
+        // The newest ISA first: LLVM takes the first mapping of a width.
+        let mut variants: Vec<&VariantName> = table[scalar].iter().collect();
+        variants.sort_by_key(|variant| std::cmp::Reverse(variant.isa.target_features().len()));
+        let mut mappings: Vec<(String, &[&str], String)> = Vec::new();
+        for variant in variants {
             if variant.masked {
                 continue;
             }
@@ -102,13 +110,21 @@ pub(crate) fn annotate_variant_calls(module: &mut LlvmModule<'_>) -> Result<usiz
             }
             let name = variant.mangle();
             if module.declare_function(&name, &vector_params, &vector_ret) {
-                mappings.push(format!("{name}({name})"));
+                mappings.push((format!("{name}({name})"), variant.isa.target_features(), name));
             }
         }
         if !mappings.is_empty() {
-            annotated +=
-                module.annotate_calls(scalar, VECTOR_FUNCTION_ABI_VARIANT, &mappings.join(","));
+            let values: Vec<(String, &[&str])> =
+                mappings.iter().map(|(value, features, _)| (value.clone(), *features)).collect();
+            let count = module.annotate_calls(scalar, VECTOR_FUNCTION_ABI_VARIANT, &values);
+            if count > 0 {
+                // Nothing but the attribute refers to the declarations:
+                // GlobalOpt would delete them before the loop vectorizer runs.
+                kept.extend(mappings.iter().map(|(_, _, name)| name.clone()));
+            }
+            annotated += count;
         }
     }
+    module.keep_functions(&kept);
     Ok(annotated)
 }

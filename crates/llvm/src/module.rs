@@ -433,10 +433,33 @@ impl<'ctx> LlvmModule<'ctx> {
         }
     }
 
-    /// Sets the string attribute `key`=`value` on every call of the function
+    /// Keeps the functions `names` (declarations, typically) in the module
+    /// through every optimization: they are added to `@llvm.compiler.used`,
+    /// as LLVM's own `inject-tli-mappings` does for the vector functions it
+    /// names in `vector-function-abi-variant` attributes. Unknown names are
+    /// ignored.
+    pub fn keep_functions(&mut self, names: &[String]) {
+        let module = RawModule::new(&self.module);
+        let functions: Vec<_> =
+            names.iter().filter_map(|name| module.named_function(name)).collect();
+        if !functions.is_empty() {
+            module.append_to_compiler_used(RawContext::new(self.context), &functions);
+        }
+    }
+
+    /// Sets the string attribute `key` on every call of the function
     /// `callee` in the defined functions that are not vector variants (whose
-    /// names do not start with `_ZGV`). Returns the number of calls.
-    pub fn annotate_calls(&mut self, callee: &str, key: &str, value: &str) -> usize {
+    /// names do not start with `_ZGV`): its value is the comma-separated list
+    /// of the `values` whose required target features (`+avx2`, ...) the
+    /// calling function's `target-features` attribute all enable (`+sse2` is
+    /// implied on x86-64), in the order given. Calls in functions that enable
+    /// none are left alone. Returns the number of calls annotated.
+    pub fn annotate_calls(
+        &mut self,
+        callee: &str,
+        key: &str,
+        values: &[(String, &[&str])],
+    ) -> usize {
         let context = RawContext::new(self.context);
         let Some(target) = RawModule::new(&self.module).named_function(callee) else {
             return 0;
@@ -446,10 +469,33 @@ impl<'ctx> LlvmModule<'ctx> {
             if function.get_name().to_bytes().starts_with(b"_ZGV") {
                 continue;
             }
-            for block in RawValue::from_inkwell(&function).blocks() {
+            let raw_function = RawValue::from_inkwell(&function);
+            let features: String = raw_function
+                .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
+                .into_iter()
+                .find_map(|attribute| match attribute_contents(attribute) {
+                    AttributeContents::String { key, value } if key == "target-features" => {
+                        Some(value)
+                    }
+                    _ => None,
+                })
+                .unwrap_or_default();
+            let enabled: Vec<&str> = features.split(',').collect();
+            let chosen: Vec<&str> = values
+                .iter()
+                .filter(|(_, required)| {
+                    required.iter().all(|feature| *feature == "+sse2" || enabled.contains(feature))
+                })
+                .map(|(value, _)| value.as_str())
+                .collect();
+            if chosen.is_empty() {
+                continue;
+            }
+            let value = chosen.join(",");
+            for block in raw_function.blocks() {
                 for inst in block.instructions() {
                     if inst.is_call() && inst.called_value() == Some(target) {
-                        let attribute = context.string_attribute(key, value);
+                        let attribute = context.string_attribute(key, &value);
                         inst.add_call_site_attribute(FUNCTION_ATTRIBUTE_INDEX, attribute);
                         annotated += 1;
                     }
