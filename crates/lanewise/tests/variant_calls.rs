@@ -81,8 +81,11 @@ fn callees(body: &str) -> Vec<String> {
         .collect()
 }
 
-/// Caller function -> (callee, calls per caller variant) for the corpus kernels.
-const CORPUS_CALLERS: &[(&str, &[(&str, &str, u64)])] = &[
+/// A caller of a corpus kernel: caller, callee, calls per caller variant.
+type CallerExpectation = (&'static str, &'static str, u64);
+
+/// Kernel -> its callers.
+const CORPUS_CALLERS: &[(&str, &[CallerExpectation])] = &[
     (
         "calls_variants",
         &[
