@@ -898,6 +898,8 @@ impl Driver {
             mode: Mode::DeclareSimd,
             keep_going: true,
             simd_loops: true,
+            // Calls in loops clang vectorizes itself may use our variants.
+            annotate_variants: true,
             vector_math: if self.invocation.approximate_math {
                 VectorMath::Libmvec
             } else {

@@ -16,6 +16,7 @@
 use std::path::Path;
 
 mod simd_loops;
+mod variant_calls;
 
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::uniformity::check_uniform_control_flow;
@@ -27,7 +28,9 @@ use lanewise_ir::{verify_function, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::predicates::add_entry_mask_param;
-use lanewise_transform::widen::{widen_function_with_stats, MemoryAccessStats};
+use lanewise_transform::widen::{
+    widen_function_with_stats, CallStats, CalleeVariants, MemoryAccessStats,
+};
 use lanewise_transform::{
     interleave_private_arrays, lower_vector_abi, widen_mask_phis, BlockPredicates, WidenConfig,
 };
@@ -95,6 +98,11 @@ pub struct Options {
     /// Also vectorize the loops marked by `#pragma omp simd` (or `#pragma
     /// clang loop vectorize(assume_safety)`) in every defined function.
     pub simd_loops: bool,
+    /// Put `vector-function-abi-variant` attributes on the calls of
+    /// `declare simd` functions in the module, naming the variants whose
+    /// vector ABI is LLVM's own, so that clang's loop vectorizer calls them
+    /// (`lanewise cc` turns this on; see [`variant_calls`]).
+    pub annotate_variants: bool,
 }
 
 impl Default for Options {
@@ -108,6 +116,7 @@ impl Default for Options {
             verify_each: true,
             instrument_utilization: false,
             simd_loops: false,
+            annotate_variants: false,
         }
     }
 }
@@ -125,6 +134,22 @@ pub struct ProducedFunction {
     pub loops: LoopCounts,
     pub memory: MemoryCounts,
     pub masked: MaskedCounts,
+    pub calls: CallCounts,
+}
+
+/// How the calls of user functions were vectorized.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct CallCounts {
+    /// Calls that call a vector variant of the callee (`declare simd`).
+    pub vector_variant: u32,
+    /// Calls run once per active lane.
+    pub per_lane: u32,
+}
+
+impl From<CallStats> for CallCounts {
+    fn from(stats: CallStats) -> Self {
+        CallCounts { vector_variant: stats.vector_variant, per_lane: stats.per_lane }
+    }
 }
 
 /// Conditional branches (and switches) of the scalar function.
@@ -198,6 +223,7 @@ impl ProducedFunction {
             loops: LoopCounts::default(),
             memory: MemoryCounts::default(),
             masked: MaskedCounts::default(),
+            calls: CallCounts::default(),
         }
     }
 
@@ -280,7 +306,8 @@ impl Report {
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
                  folded ({} against Theorem 4.5); loops: {} uniform, {} divergent\n  memory: {} uniform, {} contiguous, \
-                 {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays; masked: {} blocks, {} accesses\n",
+                 {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays; masked: {} blocks, {} accesses\n  \
+                 calls: {} vector variant, {} per lane\n",
                 function.name,
                 function.scalar,
                 function.width,
@@ -301,6 +328,8 @@ impl Report {
                 memory.interleaved_private_arrays,
                 function.masked.blocks,
                 function.masked.memory,
+                function.calls.vector_variant,
+                function.calls.per_lane,
             ));
         }
         for skipped in &self.skipped {
@@ -455,6 +484,9 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
             &mut report,
         )?);
     }
+    if options.annotate_variants {
+        variant_calls::annotate_variant_calls(module)?;
+    }
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
@@ -534,7 +566,9 @@ fn vectorize_variant(
     data_layout: &DataLayout,
     options: &Options,
 ) -> Result<ProducedFunction, Error> {
-    let (mut vector, produced) = widen_variant(scalar, variant, name, data_layout, options)?;
+    let callee_variants = variant_calls::callee_variant_table(module);
+    let (mut vector, produced) =
+        widen_variant(scalar, variant, name, data_layout, &callee_variants, options)?;
     lower_vector_abi(&mut vector, variant.isa);
     check(&vector, Pass::Abi, options)?;
 
@@ -552,6 +586,7 @@ pub(crate) fn widen_variant(
     variant: &VariantName,
     name: &str,
     data_layout: &DataLayout,
+    callee_variants: &CalleeVariants,
     options: &Options,
 ) -> Result<(Function, ProducedFunction), Error> {
     let analysis_error =
@@ -617,11 +652,13 @@ pub(crate) fn widen_variant(
     config.vector_math = options.vector_math;
     config.masked = variant.masked;
     config.instrument_utilization = options.instrument_utilization;
+    config.callee_variants = callee_variants.clone();
     let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
         .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();
     produced.memory.interleaved_private_arrays = interleaved.interleaved;
     produced.masked.memory = widened.stats.masked;
+    produced.calls = widened.calls.into();
     let mut vector = widened.function;
     widen_mask_phis(&mut vector, variant.isa);
     check(&vector, Pass::Widen, options)?;

@@ -216,6 +216,7 @@ fn run(cli: Cli) -> Result<(), String> {
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,
         simd_loops: cli.simd_loops,
+        annotate_variants: false,
     };
     let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
         .map_err(|error| one_line_message(&error))?;

@@ -225,7 +225,9 @@ fn vectorize_loop(
             scalar_name: body_name.clone(),
         };
         // widen_variant adds the entry-mask parameter of the masked variant.
-        let (vector, produced) = widen_variant(&body, &variant, &name, data_layout, options)?;
+        let callee_variants = crate::variant_calls::callee_variant_table(module);
+        let (vector, produced) =
+            widen_variant(&body, &variant, &name, data_layout, &callee_variants, options)?;
         if masked {
             mask_param_types =
                 vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();

@@ -239,7 +239,11 @@ pub(crate) fn lower_function<'ctx>(
     let scalar = module
         .named_function(scalar_name)
         .ok_or_else(|| BridgeError::UnknownFunction(scalar_name.to_owned()))?;
-    if module.named_symbol(&func.name).is_some() {
+    // A declaration of the name (a vector function that calls this variant
+    // was lowered first) is replaced by the definition once it is complete.
+    let declaration =
+        module.named_function(&func.name).filter(|function| function.blocks().is_empty());
+    if declaration.is_none() && module.named_symbol(&func.name).is_some() {
         return Err(function_error("the module already has a symbol of this name".to_owned()));
     }
     if func.entry_block().is_none() {
@@ -249,7 +253,21 @@ pub(crate) fn lower_function<'ctx>(
     let param_types: Vec<RawType<'ctx>> =
         func.params.iter().map(|param| lower_type(context, &param.ty)).collect();
     let function_type = context.function_type(lower_type(context, &func.ret_ty), &param_types);
-    let function = module.add_function(&func.name, function_type);
+    if let Some(declared_type) = declaration.and_then(|declaration| declaration.function_type()) {
+        if declared_type != function_type {
+            return Err(function_error(format!(
+                "the module declares it as `{}`, the variant's ABI signature is `{}`",
+                declared_type.to_text(),
+                function_type.to_text()
+            )));
+        }
+    }
+    let function = match declaration {
+        Some(_) => {
+            module.add_function(&format!("{}.lanewise.definition", func.name), function_type)
+        }
+        None => module.add_function(&func.name, function_type),
+    };
     function.set_linkage_external();
 
     let mut lowerer = Lowerer {
@@ -272,7 +290,14 @@ pub(crate) fn lower_function<'ctx>(
         })
     });
     match result {
-        Ok(()) => Ok(function),
+        Ok(()) => {
+            if let Some(declaration) = declaration {
+                declaration.replace_all_uses_with(function);
+                declaration.delete_function();
+                function.set_name(&func.name);
+            }
+            Ok(function)
+        }
         Err(error) => {
             drop(lowerer);
             function.delete_function();

@@ -128,6 +128,19 @@ pub struct SimdLoopFunction {
     pub target_features: String,
 }
 
+/// The name and `_ZGV` attributes of `function`.
+fn scalar_function_info(function: &FunctionValue<'_>) -> ScalarFunctionInfo {
+    let variant_names = RawValue::from_inkwell(function)
+        .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
+        .into_iter()
+        .filter_map(|attribute| match attribute_contents(attribute) {
+            AttributeContents::String { key, .. } if key.starts_with("_ZGV") => Some(key),
+            _ => None,
+        })
+        .collect();
+    ScalarFunctionInfo { name: function.get_name().to_string_lossy().into_owned(), variant_names }
+}
+
 /// A parsed LLVM module.
 pub struct LlvmModule<'ctx> {
     pub(crate) context: &'ctx Context,
@@ -168,22 +181,20 @@ impl<'ctx> LlvmModule<'ctx> {
         self.module
             .get_functions()
             .filter(|function| function.count_basic_blocks() > 0)
-            .map(|function| {
-                let variant_names = RawValue::from_inkwell(&function)
-                    .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
-                    .into_iter()
-                    .filter_map(|attribute| match attribute_contents(attribute) {
-                        AttributeContents::String { key, .. } if key.starts_with("_ZGV") => {
-                            Some(key)
-                        }
-                        _ => None,
-                    })
-                    .collect();
-                ScalarFunctionInfo {
-                    name: function.get_name().to_string_lossy().into_owned(),
-                    variant_names,
-                }
-            })
+            .map(|function| scalar_function_info(&function))
+            .collect()
+    }
+
+    /// Every function of the module, defined or only declared, that carries
+    /// `_ZGV` variant attributes: the vector variants a call of it may use.
+    /// clang puts the attributes of `#pragma omp declare simd` on
+    /// declarations too; the bodies come from Lanewise (this or another
+    /// translation unit) or from GCC's simd clones.
+    pub fn functions_with_variants(&self) -> Vec<ScalarFunctionInfo> {
+        self.module
+            .get_functions()
+            .map(|function| scalar_function_info(&function))
+            .filter(|info| !info.variant_names.is_empty())
             .collect()
     }
 
@@ -478,6 +489,126 @@ impl<'ctx> LlvmModule<'ctx> {
         if let Some(function) = self.module.get_function(name) {
             RawValue::from_inkwell(&function).delete_function();
         }
+    }
+
+    /// The parameter and result types of the function `name` (defined or
+    /// declared).
+    pub fn function_signature(
+        &self,
+        name: &str,
+    ) -> Result<(Vec<lanewise_ir::Type>, lanewise_ir::Type), BridgeError> {
+        let function = RawModule::new(&self.module)
+            .named_function(name)
+            .ok_or_else(|| BridgeError::UnknownFunction(name.to_owned()))?;
+        let signature = function.function_type().and_then(|ty| ty.function_signature());
+        let unsupported = |message: String| BridgeError::Function {
+            function: name.to_owned(),
+            message: format!("signature: {message}"),
+        };
+        let (ret, params, _) = signature.ok_or_else(|| unsupported("not a function".into()))?;
+        let params = params
+            .into_iter()
+            .map(crate::lift::lift_type)
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(unsupported)?;
+        Ok((params, crate::lift::lift_type(ret).map_err(unsupported)?))
+    }
+
+    /// Declares the function `name` with this signature unless the module
+    /// has a symbol of that name. Returns whether the module now has a
+    /// function `name` of exactly this type.
+    pub fn declare_function(
+        &mut self,
+        name: &str,
+        params: &[lanewise_ir::Type],
+        ret: &lanewise_ir::Type,
+    ) -> bool {
+        let context = RawContext::new(self.context);
+        let module = RawModule::new(&self.module);
+        let param_types: Vec<_> =
+            params.iter().map(|ty| crate::lower::lower_type(context, ty)).collect();
+        let function_type =
+            context.function_type(crate::lower::lower_type(context, ret), &param_types);
+        match module.named_function(name) {
+            Some(function) => function.function_type() == Some(function_type),
+            None if module.named_symbol(name).is_some() => false,
+            None => {
+                module.add_function(name, function_type);
+                true
+            }
+        }
+    }
+
+    /// Keeps the functions `names` (declarations, typically) in the module
+    /// through every optimization: they are added to `@llvm.compiler.used`,
+    /// as LLVM's own `inject-tli-mappings` does for the vector functions it
+    /// names in `vector-function-abi-variant` attributes. Unknown names are
+    /// ignored.
+    pub fn keep_functions(&mut self, names: &[String]) {
+        let module = RawModule::new(&self.module);
+        let functions: Vec<_> =
+            names.iter().filter_map(|name| module.named_function(name)).collect();
+        if !functions.is_empty() {
+            module.append_to_compiler_used(RawContext::new(self.context), &functions);
+        }
+    }
+
+    /// Sets the string attribute `key` on every call of the function
+    /// `callee` in the defined functions that are not vector variants (whose
+    /// names do not start with `_ZGV`): its value is the comma-separated list
+    /// of the `values` whose required target features (`+avx2`, ...) the
+    /// calling function's `target-features` attribute all enable (`+sse2` is
+    /// implied on x86-64), in the order given. Calls in functions that enable
+    /// none are left alone. Returns the number of calls annotated.
+    pub fn annotate_calls(
+        &mut self,
+        callee: &str,
+        key: &str,
+        values: &[(String, &[&str])],
+    ) -> usize {
+        let context = RawContext::new(self.context);
+        let Some(target) = RawModule::new(&self.module).named_function(callee) else {
+            return 0;
+        };
+        let mut annotated = 0;
+        for function in self.module.get_functions() {
+            if function.get_name().to_bytes().starts_with(b"_ZGV") {
+                continue;
+            }
+            let raw_function = RawValue::from_inkwell(&function);
+            let features: String = raw_function
+                .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
+                .into_iter()
+                .find_map(|attribute| match attribute_contents(attribute) {
+                    AttributeContents::String { key, value } if key == "target-features" => {
+                        Some(value)
+                    }
+                    _ => None,
+                })
+                .unwrap_or_default();
+            let enabled: Vec<&str> = features.split(',').collect();
+            let chosen: Vec<&str> = values
+                .iter()
+                .filter(|(_, required)| {
+                    required.iter().all(|feature| *feature == "+sse2" || enabled.contains(feature))
+                })
+                .map(|(value, _)| value.as_str())
+                .collect();
+            if chosen.is_empty() {
+                continue;
+            }
+            let value = chosen.join(",");
+            for block in raw_function.blocks() {
+                for inst in block.instructions() {
+                    if inst.is_call() && inst.called_value() == Some(target) {
+                        let attribute = context.string_attribute(key, &value);
+                        inst.add_call_site_attribute(FUNCTION_ATTRIBUTE_INDEX, attribute);
+                        annotated += 1;
+                    }
+                }
+            }
+        }
+        annotated
     }
 
     /// Names of all functions defined in the module, in module order.

@@ -1023,6 +1023,14 @@ impl<'ctx> RawValue<'ctx> {
         }
     }
 
+    /// Replaces every use of this value by `replacement` (of the same type).
+    pub(crate) fn replace_all_uses_with(self, replacement: RawValue<'ctx>) {
+        // SAFETY: both values are alive and of one context; LLVM checks
+        // nothing, so the caller passes values of the same type.
+        if self.ty() == replacement.ty() {
+            unsafe { LLVMReplaceAllUsesWith(self.raw, replacement.raw) }
+        }
+    }
     /// Deletes a function from its module. The handle must not be used afterwards.
     pub(crate) fn delete_function(self) {
         // SAFETY: only on functions; the caller drops every handle into the
@@ -1141,6 +1149,53 @@ impl<'ctx> RawModule<'ctx> {
                 LLVMDisposeMessage(mangled);
             }
             name
+        }
+    }
+
+    /// Adds `functions` to `@llvm.compiler.used` (creating it, or replacing
+    /// it by a longer array), so that no pass deletes them while nothing
+    /// but a string attribute refers to them.
+    pub(crate) fn append_to_compiler_used(
+        self,
+        context: RawContext<'ctx>,
+        functions: &[RawValue<'ctx>],
+    ) {
+        const NAME: &str = "llvm.compiler.used";
+        let pointer = context.pointer_type(0);
+        let name = c_string(NAME);
+        let mut elements: Vec<RawValue<'ctx>> = Vec::new();
+        // SAFETY: the module is alive; returns null if absent.
+        let old = RawValue::wrap_nullable(unsafe { LLVMGetNamedGlobal(self.raw, name.as_ptr()) });
+        if let Some(old) = old {
+            // SAFETY: `old` is a global variable; its initializer may be null.
+            let initializer = RawValue::wrap_nullable(unsafe { LLVMGetInitializer(old.raw) });
+            if let Some(initializer) = initializer {
+                let mut index = 0;
+                while let Some(element) = initializer.aggregate_element(index) {
+                    elements.push(element);
+                    index += 1;
+                }
+            }
+        }
+        for function in functions {
+            if !elements.contains(function) {
+                elements.push(*function);
+            }
+        }
+        let initializer = context.const_array(pointer, &elements);
+        let array_type = context.array_type(pointer, elements.len() as u64);
+        // SAFETY: the old global is only referred to by its name (an
+        // `llvm.*` global has no uses) and no handle to it survives; the new
+        // one gets the array type of its initializer, of this context.
+        unsafe {
+            if let Some(old) = old {
+                LLVMDeleteGlobal(old.raw);
+            }
+            let global = LLVMAddGlobal(self.raw, array_type.raw, name.as_ptr());
+            LLVMSetLinkage(global, LLVMLinkage::LLVMAppendingLinkage);
+            let section = c_string("llvm.metadata");
+            LLVMSetSection(global, section.as_ptr());
+            LLVMSetInitializer(global, initializer.raw);
         }
     }
 

@@ -23,9 +23,239 @@
 //!
 //! The pass runs last, on the widened function, so no other pass ever sees
 //! the split signature.
+//!
+//! # The caller side ([`lower_vector_call`])
+//! A vector function that calls another variant (a `declare simd` function
+//! of the same or another translation unit, or a GCC clone) passes its
+//! arguments by the same rules, so both sides share one description of how
+//! a value travels ([`PassedValue`]): the widener builds the call on whole
+//! `<W x T>` values and [`lower_vector_call`] splits vector arguments into
+//! their register parts, zero-extends booleans to bytes, bitcasts short
+//! vectors to their integer carrier, passes a buffer (the caller's, see
+//! [`result_buffer`]) as the hidden first argument of a result returned in
+//! memory and reloads and concatenates its parts after the call. Masks are
+//! ordinary arguments here: the widener converts `<W x i1>` to the callee's
+//! mask ABI first (`widen::masked::MaskAbi`).
+//!
+//! [`is_llvm_native_signature`] tells whether a signature travels exactly as
+//! LLVM passes its IR types (one register per value), the condition for
+//! LLVM's loop vectorizer to call a variant with its own calling convention.
 
 use lanewise_ir::vfabi::Isa;
-use lanewise_ir::{CastFlags, CastOp, Function, InstData, Param, Type, Value, ValueDef};
+use lanewise_ir::{
+    Block, CallEffects, Callee, CastFlags, CastOp, FastMathFlags, Function, InstData, Param, Type,
+    Value, ValueDef,
+};
+
+/// How one parameter or result of a variant travels under the ABI.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct PassedValue {
+    /// The value's type in the widened function (`<W x i1>`, `<8 x double>`, `i32`).
+    pub whole_ty: Type,
+    /// The type it travels as before splitting: booleans as bytes.
+    pub abi_ty: Type,
+    /// How many registers it takes (1 unless wider than a register).
+    pub parts: u32,
+    /// The type of one part (`abi_ty` when `parts == 1`).
+    pub part_ty: Type,
+    /// The integer a vector of at most 32 bits travels as, in a
+    /// general-purpose register.
+    pub carrier: Option<Type>,
+}
+
+impl PassedValue {
+    /// How a value of `ty` travels under `isa`.
+    pub fn of(ty: &Type, isa: Isa) -> PassedValue {
+        let abi_ty = abi_type(ty);
+        let parts = part_count(&abi_ty, isa);
+        let carrier = small_vector_carrier(&abi_ty);
+        let part_ty = part_type(&abi_ty, parts);
+        PassedValue { whole_ty: ty.clone(), abi_ty, parts, part_ty, carrier }
+    }
+
+    /// Whether the value travels as its own type in one register (or as a
+    /// scalar), i.e. exactly as LLVM passes the IR type.
+    pub fn is_native(&self) -> bool {
+        self.abi_ty == self.whole_ty && self.parts == 1 && self.carrier.is_none()
+    }
+
+    /// Bytes of one part.
+    fn part_bytes(&self) -> u64 {
+        u64::from(self.part_ty.scalar_type().scalar_bits().unwrap_or(8))
+            * u64::from(self.part_ty.lanes().unwrap_or(1))
+            / 8
+    }
+
+    /// Whether a result of this type is returned through a hidden pointer.
+    fn in_memory(&self) -> bool {
+        self.parts > 1
+    }
+}
+
+/// Whether a variant with these (widened) parameter and result types is
+/// passed exactly as LLVM passes the IR types: every value in one register
+/// or as a scalar, no boolean bytes, no integer carriers, no hidden result
+/// pointer. Only then may LLVM's own vectorizer call it with its calling
+/// convention (see the module docs).
+pub fn is_llvm_native_signature(param_types: &[Type], ret_ty: &Type, isa: Isa) -> bool {
+    param_types
+        .iter()
+        .chain(std::iter::once(ret_ty))
+        .all(|ty| *ty == Type::Void || PassedValue::of(ty, isa).is_native())
+}
+
+/// The buffer a caller provides for a result of `ret_ty` returned in memory
+/// under `isa`: `(element type, element count, alignment)` of the alloca, or
+/// `None` when the result comes back in registers.
+pub fn result_buffer(ret_ty: &Type, isa: Isa) -> Option<(Type, u32, u32)> {
+    if *ret_ty == Type::Void {
+        return None;
+    }
+    let passed = PassedValue::of(ret_ty, isa);
+    passed.in_memory().then(|| {
+        let align = passed.part_bytes().min(64) as u32;
+        (passed.part_ty.clone(), passed.parts, align)
+    })
+}
+
+/// A call of a vector variant in whole-value form: vector arguments as
+/// whole `<W x T>` vectors (masks already in the callee's mask form),
+/// uniform and linear arguments as scalars, the result as `<W x T>`.
+#[derive(Clone, Debug)]
+pub struct VectorCall {
+    pub callee: String,
+    /// The ISA the callee was compiled for (decides the register parts).
+    pub isa: Isa,
+    pub args: Vec<Value>,
+    /// `Void` or the whole result type.
+    pub ret_ty: Type,
+    pub effects: CallEffects,
+    pub flags: FastMathFlags,
+}
+
+/// Appends `call` to `block` following the vector function ABI of its ISA,
+/// the caller side of [`lower_vector_abi`]: arguments split into register
+/// parts, booleans as bytes, short vectors as integers, a result returned in
+/// memory through `result_buffer` (an alloca of the [`result_buffer`]
+/// layout, required then). Returns the whole result, if any.
+pub fn lower_vector_call(
+    func: &mut Function,
+    block: Block,
+    call: &VectorCall,
+    result_buffer: Option<Value>,
+) -> Result<Option<Value>, String> {
+    let emit = |func: &mut Function, data: InstData, ty: Type| {
+        let inst = func.append(block, data, ty);
+        func.dfg.result(inst)
+    };
+    let cast = |op: CastOp, arg: Value, to: &Type| InstData::Cast {
+        op,
+        arg,
+        to: to.clone(),
+        flags: CastFlags::default(),
+    };
+    let passed_result =
+        (call.ret_ty != Type::Void).then(|| PassedValue::of(&call.ret_ty, call.isa));
+    let mut args = Vec::new();
+    if passed_result.as_ref().is_some_and(PassedValue::in_memory) {
+        let buffer = result_buffer.ok_or_else(|| {
+            format!("the result of `{}` is returned in memory but no buffer was given", call.callee)
+        })?;
+        args.push(buffer);
+    }
+    for &arg in &call.args {
+        let ty = func.dfg.value_type(arg).clone();
+        let passed = PassedValue::of(&ty, call.isa);
+        let mut value = arg;
+        if passed.abi_ty != ty {
+            value = emit(func, cast(CastOp::ZExt, value, &passed.abi_ty), passed.abi_ty.clone())
+                .expect("a cast has a result");
+        }
+        if let Some(carrier) = &passed.carrier {
+            value = emit(func, cast(CastOp::Bitcast, value, carrier), carrier.clone())
+                .expect("a cast has a result");
+            args.push(value);
+        } else if passed.parts > 1 {
+            let part_lanes = passed.part_ty.lanes().expect("parts are vectors") as i32;
+            for part in 0..passed.parts as i32 {
+                let mask: Vec<i32> = (part * part_lanes..(part + 1) * part_lanes).collect();
+                let shuffle = InstData::Shuffle { lhs: value, rhs: value, mask };
+                args.push(emit(func, shuffle, passed.part_ty.clone()).expect("a shuffle"));
+            }
+        } else {
+            args.push(value);
+        }
+    }
+    let Some(passed) = passed_result else {
+        let data = InstData::Call {
+            callee: Callee::Direct(call.callee.clone()),
+            args,
+            ret_ty: Type::Void,
+            effects: call.effects,
+            flags: call.flags,
+        };
+        emit(func, data, Type::Void);
+        return Ok(None);
+    };
+    let in_memory = passed.in_memory();
+    let call_ret_ty = if in_memory {
+        Type::PTR
+    } else {
+        passed.carrier.clone().unwrap_or_else(|| passed.abi_ty.clone())
+    };
+    // The callee writes its result through the buffer: the call is no longer
+    // free of memory effects.
+    let effects = if in_memory { CallEffects::SideEffects } else { call.effects };
+    let data = InstData::Call {
+        callee: Callee::Direct(call.callee.clone()),
+        args: args.clone(),
+        ret_ty: call_ret_ty.clone(),
+        effects,
+        flags: call.flags,
+    };
+    let returned = emit(func, data, call_ret_ty).expect("a call with a result");
+    let mut whole = if in_memory {
+        // Reload the parts from the caller's buffer (the callee returns the
+        // same pointer) and concatenate them.
+        let buffer = args[0];
+        let part_bytes = passed.part_bytes();
+        let align = part_bytes.min(64) as u32;
+        let mut parts = Vec::new();
+        for part in 0..u64::from(passed.parts) {
+            let offset = func.dfg.int_const(Type::I64, u128::from(part * part_bytes));
+            let gep = InstData::Gep {
+                source_ty: Type::I8,
+                base: buffer,
+                indices: vec![offset],
+                inbounds: true,
+            };
+            let address = emit(func, gep, Type::PTR).expect("a gep");
+            let load = InstData::Load {
+                ty: passed.part_ty.clone(),
+                addr: address,
+                align,
+                volatile: false,
+            };
+            parts.push(emit(func, load, passed.part_ty.clone()).expect("a load"));
+        }
+        let mut prologue = Vec::new();
+        let whole = concat_parts(func, &parts, &passed.abi_ty, &mut prologue);
+        for inst in prologue {
+            func.layout.append_inst(inst, block);
+        }
+        whole
+    } else if passed.carrier.is_some() {
+        emit(func, cast(CastOp::Bitcast, returned, &passed.abi_ty), passed.abi_ty.clone())
+            .expect("a cast")
+    } else {
+        returned
+    };
+    if passed.abi_ty != passed.whole_ty {
+        whole = emit(func, cast(CastOp::Trunc, whole, &passed.whole_ty), passed.whole_ty.clone())
+            .expect("a cast");
+    }
+    Ok(Some(whole))
+}
 
 /// Rewrites the signature of `func` for the given vector register width.
 pub fn lower_vector_abi(func: &mut Function, isa: Isa) {
@@ -39,17 +269,18 @@ pub fn lower_vector_abi(func: &mut Function, isa: Isa) {
 
     // A result wider than a register is stored through a hidden first
     // parameter, as GCC's clones do (the psABI's MEMORY class).
-    let result_pointer = (part_count(&abi_type(&func.ret_ty), isa) > 1).then(|| {
+    let returns_in_memory =
+        func.ret_ty != Type::Void && PassedValue::of(&func.ret_ty, isa).in_memory();
+    let result_pointer = returns_in_memory.then(|| {
         let value = func.dfg.make_param(0, Type::PTR);
         new_params.push(Param { ty: Type::PTR, value });
         value
     });
 
     for param in old_params {
-        let passed_ty = abi_type(&param.ty);
-        let parts = part_count(&passed_ty, isa);
-        let carrier = small_vector_carrier(&passed_ty);
-        if passed_ty == param.ty && parts == 1 && carrier.is_none() {
+        let passed = PassedValue::of(&param.ty, isa);
+        let PassedValue { abi_ty: passed_ty, parts, carrier, .. } = passed.clone();
+        if passed.is_native() {
             set_param_index(func, param.value, new_params.len());
             new_params.push(param);
             continue;
@@ -66,7 +297,7 @@ pub fn lower_vector_abi(func: &mut Function, isa: Isa) {
             func.dfg.result(inst).unwrap()
         } else {
             // The parts, as new parameter values.
-            let part_ty = part_type(&passed_ty, parts);
+            let part_ty = passed.part_ty.clone();
             let part_values: Vec<Value> = (0..parts)
                 .map(|_| {
                     let value = func.dfg.make_param(new_params.len() as u32, part_ty.clone());
@@ -197,16 +428,12 @@ fn replace_uses(func: &mut Function, replacements: &[(Value, Value)]) {
 
 /// Rewrites every `ret` of a wide or boolean vector.
 fn lower_returns(func: &mut Function, isa: Isa, result_pointer: Option<Value>) {
-    let passed_ty = abi_type(&func.ret_ty);
-    let parts = part_count(&passed_ty, isa);
-    let carrier = small_vector_carrier(&passed_ty);
-    if passed_ty == func.ret_ty && parts == 1 && carrier.is_none() {
+    let passed = PassedValue::of(&func.ret_ty, isa);
+    if func.ret_ty == Type::Void || passed.is_native() {
         return;
     }
-    let part_ty = part_type(&passed_ty, parts);
-    let part_bytes = u64::from(part_ty.scalar_type().scalar_bits().unwrap_or(8))
-        * u64::from(part_ty.lanes().unwrap_or(1))
-        / 8;
+    let part_bytes = passed.part_bytes();
+    let PassedValue { abi_ty: passed_ty, parts, part_ty, carrier, .. } = passed;
     let new_ret_ty = match (&carrier, result_pointer) {
         (Some(carrier_ty), _) => carrier_ty.clone(),
         (None, Some(_)) => Type::PTR,

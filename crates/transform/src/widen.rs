@@ -59,7 +59,9 @@
 //! * Calls: pure or read-only calls with uniform arguments stay scalar;
 //!   elementwise intrinsics become their vector form; libm calls become
 //!   libmvec calls under [`VectorMath::Libmvec`] ([`crate::vector_math`]);
-//!   everything else is duplicated per lane in lane order 0..W-1 (6.4.4).
+//!   calls of functions with vector variants (`declare simd`, GCC clones)
+//!   call a fitting variant ([`calls`]); everything else is duplicated per
+//!   lane in lane order 0..W-1 (6.4.4).
 //!
 //! Anything else (varying aggregates, vector values in the scalar code,
 //! varying branches) is reported as [`WidenError::Unsupported`] naming the
@@ -83,7 +85,10 @@ use crate::vector_math::{
 };
 
 mod builtins;
+pub mod calls;
 pub mod masked;
+
+pub use calls::{CallStats, CalleeVariants};
 
 /// What variant to produce.
 #[derive(Clone, Debug)]
@@ -106,6 +111,9 @@ pub struct WidenConfig {
     /// into the globals [`ACTIVE_LANES_COUNTER`] and [`LANE_SLOTS_COUNTER`]
     /// (SIMD utilization as PLDI'18 measures it). Default `false`.
     pub instrument_utilization: bool,
+    /// The vector variants of the functions the scalar code calls (see
+    /// [`calls`]): such calls become calls of a variant. Default empty.
+    pub callee_variants: CalleeVariants,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -126,6 +134,7 @@ impl WidenConfig {
             vector_math: VectorMath::default(),
             masked: false,
             instrument_utilization: false,
+            callee_variants: CalleeVariants::new(),
         }
     }
 }
@@ -174,6 +183,8 @@ pub fn widen_function_masked(
 pub struct WidenedFunction {
     pub function: Function,
     pub stats: MemoryAccessStats,
+    /// How the calls were widened.
+    pub calls: CallStats,
 }
 
 /// How the scalar loads and stores (and `rv_load`/`rv_store`) were widened,
@@ -226,7 +237,7 @@ pub fn widen_function_with_stats(
         Widener::new(scalar, shapes, data_layout, config, predicates).map_err(bad_config)?;
     widener.widen_blocks()?;
     widener.complete_phis()?;
-    Ok(WidenedFunction { function: widener.func, stats: widener.stats })
+    Ok(WidenedFunction { function: widener.func, stats: widener.stats, calls: widener.call_stats })
 }
 
 /// How one scalar value is represented in the vector function.
@@ -559,6 +570,7 @@ struct Widener<'a> {
     /// Numbers the blocks created for guards, for unique readable names.
     guard_serial: u32,
     stats: MemoryAccessStats,
+    call_stats: CallStats,
 }
 
 impl<'a> Widener<'a> {
@@ -626,6 +638,7 @@ impl<'a> Widener<'a> {
             exit_blocks: HashMap::new(),
             guard_serial: 0,
             stats: MemoryAccessStats::default(),
+            call_stats: CallStats::default(),
         };
         widener.map_params(data_params)?;
         if let Some(mask_abi) = mask_abi {
@@ -1485,6 +1498,10 @@ impl<'a> Widener<'a> {
                 return Ok(());
             }
         }
+        if self.widen_variant_call(inst)? {
+            return Ok(());
+        }
+        self.call_stats.per_lane += 1;
         self.duplicate_call(inst, has_result)
     }
 

@@ -525,7 +525,16 @@ fn lanewise_case_steps(
                 Err(reason) => entries.push(DriverVariant {
                     display_name,
                     variant: variant.clone(),
-                    path: CallPath::CAbi,
+                    // Never called; a masked variant has no C ABI shim, so
+                    // the entry names the variant's own wrapper.
+                    path: if variant.masked {
+                        CallPath::IrWrapper {
+                            symbol: format!("lwtest_wrap_{}", function.name),
+                            description: "not run".to_owned(),
+                        }
+                    } else {
+                        CallPath::CAbi
+                    },
                     needs_avx512: false,
                     skip_reason: Some(format!(
                         "cannot run the W-lane logic without AVX-512: {reason}"

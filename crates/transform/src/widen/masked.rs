@@ -83,10 +83,31 @@ impl MaskAbi {
             return Err("the entry mask parameter must have a vector (`v`) spec".to_owned());
         }
         let data_params = scalar.params.len() - 1;
-        let characteristic = characteristic_type(scalar, &config.params[..data_params]);
-        let width = config.width;
+        let param_types: Vec<Type> =
+            scalar.params[..data_params].iter().map(|param| param.ty.clone()).collect();
+        Ok(MaskAbi::for_signature(
+            &scalar.ret_ty,
+            &param_types,
+            &config.params[..data_params],
+            config.isa,
+            config.width,
+        ))
+    }
+
+    /// The mask ABI of a masked variant at `isa` and `width` of a scalar
+    /// function with these result and (data) parameter types and specs: what
+    /// a caller of the variant passes (see [`super::calls`]) and what the
+    /// variant itself receives.
+    pub fn for_signature(
+        ret_ty: &Type,
+        param_types: &[Type],
+        specs: &[lanewise_ir::vfabi::ParamSpec],
+        isa: Isa,
+        width: u32,
+    ) -> MaskAbi {
+        let characteristic = characteristic_type(ret_ty, param_types, specs);
         let bits = characteristic.scalar_bits().unwrap_or(32);
-        Ok(match config.isa {
+        match isa {
             Isa::Sse | Isa::Avx | Isa::Avx2 => {
                 MaskAbi::Vector { elem: characteristic, lanes: width }
             }
@@ -99,7 +120,7 @@ impl MaskAbi {
                     lanes_per_part,
                 }
             }
-        })
+        }
     }
 
     /// The types of the mask parameters of the vector function.
@@ -114,16 +135,19 @@ impl MaskAbi {
 /// The characteristic data type of the VFABI (GCC's rules): the return type
 /// if not void, else the type of the first vector parameter, else `int`;
 /// pointers count as `i64`, booleans as `i8`.
-fn characteristic_type(scalar: &Function, data_specs: &[lanewise_ir::vfabi::ParamSpec]) -> Type {
-    let candidate = if scalar.ret_ty != Type::Void {
-        Some(scalar.ret_ty.clone())
+fn characteristic_type(
+    ret_ty: &Type,
+    param_types: &[Type],
+    data_specs: &[lanewise_ir::vfabi::ParamSpec],
+) -> Type {
+    let candidate = if *ret_ty != Type::Void {
+        Some(ret_ty.clone())
     } else {
-        scalar
-            .params
+        param_types
             .iter()
             .zip(data_specs)
             .find(|(_, spec)| spec.kind == ParamKind::Vector)
-            .map(|(param, _)| param.ty.clone())
+            .map(|(ty, _)| ty.clone())
     };
     match candidate {
         Some(Type::Ptr(_)) => Type::I64,

@@ -1,0 +1,130 @@
+//! Calls between vector variants, and calls that LLVM's own loop vectorizer
+//! may turn into calls of our variants (issue 5, item 3).
+//!
+//! [`callee_variant_table`] collects what the widener needs to call a
+//! `declare simd` function's variant instead of the scalar function per lane
+//! (`lanewise_transform::widen::calls`): every function of the module,
+//! defined or only declared, with its `_ZGV` attributes.
+//!
+//! [`annotate_variant_calls`] (with [`crate::Options::annotate_variants`])
+//! attaches LLVM's `vector-function-abi-variant` call-site attribute to the
+//! calls of such functions in the scalar code, naming each variant as
+//! `_ZGV<isa><mask><vlen><params>_<scalar>(<vector>)` (the format of LLVM's
+//! `VFABIDemangler`), and declares variants that are not in the module
+//! (kept in `@llvm.compiler.used`, else GlobalOpt deletes them first), so
+//! that clang's loop vectorizer (which only uses mapped and declared
+//! variants) can call them. LLVM calls a variant with its own calling
+//! convention for the IR types, so only variants whose GCC/x86 vector ABI
+//! is exactly that are named: unmasked (LLVM passes masks as `<N x i1>`,
+//! the ABI as a vector of the characteristic type), every vector parameter
+//! and the result in one register (no parts, no result through memory, no
+//! 128-bit integer halves on AVX, no short vectors as integers, no boolean
+//! bytes: `lanewise_transform::abi::is_llvm_native_signature`), and no
+//! `ls` (variable step) parameter. LLVM does not check the ISA of a
+//! mapping, so each call lists only the variants whose ISA the calling
+//! function's `target-features` enable, newest first (LLVM takes the first
+//! mapping of a width).
+
+use lanewise_ir::vfabi::{ParamKind, VariantName};
+use lanewise_ir::Type;
+use lanewise_llvm::LlvmModule;
+use lanewise_transform::abi::is_llvm_native_signature;
+use lanewise_transform::widen::CalleeVariants;
+
+use crate::Error;
+
+/// The call-site attribute LLVM's loop vectorizer reads.
+pub const VECTOR_FUNCTION_ABI_VARIANT: &str = "vector-function-abi-variant";
+
+/// The parsed variants of every function of `module` that has `_ZGV`
+/// attributes. Names that do not parse, name another function, or do not
+/// spell back exactly (so the symbol called would differ) are left out.
+pub(crate) fn callee_variant_table(module: &LlvmModule<'_>) -> CalleeVariants {
+    let mut table = CalleeVariants::new();
+    for info in module.functions_with_variants() {
+        let variants: Vec<VariantName> = info
+            .variant_names
+            .iter()
+            .filter_map(|name| {
+                VariantName::parse(name).ok().filter(|parsed| parsed.mangle() == *name)
+            })
+            .filter(|variant| variant.scalar_name == info.name)
+            .collect();
+        if !variants.is_empty() {
+            table.insert(info.name, variants);
+        }
+    }
+    table
+}
+
+/// The variant's own signature (vector parameters and result as `<W x T>`),
+/// if the scalar signature has one.
+fn vector_signature(
+    variant: &VariantName,
+    params: &[Type],
+    ret: &Type,
+) -> Option<(Vec<Type>, Type)> {
+    if variant.params.len() != params.len() {
+        return None;
+    }
+    let mut vector_params = Vec::new();
+    for (spec, ty) in variant.params.iter().zip(params) {
+        vector_params.push(match spec.kind {
+            ParamKind::Vector if ty.is_scalar() => ty.vector_of(variant.width),
+            ParamKind::Vector | ParamKind::LinearVariableStep { .. } => return None,
+            ParamKind::Uniform | ParamKind::Linear { .. } => ty.clone(),
+        });
+    }
+    let vector_ret = match ret {
+        Type::Void => Type::Void,
+        ty if ty.is_scalar() => ty.vector_of(variant.width),
+        _ => return None,
+    };
+    Some((vector_params, vector_ret))
+}
+
+/// Annotates the calls of every `declare simd` function of `module` with the
+/// variants LLVM's loop vectorizer may call (see the module docs). Returns
+/// the number of calls annotated.
+pub(crate) fn annotate_variant_calls(module: &mut LlvmModule<'_>) -> Result<usize, Error> {
+    let mut annotated = 0;
+    let mut kept = Vec::new();
+    let table = callee_variant_table(module);
+    let mut scalars: Vec<&String> = table.keys().collect();
+    scalars.sort();
+    for scalar in scalars {
+        let (params, ret) = module.function_signature(scalar)?;
+        // The newest ISA first: LLVM takes the first mapping of a width.
+        let mut variants: Vec<&VariantName> = table[scalar].iter().collect();
+        variants.sort_by_key(|variant| std::cmp::Reverse(variant.isa.target_features().len()));
+        let mut mappings: Vec<(String, &[&str], String)> = Vec::new();
+        for variant in variants {
+            if variant.masked {
+                continue;
+            }
+            let Some((vector_params, vector_ret)) = vector_signature(variant, &params, &ret) else {
+                continue;
+            };
+            if !is_llvm_native_signature(&vector_params, &vector_ret, variant.isa) {
+                continue;
+            }
+            let name = variant.mangle();
+            if module.declare_function(&name, &vector_params, &vector_ret) {
+                mappings.push((format!("{name}({name})"), variant.isa.target_features(), name));
+            }
+        }
+        if !mappings.is_empty() {
+            let values: Vec<(String, &[&str])> =
+                mappings.iter().map(|(value, features, _)| (value.clone(), *features)).collect();
+            let count = module.annotate_calls(scalar, VECTOR_FUNCTION_ABI_VARIANT, &values);
+            if count > 0 {
+                // Nothing but the attribute refers to the declarations:
+                // GlobalOpt would delete them before the loop vectorizer runs.
+                kept.extend(mappings.iter().map(|(_, _, name)| name.clone()));
+            }
+            annotated += count;
+        }
+    }
+    module.keep_functions(&kept);
+    Ok(annotated)
+}
