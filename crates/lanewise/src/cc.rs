@@ -680,6 +680,9 @@ struct Driver {
     invocation: Invocation,
     temps: TempDirectory,
     next_temp: u32,
+    /// `_ZGV` variant names per function, from every translation unit of
+    /// this invocation (see [`Driver::share_variant_names`]).
+    shared_variants: HashMap<String, Vec<String>>,
 }
 
 /// Entry point: `arguments` are those after `cc` (or `c++`). Returns the
@@ -721,7 +724,8 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut driver = Driver { clang, invocation, temps, next_temp: 0 };
+    let mut driver =
+        Driver { clang, invocation, temps, next_temp: 0, shared_variants: HashMap::new() };
     match driver.run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Clang(code)) => exit_code(code),
@@ -750,36 +754,76 @@ impl Driver {
     fn run(&mut self) -> Result<(), Failure> {
         let inputs: Vec<Input> = self.invocation.inputs().cloned().collect();
         let mut first_failure: Option<Failure> = None;
-        match self.invocation.action {
-            Action::Compile | Action::Assemble => {
-                for input in &inputs {
-                    let output = self.final_output(input);
-                    if let Err(failure) = self.compile_one(input, &output, self.final_kind()) {
+        // Where each compiled input goes: the final output (-c/-S) or a
+        // temporary object (linking).
+        let mut outputs: HashMap<usize, (PathBuf, OutputKind)> = HashMap::new();
+        for (position, input) in inputs.iter().enumerate() {
+            let output = match self.invocation.action {
+                Action::Compile | Action::Assemble => (self.final_output(input), self.final_kind()),
+                Action::Link if input.kind == InputKind::Linker => continue,
+                Action::Link => (self.temp_path(&stem_of(&input.path), "o"), OutputKind::Object),
+            };
+            outputs.insert(position, output);
+        }
+        // Step 1 for every source first, so that a `declare simd` pragma one
+        // translation unit saw reaches the definition in another.
+        let mut scalars: HashMap<usize, PathBuf> = HashMap::new();
+        for (position, input) in inputs.iter().enumerate() {
+            let Some((output, _)) = outputs.get(&position) else { continue };
+            if input.kind == InputKind::Source {
+                let scalar = self.temp_path(&stem_of(&input.path), "ll");
+                match self.frontend(input, output, &scalar) {
+                    Ok(()) => {
+                        scalars.insert(position, scalar);
+                    }
+                    Err(failure) => {
                         first_failure.get_or_insert(failure);
                     }
                 }
-                first_failure.map_or(Ok(()), Err)
             }
-            Action::Link => {
-                let mut objects = HashMap::new();
-                for (position, input) in inputs.iter().enumerate() {
-                    if input.kind == InputKind::Linker {
-                        continue;
-                    }
-                    let object = self.temp_path(&stem_of(&input.path), "o");
-                    match self.compile_one(input, &object, OutputKind::Object) {
-                        Ok(()) => {
-                            objects.insert(position, object);
-                        }
-                        Err(failure) => {
-                            first_failure.get_or_insert(failure);
-                        }
+        }
+        self.share_variant_names(scalars.values());
+        let mut objects = HashMap::new();
+        for (position, input) in inputs.iter().enumerate() {
+            let Some((output, kind)) = outputs.get(&position) else { continue };
+            if input.kind == InputKind::Source && !scalars.contains_key(&position) {
+                continue; // its frontend failed
+            }
+            match self.compile_one(input, output, *kind, scalars.get(&position)) {
+                Ok(()) => {
+                    objects.insert(position, output.clone());
+                }
+                Err(failure) => {
+                    first_failure.get_or_insert(failure);
+                }
+            }
+        }
+        if let Some(failure) = first_failure {
+            return Err(failure);
+        }
+        match self.invocation.action {
+            Action::Compile | Action::Assemble => Ok(()),
+            Action::Link => self.link(&objects),
+        }
+    }
+
+    /// Collects the `_ZGV` variant names of every function, declared or
+    /// defined, in the step-1 modules. clang puts them only on the
+    /// declaration that carries `#pragma omp declare simd`: a pragma on a
+    /// prototype in a header marks the callers' declarations but not the
+    /// definition in another file (nor one in the same file). Step 2 adds
+    /// them to the definitions, so the variants the callers reference exist.
+    fn share_variant_names<'a>(&mut self, modules: impl Iterator<Item = &'a PathBuf>) {
+        for module in modules {
+            let functions =
+                lanewise_llvm::with_module(module, |module| Ok(module.functions_with_variants()));
+            for function in functions.unwrap_or_default() {
+                let names = self.shared_variants.entry(function.name).or_default();
+                for variant in function.variant_names {
+                    if !names.contains(&variant) {
+                        names.push(variant);
                     }
                 }
-                if let Some(failure) = first_failure {
-                    return Err(failure);
-                }
-                self.link(&objects)
             }
         }
     }
@@ -820,6 +864,7 @@ impl Driver {
         input: &Input,
         output: &Path,
         kind: OutputKind,
+        frontend_output: Option<&PathBuf>,
     ) -> Result<(), Failure> {
         match input.kind {
             InputKind::Other | InputKind::Linker => {
@@ -835,8 +880,14 @@ impl Driver {
                 self.run_step(command)
             }
             InputKind::Source => {
-                let scalar = self.temp_path(&stem_of(&input.path), "ll");
-                self.frontend(input, output, &scalar)?;
+                let scalar = match frontend_output {
+                    Some(scalar) => scalar.clone(),
+                    None => {
+                        let scalar = self.temp_path(&stem_of(&input.path), "ll");
+                        self.frontend(input, output, &scalar)?;
+                        scalar
+                    }
+                };
                 let vectorized = self.temp_path(&stem_of(&input.path), "lanewise.bc");
                 let backend_input = self.lanewise(&scalar, &vectorized, true);
                 self.backend(&backend_input, output, kind)
@@ -920,6 +971,9 @@ impl Driver {
                 });
                 if already_vectorized {
                     return Ok(LanewiseOutcome::AlreadyVectorized);
+                }
+                for (name, variants) in &self.shared_variants {
+                    module.add_variant_attributes(name, variants);
                 }
                 match lanewise::vectorize_module(module, &options) {
                     Ok(report) => {

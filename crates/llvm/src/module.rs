@@ -185,6 +185,31 @@ impl<'ctx> LlvmModule<'ctx> {
             .collect()
     }
 
+    /// Adds the `_ZGV...` variant names `variant_names` as attributes of the
+    /// defined function `name` (those it lacks), as clang would have if the
+    /// `declare simd` pragma had been on the definition. Returns how many
+    /// were added; 0 if `name` is not defined here.
+    pub fn add_variant_attributes(&mut self, name: &str, variant_names: &[String]) -> usize {
+        let Some(function) = self.module.get_function(name) else { return 0 };
+        if function.count_basic_blocks() == 0 {
+            return 0;
+        }
+        let existing = scalar_function_info(&function).variant_names;
+        let context = RawContext::new(self.context);
+        let raw = RawValue::from_inkwell(&function);
+        let mut added = 0;
+        for variant in variant_names {
+            if variant.starts_with("_ZGV") && !existing.contains(variant) {
+                raw.add_function_attribute(
+                    FUNCTION_ATTRIBUTE_INDEX,
+                    context.string_attribute(variant, ""),
+                );
+                added += 1;
+            }
+        }
+        added
+    }
+
     /// Every function of the module, defined or only declared, that carries
     /// `_ZGV` variant attributes: the vector variants a call of it may use.
     /// clang puts the attributes of `#pragma omp declare simd` on
