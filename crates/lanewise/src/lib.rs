@@ -32,7 +32,8 @@ use lanewise_transform::widen::{
     widen_function_with_stats, CallStats, CalleeVariants, MemoryAccessStats,
 };
 use lanewise_transform::{
-    interleave_private_arrays, lower_vector_abi, widen_mask_phis, BlockPredicates, WidenConfig,
+    interleave_private_arrays, lower_vector_abi, skip_loops_without_active_lanes, widen_mask_phis,
+    BlockPredicates, WidenConfig,
 };
 
 pub use lanewise_llvm::OutputFormat;
@@ -172,6 +173,9 @@ pub struct BranchCounts {
 pub struct LoopCounts {
     pub uniform: usize,
     pub divergent: usize,
+    /// Loops under a varying predicate that are jumped over when no lane is
+    /// active at their entry (BOSCC).
+    pub skipped_when_inactive: usize,
 }
 
 /// How the loads and stores were vectorized (each counted once).
@@ -234,8 +238,11 @@ impl ProducedFunction {
             uniform_folded: linearized.uniform_folded,
             uniform_lost: linearized.uniform_lost,
         };
-        self.loops =
-            LoopCounts { uniform: linearized.loops_uniform, divergent: linearized.loops_divergent };
+        self.loops = LoopCounts {
+            uniform: linearized.loops_uniform,
+            divergent: linearized.loops_divergent,
+            skipped_when_inactive: 0,
+        };
         self.masked.blocks = linearized.predicates.masked_blocks(func).count();
     }
 
@@ -258,7 +265,7 @@ impl ProducedFunction {
             uniform_folded: 0,
             uniform_lost: 0,
         };
-        self.loops = LoopCounts { uniform: loops.len(), divergent: 0 };
+        self.loops = LoopCounts { uniform: loops.len(), divergent: 0, skipped_when_inactive: 0 };
     }
 }
 
@@ -305,7 +312,7 @@ impl Report {
             let memory = &function.memory;
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
-                 folded ({} against Theorem 4.5); loops: {} uniform, {} divergent\n  memory: {} uniform, {} contiguous, \
+                 folded ({} against Theorem 4.5); loops: {} uniform, {} divergent, {} skipped when no lane is active\n  memory: {} uniform, {} contiguous, \
                  {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays; masked: {} blocks, {} accesses\n  \
                  calls: {} vector variant, {} per lane\n",
                 function.name,
@@ -319,6 +326,7 @@ impl Report {
                 branches.uniform_lost,
                 function.loops.uniform,
                 function.loops.divergent,
+                function.loops.skipped_when_inactive,
                 memory.uniform,
                 memory.contiguous,
                 memory.strided,
@@ -632,9 +640,13 @@ pub(crate) fn widen_variant(
     let predicates = if needs_linearization {
         let linearized = linearize_function(&mut work, &facts, options.linearize, entry_mask)
             .map_err(|error| analysis_error(error.to_string()))?;
-        check(&work, Pass::Linearize, options)?;
         produced.record_linearization(&linearized, &work);
-        linearized.predicates
+        // BOSCC: loops whose entry mask may be empty are jumped over then.
+        let mut predicates = linearized.predicates;
+        produced.loops.skipped_when_inactive =
+            skip_loops_without_active_lanes(&mut work, &mut predicates);
+        check(&work, Pass::Linearize, options)?;
+        predicates
     } else {
         produced.record_uniform_control_flow(&work, &loops);
         BlockPredicates::all_active()

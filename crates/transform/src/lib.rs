@@ -10,6 +10,7 @@
 //!   widening tests (scalar lane by lane against vector).
 
 pub mod abi;
+pub mod boscc;
 pub mod cfg_canon;
 pub mod divergent_loops;
 pub mod interp;
@@ -24,6 +25,7 @@ pub mod vector_math;
 pub mod widen;
 
 pub use abi::lower_vector_abi;
+pub use boscc::skip_loops_without_active_lanes;
 pub use linearize::{
     linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,
 };

@@ -1,0 +1,322 @@
+//! Branch on superword condition code (BOSCC) around loops: skip a loop
+//! when no lane is active at its entry.
+//!
+//! Partial linearization (PLDI'18) keeps a uniform loop as a loop even where
+//! its block predicate is varying: the loop then runs all its iterations
+//! under a mask, also when the mask is all false (AO bench: a pixel group
+//! whose primary rays all miss still runs every hemisphere sample, masked
+//! off). Shin's BOSCC (branch on superword condition codes, and the nested
+//! BOSCC of the seeds) guards such regions with a test of "any lane active"
+//! and jumps around them when none is. Full linearization gets part of this
+//! for free: it turns the loop into a divergent loop whose live mask empties
+//! at once.
+//!
+//! This pass applies BOSCC at loop granularity, to the linearized scalar
+//! function, before shapes and widening. For a loop with a dedicated
+//! preheader `P` (ending in `jump header`), a varying predicate `m` at `P`
+//! and at the header, one exit block `E` and one exiting block `X`:
+//!
+//! ```text
+//! P:    ...; any = rv_any(m); br any, header, skip
+//! skip: <the live-outs, recomputed>; jump E
+//! ```
+//!
+//! What the skipped loop would have left in its live-outs matters: the
+//! linearized loop also carries values of lanes outside `m` (the masks and
+//! results of lanes that left earlier, passed through its header phis or
+//! kept by blends `select(mask, new, old)` whose masks are within `m`), and
+//! lanes outside `m` read them after the loop. With no lane active, one
+//! pass through the loop body leaves every such value as it found it, and
+//! everything else only matters to inactive lanes. So the skip block
+//! recomputes each live-out (the exit phis' values from `X`, and every loop
+//! value used after the loop, block predicates included) from its backward
+//! slice in the loop, with the header phis replaced by their values on
+//! entry. The slice must be pure arithmetic (no memory, no calls, no phis
+//! other than the loop's header phis), otherwise the loop is not guarded.
+//! Values of the loop used after it get a phi in `E` merging the loop's
+//! value and the recomputed one. In the scalar function `rv_any(m) == m`,
+//! so the rewrite keeps its scalar meaning as well.
+//!
+//! Outermost loops are guarded first; a loop inside a guarded loop is not
+//! guarded again (its entry mask is usually the same).
+
+use std::collections::{HashMap, HashSet};
+
+use lanewise_ir::{
+    Block, CallEffects, Callee, FastMathFlags, Function, Inst, InstData, Type, Value, ValueDef,
+};
+
+use crate::cfg_canon::{
+    block_phis, insert_before_terminator, insert_phi, new_block_after, CfgSnapshot,
+};
+use crate::predicates::BlockPredicates;
+
+/// Guards every eligible loop of `func` (see the module docs) with an
+/// "any lane active" test; the new skip blocks get their preheader's
+/// predicate. Returns the number of loops guarded.
+pub fn skip_loops_without_active_lanes(
+    func: &mut Function,
+    predicates: &mut BlockPredicates,
+) -> usize {
+    let mut guarded_headers: HashSet<Block> = HashSet::new();
+    loop {
+        let Ok(snapshot) = CfgSnapshot::compute(func) else { return guarded_headers.len() };
+        let mut loops: Vec<_> = snapshot.loops.loops().collect();
+        loops.sort_by_key(|lp| snapshot.loops.depth(*lp));
+        let candidate = loops.into_iter().find_map(|lp| {
+            let header = snapshot.loops.header(lp);
+            let mut ancestor = Some(lp);
+            while let Some(current) = ancestor {
+                if guarded_headers.contains(&snapshot.loops.header(current)) {
+                    return None;
+                }
+                ancestor = snapshot.loops.parent(current);
+            }
+            plan_guard(func, &snapshot, lp, predicates).map(|plan| (header, plan))
+        });
+        let Some((header, plan)) = candidate else { return guarded_headers.len() };
+        apply_guard(func, predicates, header, &plan);
+        guarded_headers.insert(header);
+    }
+}
+
+struct GuardPlan {
+    preheader: Block,
+    exit: Block,
+    exiting: Block,
+    predicate: Value,
+    /// Values of the loop used after it, other than by the exit's phis.
+    live_outs: Vec<Value>,
+    /// The loop's header phis and their values on entry.
+    entry_values: HashMap<Value, Value>,
+    in_loop: HashSet<Block>,
+}
+
+fn plan_guard(
+    func: &Function,
+    snapshot: &CfgSnapshot,
+    lp: lanewise_analysis::Loop,
+    predicates: &BlockPredicates,
+) -> Option<GuardPlan> {
+    let loops = &snapshot.loops;
+    let header = loops.header(lp);
+    let outside_preds: Vec<Block> = snapshot
+        .cfg
+        .preds(header)
+        .iter()
+        .copied()
+        .filter(|pred| !loops.contains(lp, *pred))
+        .collect();
+    let [preheader] = outside_preds[..] else { return None };
+    let terminator = func.terminator(preheader)?;
+    if !matches!(func.dfg.inst(terminator), InstData::Jump { dest } if *dest == header) {
+        return None;
+    }
+    let predicate = predicates.get(preheader)?;
+    predicates.get(header)?;
+    // The predicate must be available at the end of the preheader.
+    match func.dfg.value_def(predicate) {
+        ValueDef::Param(_) => {}
+        ValueDef::Result(inst) => {
+            let block = func.layout.inst_block(*inst)?;
+            if !snapshot.domtree.dominates(block, preheader) {
+                return None;
+            }
+        }
+        _ => return None,
+    }
+    let [exit] = loops.exit_blocks(lp)[..] else { return None };
+    let [exiting] = snapshot.cfg.preds(exit)[..] else { return None };
+    if !loops.contains(lp, exiting) {
+        return None;
+    }
+    let in_loop: HashSet<Block> = loops.blocks(lp).iter().copied().collect();
+    let mut entry_values = HashMap::new();
+    for phi in block_phis(func, header) {
+        let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { continue };
+        let entry = incoming.iter().find(|(block, _)| *block == preheader)?.1;
+        entry_values.insert(func.dfg.result(phi)?, entry);
+    }
+    let defined_in_loop: HashSet<Value> = in_loop
+        .iter()
+        .flat_map(|block| func.layout.block_insts(*block).iter())
+        .filter_map(|inst| func.dfg.result(*inst))
+        .collect();
+    let exit_phis: HashSet<Inst> = block_phis(func, exit).into_iter().collect();
+    let mut live_outs: Vec<Value> = Vec::new();
+    let mut note = |value: Value| {
+        if defined_in_loop.contains(&value) && !live_outs.contains(&value) {
+            live_outs.push(value);
+        }
+    };
+    for block in func.layout.blocks() {
+        if in_loop.contains(block) {
+            continue;
+        }
+        if let Some(predicate) = predicates.get(*block) {
+            note(predicate);
+        }
+        for inst in func.layout.block_insts(*block) {
+            if !exit_phis.contains(inst) {
+                func.dfg.inst(*inst).for_each_operand(&mut note);
+            }
+        }
+    }
+    let plan = GuardPlan { preheader, exit, exiting, predicate, live_outs, entry_values, in_loop };
+    // Every value the skip block recomputes must have a pure slice.
+    let mut checked = HashSet::new();
+    for phi in &exit_phis {
+        let InstData::Phi { incoming, .. } = func.dfg.inst(*phi) else { return None };
+        let value = incoming.iter().find(|(block, _)| *block == exiting)?.1;
+        if !slice_is_pure(func, &plan, value, &mut checked) {
+            return None;
+        }
+    }
+    for value in &plan.live_outs {
+        if !slice_is_pure(func, &plan, *value, &mut checked) {
+            return None;
+        }
+    }
+    Some(plan)
+}
+
+/// Whether `value` can be recomputed outside the loop (see the module docs).
+fn slice_is_pure(
+    func: &Function,
+    plan: &GuardPlan,
+    value: Value,
+    checked: &mut HashSet<Value>,
+) -> bool {
+    if plan.entry_values.contains_key(&value) || !checked.insert(value) {
+        return true;
+    }
+    let ValueDef::Result(inst) = func.dfg.value_def(value) else { return true };
+    let Some(block) = func.layout.inst_block(*inst) else { return false };
+    if !plan.in_loop.contains(&block) {
+        return true;
+    }
+    let data = func.dfg.inst(*inst);
+    let pure = matches!(
+        data,
+        InstData::Binary { .. }
+            | InstData::Icmp { .. }
+            | InstData::Fcmp { .. }
+            | InstData::Select { .. }
+            | InstData::Cast { .. }
+            | InstData::Unary { .. }
+            | InstData::Freeze { .. }
+            | InstData::Gep { .. }
+    );
+    pure && data.operands().into_iter().all(|operand| slice_is_pure(func, plan, operand, checked))
+}
+
+/// Recomputes `value` at the end of `block` (before its terminator), with the
+/// header phis at their entry values.
+fn clone_slice(
+    func: &mut Function,
+    plan: &GuardPlan,
+    block: Block,
+    value: Value,
+    clones: &mut HashMap<Value, Value>,
+) -> Value {
+    if let Some(entry) = plan.entry_values.get(&value) {
+        return *entry;
+    }
+    if let Some(clone) = clones.get(&value) {
+        return *clone;
+    }
+    let ValueDef::Result(inst) = func.dfg.value_def(value).clone() else { return value };
+    let in_loop = func.layout.inst_block(inst).is_some_and(|def| plan.in_loop.contains(&def));
+    if !in_loop {
+        return value;
+    }
+    let mut data = func.dfg.inst(inst).clone();
+    let mut operands = Vec::new();
+    for operand in data.operands() {
+        operands.push((operand, clone_slice(func, plan, block, operand, clones)));
+    }
+    data.map_operands(|operand| {
+        operands.iter().find(|(old, _)| *old == operand).map_or(operand, |(_, new)| *new)
+    });
+    let ty = func.dfg.value_type(value).clone();
+    let clone = insert_before_terminator(func, block, data, ty);
+    let clone = func.dfg.result(clone).expect("a pure instruction has a result");
+    clones.insert(value, clone);
+    clone
+}
+
+fn apply_guard(
+    func: &mut Function,
+    predicates: &mut BlockPredicates,
+    header: Block,
+    plan: &GuardPlan,
+) {
+    let skip_name = format!("{}.boscc.skip", func.block_name(plan.preheader));
+    let skip = new_block_after(func, plan.preheader, skip_name);
+    func.append(skip, InstData::Jump { dest: plan.exit }, Type::Void);
+    predicates.set(skip, predicates.get(plan.preheader));
+
+    let any_call = InstData::Call {
+        callee: Callee::Direct("rv_any".into()),
+        args: vec![plan.predicate],
+        ret_ty: Type::BOOL,
+        effects: CallEffects::Pure,
+        flags: FastMathFlags::default(),
+    };
+    let any_inst = insert_before_terminator(func, plan.preheader, any_call, Type::BOOL);
+    let any = func.dfg.result(any_inst).expect("rv_any has a result");
+    let terminator = func.terminator(plan.preheader).expect("the preheader ends in a jump");
+    *func.dfg.inst_mut(terminator) =
+        InstData::Branch { cond: any, then_dest: header, else_dest: skip };
+
+    let mut clones = HashMap::new();
+    let exit_phis: HashSet<Inst> = block_phis(func, plan.exit).into_iter().collect();
+    for phi in block_phis(func, plan.exit) {
+        let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { continue };
+        let from_loop = incoming
+            .iter()
+            .find(|(block, _)| *block == plan.exiting)
+            .expect("checked by plan_guard")
+            .1;
+        let recomputed = clone_slice(func, plan, skip, from_loop, &mut clones);
+        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
+            incoming.push((skip, recomputed));
+        }
+    }
+
+    // Other live-outs: a new exit phi replaces them after the loop.
+    let mut replacements: HashMap<Value, Value> = HashMap::new();
+    for value in &plan.live_outs {
+        let ty = func.dfg.value_type(*value).clone();
+        let recomputed = clone_slice(func, plan, skip, *value, &mut clones);
+        let phi = insert_phi(func, plan.exit, ty, vec![(plan.exiting, *value), (skip, recomputed)]);
+        replacements.insert(*value, phi);
+    }
+    if replacements.is_empty() {
+        return;
+    }
+    let new_phis: HashSet<Value> = replacements.values().copied().collect();
+    let blocks: Vec<Block> = func.layout.blocks().to_vec();
+    for block in blocks {
+        if plan.in_loop.contains(&block) || block == skip {
+            continue;
+        }
+        if let Some(predicate) = predicates.get(block) {
+            if let Some(replacement) = replacements.get(&predicate) {
+                predicates.set(block, Some(*replacement));
+            }
+        }
+        for inst in func.layout.block_insts(block).to_vec() {
+            let is_new_phi = func.dfg.result(inst).is_some_and(|value| new_phis.contains(&value));
+            if is_new_phi || (block == plan.exit && exit_phis.contains(&inst)) {
+                continue;
+            }
+            func.dfg
+                .inst_mut(inst)
+                .map_operands(|value| replacements.get(&value).copied().unwrap_or(value));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
