@@ -74,6 +74,9 @@ const KNOWN_FAILURES: &[(u64, &str)] = &[
     (221, "R2: a divergent branch survived linearization (-O2)"),
     (250, "R2: a divergent branch survived linearization (-O0)"),
 ];
+// Outside the default range, a long run (seeds 10000..11999) also found R2
+// at seeds 10036, 10265, 10451, 10895, 10944, 11343, 11467, 11675, 11731 and
+// R4 (an `M` variant with an all-false mask loops on poison) at 11602, 11689.
 
 // ----- the generator -----
 
@@ -857,6 +860,11 @@ fn random_control_flow_agrees_with_the_scalar_function_on_machine_code() {
         OPTIMIZATION_LEVELS.len()
     )
     .unwrap();
+    if std::env::var_os("LANEWISE_RANDOM_CFG_KNOWN_FAILURES").is_none() {
+        for (seed, bug) in KNOWN_FAILURES {
+            writeln!(summary, "left out: rcfg_{seed} ({bug})").unwrap();
+        }
+    }
     println!("{summary}");
     let failures: String = reports.iter().map(CaseReport::failure_text).collect();
     let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("random_cfg").join("summary.txt");
