@@ -79,7 +79,8 @@ const KNOWN_FAILURES: &[(u64, &str)] = &[
 ];
 // Outside the default range, a long run (seeds 10000..11999) also found R2
 // at seeds 10036, 10265, 10451, 10895, 10944, 11343, 11467, 11675, 11731 and
-// R4 (an `M` variant with an all-false mask loops on poison) at 11602, 11689.
+// R4 (an `M` variant with an all-false mask loops on poison) at 11602, 11689;
+// a second one (20000..21999) found R2 at 20136, 21189, 21262, 21600.
 
 // ----- the generator -----
 
