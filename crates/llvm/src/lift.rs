@@ -593,6 +593,12 @@ impl<'ctx> Lifter<'ctx> {
                 let mut incoming = Vec::new();
                 for (value, block) in inst.phi_incoming() {
                     let block = self.block(block)?;
+                    // A switch with several cases to this block gives the phi
+                    // one (identical) entry per edge; Lanewise IR has one
+                    // entry per predecessor block (the lowering repeats it).
+                    if incoming.iter().any(|(seen, _)| *seen == block) {
+                        continue;
+                    }
                     incoming.push((block, self.operand(value)?));
                 }
                 InstData::Phi { ty, incoming }

@@ -235,7 +235,10 @@ pub(crate) fn lower_function<'ctx>(
         function: func.name.clone(),
         message: message.clone(),
     };
-    lanewise_ir::verify_function(func).map_err(|errors| function_error(errors.to_string()))?;
+    // Lanewise produced `func`: a verifier error is a bug, reported in full.
+    lanewise_ir::verify_function(func).map_err(|errors| {
+        BridgeError::Verify(format!("Lanewise IR of the new function `{}`: {errors}", func.name))
+    })?;
     let scalar = module
         .named_function(scalar_name)
         .ok_or_else(|| BridgeError::UnknownFunction(scalar_name.to_owned()))?;
@@ -452,13 +455,28 @@ impl<'ctx> Lowerer<'ctx, '_> {
         }
         for (inst, phi) in std::mem::take(&mut self.pending_phis) {
             let InstData::Phi { incoming, .. } = self.func.dfg.inst(inst) else { continue };
+            let phi_block = self.func.layout.inst_block(inst);
             let mut lowered_incoming = Vec::with_capacity(incoming.len());
             for (block, value) in incoming {
-                let block = *self
+                // LLVM wants one entry per edge: a switch (or branch) with
+                // several edges to the phi's block repeats the entry.
+                let edges = self
+                    .func
+                    .terminator(*block)
+                    .map(|term| {
+                        let successors = self.func.dfg.inst(term).successors();
+                        successors.iter().filter(|to| Some(**to) == phi_block).count()
+                    })
+                    .unwrap_or(1)
+                    .max(1);
+                let lowered_block = *self
                     .blocks
                     .get(block)
                     .ok_or_else(|| self.error(inst, format!("unknown block {block}")))?;
-                lowered_incoming.push((self.operand(*value)?, block));
+                let lowered_value = self.operand(*value)?;
+                for _ in 0..edges {
+                    lowered_incoming.push((lowered_value, lowered_block));
+                }
             }
             self.builder.add_incoming(phi, &lowered_incoming);
         }
