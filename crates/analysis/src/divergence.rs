@@ -61,13 +61,17 @@
 //!
 //! # What is made Varying
 //! - Every phi of a join block (unless all its incoming values are the
-//!   same value) and every phi of a divergent exit block.
+//!   same value) and every phi of an exit block of a divergent loop. At an
+//!   exit that is not divergent the arriving lanes all left in the same
+//!   iteration, so the value is the same *among them*; but lanes that left
+//!   earlier hold other values in the same vector (the divergent-loop
+//!   transform keeps each lane's value in a tracker), and a uniform value
+//!   must be equal in every lane (widening reads lane 0). So those phis are
+//!   Varying too, and a branch on them after the loop is divergent.
 //! - For every divergent loop, every use *outside* the loop of a value
 //!   defined inside it, except phis in exit blocks whose incoming edges
-//!   with that value all come from inside the loop (LCSSA phis: at a
-//!   divergent exit they are forced above; at an exit that is not divergent
-//!   all arriving lanes left in the same iteration, so they keep the value's
-//!   shape). The user's result is forced Varying, and the (user, value)
+//!   with that value all come from inside the loop (LCSSA phis, forced
+//!   above). The user's result is forced Varying, and the (user, value)
 //!   pair is recorded in [`DivergenceInfo::temporally_divergent_uses`]: a
 //!   branch outside the loop deciding on such a value is divergent, and
 //!   widening must read such operands through the divergent-loop
@@ -223,6 +227,10 @@ impl DivergenceInfo {
                 join_blocks[block] = sync.joins;
             }
             for lp in new_divergent_loops {
+                // Phis of every exit of a divergent loop (see the module docs).
+                for &exit in loops.exit_blocks(lp) {
+                    force_phis_varying(func, &mut solver, exit, false);
+                }
                 for (user, value) in temporal_uses_of_loop(func, cfg, loops, &solver, lp) {
                     if temporal_set.insert((user, value)) {
                         temporally_divergent_uses.push((user, value));
@@ -939,7 +947,9 @@ mod tests {
         assert!(a.info.is_divergent_loop(lp));
         assert_eq!(a.names(a.info.divergent_exits(lp)), ["escaped"]);
         assert!(a.phi_is_varying("escaped"), "lanes escape in different iterations");
-        assert!(!a.phi_is_varying("at_limit"), "the remaining lanes all leave together");
+        // The remaining lanes leave together, but lanes that escaped earlier
+        // hold other values in the same vector.
+        assert!(a.phi_is_varying("at_limit"));
         assert!(a.info.shapes.is_varying(value_named(&a.func, "result")));
         assert_eq!(a.joins("body"), ["end"]);
         for block in ["header", "body", "latch", "at_limit", "escaped"] {
