@@ -622,14 +622,7 @@ pub(crate) fn widen_variant(
     let divergence =
         DivergenceInfo::compute(&work, &cfg, &domtree, &postdom, &loops, data_layout, &params)
             .map_err(|error| analysis_error(error.to_string()))?;
-    let facts = DivergenceFacts {
-        divergent_branches: divergence.divergent_branches().into_iter().collect(),
-        divergent_loop_headers: divergence
-            .divergent_loops()
-            .iter()
-            .map(|lp| loops.header(*lp))
-            .collect(),
-    };
+    let facts = DivergenceFacts::from_divergence_info(&work, &divergence, &loops);
 
     // Linearization makes every branch uniform. Functions whose control flow
     // is already uniform skip it (unless full linearization is asked for).

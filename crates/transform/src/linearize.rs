@@ -43,7 +43,9 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use lanewise_analysis::{DivergenceInfo, IrreducibleError, Loop, LoopInfo, ShapeInfo};
-use lanewise_ir::{Block, Constant, FastMathFlags, Function, InstData, Value};
+use lanewise_ir::{
+    Block, CallEffects, Callee, Constant, FastMathFlags, Function, InstData, Type, Value, ValueDef,
+};
 
 use crate::cfg_canon::{
     block_phis, ensure_jump_latch, ensure_preheader, is_bool_const, phi_incoming,
@@ -63,6 +65,12 @@ pub struct DivergenceFacts {
     /// Headers of loops known to be divergent (others are classified from
     /// the divergent branches).
     pub divergent_loop_headers: HashSet<Block>,
+    /// Phis the divergence analysis found uniform: every lane reaching the
+    /// phi's block came through the same edge. When such a phi becomes a
+    /// blend, the blend chooses by `rv_any(edge predicate)` and stays
+    /// uniform (so a branch on it, which partial linearization keeps, is
+    /// still uniform in the linearized function).
+    pub uniform_phis: HashSet<Value>,
 }
 
 impl DivergenceFacts {
@@ -88,7 +96,18 @@ impl DivergenceFacts {
     /// The divergent branches and loops found by the divergence analysis
     /// (with sync dependence) of the same function; `loops` is the loop
     /// forest it was computed with.
-    pub fn from_divergence_info(info: &DivergenceInfo, loops: &LoopInfo) -> DivergenceFacts {
+    pub fn from_divergence_info(
+        func: &Function,
+        info: &DivergenceInfo,
+        loops: &LoopInfo,
+    ) -> DivergenceFacts {
+        let uniform_phis = func
+            .layout
+            .insts()
+            .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Phi { .. }))
+            .filter_map(|inst| func.dfg.result(inst))
+            .filter(|phi| info.shapes.is_uniform(*phi))
+            .collect();
         DivergenceFacts {
             divergent_branches: info.divergent_branches().into_iter().collect(),
             divergent_loop_headers: info
@@ -96,6 +115,7 @@ impl DivergenceFacts {
                 .iter()
                 .map(|lp| loops.header(*lp))
                 .collect(),
+            uniform_phis,
         }
     }
 }
@@ -280,7 +300,7 @@ pub fn linearize_function(
 
     // 6. Phis.
     let linearized = CfgSnapshot::compute(func)?;
-    report.blends = fix_phis(func, &snapshot, &linearized, &mut masks);
+    report.blends = fix_phis(func, &snapshot, &linearized, &mut masks, &divergence.uniform_phis);
 
     // 7. SSA repair, including the block predicates widening will read.
     let mut needed: Vec<(Value, Block)> = Vec::new();
@@ -510,6 +530,39 @@ fn is_undefined(func: &Function, value: Value) -> bool {
     matches!(func.dfg.constant(value), Some(Constant::Poison | Constant::Undef))
 }
 
+/// `rv_any(cond)`, placed right after the definition of `cond` (whose block
+/// predicate contains it, so the widened `any` needs no other mask); a
+/// constant is already uniform.
+fn any_lane(func: &mut Function, cond: Value) -> Value {
+    let any = InstData::Call {
+        callee: Callee::Direct("rv_any".into()),
+        args: vec![cond],
+        ret_ty: Type::BOOL,
+        effects: CallEffects::Pure,
+        flags: FastMathFlags::default(),
+    };
+    let inst = match func.dfg.value_def(cond).clone() {
+        ValueDef::Const(_) => return cond,
+        ValueDef::Result(definition) => {
+            let Some(block) = func.layout.inst_block(definition) else { return cond };
+            let phis = block_phis(func, block).len();
+            let at = func.layout.block_insts(block).iter().position(|i| *i == definition);
+            let inst = func.dfg.make_inst(any, Type::BOOL);
+            // After the definition, and after the block's phis.
+            let position = at.map_or(phis, |at| (at + 1).max(phis));
+            func.layout.insert_inst_at(inst, block, position);
+            inst
+        }
+        ValueDef::Param(_) => {
+            let Some(entry) = func.entry_block() else { return cond };
+            let inst = func.dfg.make_inst(any, Type::BOOL);
+            func.layout.insert_inst_at(inst, entry, 0);
+            inst
+        }
+    };
+    result_of(func, inst)
+}
+
 /// Keeps, re-routes or blends the phis after the CFG changed (step 6 of
 /// the module docs). Returns the number of blends.
 fn fix_phis(
@@ -517,6 +570,7 @@ fn fix_phis(
     original: &CfgSnapshot,
     linearized: &CfgSnapshot,
     masks: &mut Masks,
+    uniform_phis: &HashSet<Value>,
 ) -> usize {
     let mut replacements: HashMap<Value, Value> = HashMap::new();
     let mut blends = 0;
@@ -577,9 +631,14 @@ fn fix_phis(
             let mut blend = *last;
             if !incoming.iter().all(|(_, value)| *value == blend) {
                 for (from, value) in rest.iter().rev() {
-                    let cond = masks
+                    let mut cond = masks
                         .edge_predicate(*from, block)
                         .expect("every original edge has a predicate");
+                    if uniform_phis.contains(&phi_value) {
+                        cond = any_lane(func, cond);
+                        // A mask: SSA repair gives it `false` on other paths.
+                        masks.mask_values.insert(cond);
+                    }
                     let data = InstData::Select {
                         cond,
                         if_true: *value,

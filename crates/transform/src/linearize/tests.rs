@@ -42,7 +42,7 @@ fn analyze(func: &Function, shapes: &str) -> DivergenceFacts {
         &specs,
     )
     .expect("divergence analysis");
-    DivergenceFacts::from_divergence_info(&info, &loops)
+    DivergenceFacts::from_divergence_info(func, &info, &loops)
 }
 
 fn verify(func: &Function) {
