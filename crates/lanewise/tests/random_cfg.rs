@@ -71,10 +71,10 @@ const SHAPES: &str = "vuluuv";
 /// (/work/notes/compiler-bugs.md, section "Random CFG tests"): left out of
 /// the runs unless `LANEWISE_RANDOM_CFG_ONLY` names them or
 /// `LANEWISE_RANDOM_CFG_KNOWN_FAILURES=1`.
-const KNOWN_FAILURES: &[(u64, &str)] =
-    &[(221, "R5: a uniform phi of a block with a varying predicate becomes a varying blend (-O2)")];
+const KNOWN_FAILURES: &[(u64, &str)] = &[];
 // R2 (seeds 180, 250, 279: phis of a divergent loop's non-divergent exit
-// were uniform) is fixed: they are Varying now.
+// were uniform) and R5 (seed 221: a uniform phi blended on a varying edge
+// mask) are fixed.
 // Outside the default range, the long runs (seeds 10000..11999 and
 // 20000..21999) found R2 (fixed), and R4 at 11602, 11689 and R3 at 1024 -O2
 // (uniform loops run under an all-false mask: fixed by BOSCC around loops;
