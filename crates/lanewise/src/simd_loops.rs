@@ -17,8 +17,10 @@
 //! Every loop gets a remark: `Passed` ("vectorized loop at W=8 (masked
 //! tail, 2 reductions)") or `Missed` with the reason. A refusal never
 //! changes the function. Functions that already hold vector code (a loop
-//! LLVM did vectorize) are refused as a whole: lifting scalarizes vector
-//! code, and lowering that back would undo LLVM's vectorization.
+//! LLVM did vectorize) are lifted without the scalarizer
+//! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
+//! round-trips unchanged and only the outlined (scalar) loop body is
+//! widened; a loop body that itself holds vector code is refused.
 //!
 //! W: the `vectorize.width` hint (simdlen) if given, else the ISA's register
 //! width divided by the widest data type of the body (8 x 32-bit on AVX2,
@@ -57,14 +59,6 @@ pub(crate) fn vectorize_simd_loops(
             location: String::new(),
             message,
         };
-        if function.has_vector_code {
-            report.remarks.push(missed(
-                "loop not vectorized: the function already holds vector code (a loop LLVM \
-                 vectorized); lanewise leaves it to LLVM"
-                    .to_owned(),
-            ));
-            continue;
-        }
         match vectorize_function_loops(module, &function, data_layout, options, report) {
             Ok(names) => produced.extend(names),
             Err(error) if error.is_internal() && !options.keep_going => return Err(error),
@@ -97,7 +91,13 @@ fn vectorize_function_loops(
     options: &Options,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
-    let lifted = module.lift_canonical(&function.name)?;
+    // Vector code elsewhere in the function (a loop LLVM vectorized) is
+    // lifted as it is, not scalarized: only the outlined loop body is widened.
+    let lifted = if function.has_vector_code {
+        module.lift_canonical_keeping_vectors(&function.name)?
+    } else {
+        module.lift_canonical(&function.name)?
+    };
     check(&lifted, Pass::Lift, options)?;
     let isa = best_isa(&function.target_features);
     let mut work = lifted;
@@ -201,6 +201,11 @@ fn vectorize_loop(
     let body_name = format!("{}.lanewise.loop{serial}", work.name);
     let body = outline_loop_body(work, &plan, &body_name, data_layout);
     check(&body, Pass::Lift, options)?;
+    if holds_vector_values(&body) {
+        return Err(refusal(
+            "the loop body already holds vector code (LLVM vectorized part of it)".to_owned(),
+        ));
+    }
     let params: Vec<ParamSpec> = plan
         .body_param_steps()
         .into_iter()
@@ -268,4 +273,15 @@ fn vectorize_loop(
         details.push(format!("{} linear", plan.inductions.len() - 1));
     }
     Ok((names, format!("vectorized loop at W={width} ({})", details.join(", "))))
+}
+
+/// Whether a parameter, instruction result or operand of `function` has a
+/// vector type: widening works on scalar code only, so such a loop body is refused.
+fn holds_vector_values(function: &Function) -> bool {
+    function.params.iter().any(|param| param.ty.is_vector())
+        || function.layout.insts().any(|inst| {
+            let is_vector = |value| function.dfg.value_type(value).is_vector();
+            function.dfg.result(inst).is_some_and(is_vector)
+                || function.dfg.inst(inst).operands().into_iter().any(is_vector)
+        })
 }

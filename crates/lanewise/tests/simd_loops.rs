@@ -179,6 +179,26 @@ fn debug_info_build() {
     }
 }
 
+/// A function whose other loops LLVM vectorized (a map with a sum
+/// reduction, a masked store) still gets its omp simd loop vectorized, and
+/// LLVM's vector code in it survives: the rewritten `mixed` still holds
+/// `<8 x i32>` code, the `llvm.vector.reduce.add` and the masked stores.
+#[test]
+fn mixed_vector_code() {
+    check_source("mixed_vector_code");
+    let output = scratch_dir("mixed_vector_code").join("output.ll");
+    let text = std::fs::read_to_string(output).unwrap();
+    let mixed = text
+        .split("\ndefine ")
+        .find(|function| function.lines().next().is_some_and(|line| line.contains("@mixed(")))
+        .expect("the output defines `mixed`");
+    let mixed = &mixed[..mixed.find("\n}").unwrap_or(mixed.len())];
+    assert!(mixed.contains("<8 x i32>"), "LLVM's vector code was scalarized:\n{mixed}");
+    assert!(mixed.contains("@llvm.vector.reduce.add."), "the reduction was expanded:\n{mixed}");
+    assert!(mixed.contains("@llvm.masked.store."), "the masked store was scalarized:\n{mixed}");
+    assert!(mixed.contains(".lanewise.loop0.x8"), "the omp simd loop is not rewritten:\n{mixed}");
+}
+
 macro_rules! simd_loop_tests {
     ($($name:ident),* $(,)?) => {
         $(
@@ -217,6 +237,7 @@ fn every_source_has_a_test() {
         "linear",
         "simdlen",
         "nested",
+        "mixed_vector_code",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -300,6 +300,19 @@ impl<'ctx> LlvmModule<'ctx> {
         copy.lift(name)
     }
 
+    /// Lifts the defined function `name` like [`LlvmModule::lift_canonical`]
+    /// but without [`SCALARIZE_PIPELINE`]: the vector code of the function
+    /// (loops LLVM's vectorizer already vectorized) is lifted as vector
+    /// instructions (shuffles, insert/extractelement, vector intrinsic calls)
+    /// and lowers back unchanged. The `#pragma omp simd` loop driver uses it
+    /// for functions that hold vector code: only the outlined scalar loop
+    /// body is widened, the rest of the function keeps LLVM's vector code.
+    pub fn lift_canonical_keeping_vectors(&self, name: &str) -> Result<Function, BridgeError> {
+        let mut copy = LlvmModule { context: self.context, module: self.module.clone() };
+        copy.canonicalize(name)?;
+        copy.lift(name)
+    }
+
     /// Lifts the defined function `name` into the Lanewise IR.
     pub fn lift(&self, name: &str) -> Result<Function, BridgeError> {
         let function = self.defined_function(name)?;
