@@ -884,8 +884,8 @@ impl Driver {
             };
             command.arg("-MT").arg(target);
         }
-        command.args(["-fno-vectorize", "-fno-slp-vectorize", "-Wno-pass-failed"]);
-        command.args(["-S", "-emit-llvm", "-o"]).arg(scalar);
+        command.args(["-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]);
+        command.args(["-Wno-pass-failed", "-S", "-emit-llvm", "-o"]).arg(scalar);
         add_input(&mut command, input, &mut false);
         self.run_step(command)
     }
