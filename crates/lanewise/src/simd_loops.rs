@@ -34,7 +34,6 @@ use lanewise_analysis::{ControlFlowGraph, DominatorTree};
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
 use lanewise_ir::{DataLayout, Function};
 use lanewise_llvm::{LlvmModule, SimdLoopFunction};
-use lanewise_transform::loop_vectorize::gathers::make_gathers_branch_free;
 use lanewise_transform::loop_vectorize::{
     find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop, LoopCallTargets,
     SimdLoopCandidate,
@@ -231,10 +230,7 @@ fn vectorize_loop(
             scalar_name: body_name.clone(),
         };
         // widen_variant adds the entry-mask parameter of the masked variant.
-        let (mut vector, produced) = widen_variant(&body, &variant, &name, data_layout, options)?;
-        if isa != Isa::Avx512 && make_gathers_branch_free(&mut vector, data_layout) > 0 {
-            check(&vector, Pass::Widen, options)?;
-        }
+        let (vector, produced) = widen_variant(&body, &variant, &name, data_layout, options)?;
         if masked {
             mask_param_types =
                 vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();

@@ -50,7 +50,6 @@
 //! wrap (the loop would not terminate otherwise, or only after 2^n
 //! iterations).
 
-pub mod gathers;
 pub mod reduction;
 #[cfg(test)]
 mod tests;
