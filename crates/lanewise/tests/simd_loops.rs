@@ -199,6 +199,29 @@ fn mixed_vector_code() {
     assert!(mixed.contains(".lanewise.loop0.x8"), "the omp simd loop is not rewritten:\n{mixed}");
 }
 
+/// `lanewise cc` runs clang's step 1 without loop unrolling: LLVM's runtime
+/// unroller would unroll the scalar omp simd loop (2 or 4 iterations per
+/// trip), and the outlined body would then access `start[i]`, `start[i+1]`
+/// with a stride of 2-4 elements per lane, i.e. gathers instead of vector
+/// loads. The loop of `inner_while.c` is vectorized and its loads and stores
+/// stay contiguous (no gather in the final IR).
+#[test]
+fn cc_keeps_simd_loop_bodies_unit_stride() {
+    let scratch = scratch_dir("cc_unit_stride");
+    let output = scratch.join("inner_while.ll");
+    let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+        .args(["cc", "-O3", "-march=native", "-fopenmp-simd", "-Rpass=lanewise", "-S"])
+        .arg("-emit-llvm")
+        .arg(sources_dir().join("inner_while.c"))
+        .arg("-o")
+        .arg(&output));
+    let remarks = String::from_utf8_lossy(&compiled.stderr);
+    assert!(remarks.contains("remark: vectorized loop at W=8"), "{remarks}");
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(!text.contains("@llvm.masked.gather"), "the loop body gathers:\n{text}");
+    assert!(text.contains("load <8 x i32>"), "no contiguous vector load:\n{text}");
+}
+
 macro_rules! simd_loop_tests {
     ($($name:ident),* $(,)?) => {
         $(
