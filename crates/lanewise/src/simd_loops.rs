@@ -37,6 +37,7 @@ use lanewise_analysis::{ControlFlowGraph, DominatorTree};
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
 use lanewise_ir::{DataLayout, Function};
 use lanewise_llvm::{LlvmModule, SimdLoopFunction};
+use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
     find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop, LoopCallTargets,
     SimdLoopCandidate,
@@ -118,6 +119,10 @@ fn vectorize_function_loops(
             else {
                 return Ok(());
             };
+            // GVN's load PRE (stencils: `in[i]` carried over from the
+            // previous iteration's `in[i + 1]`) back into loads; only the
+            // header changes, so `loops` stays valid.
+            rematerialize_load_recurrences(&mut work, &loops, &candidate);
             let location =
                 candidate.hints.location.clone().unwrap_or_else(|| {
                     format!("loop at block %{}", work.block_name(candidate.header))

@@ -222,6 +222,20 @@ fn cc_keeps_simd_loop_bodies_unit_stride() {
     assert!(text.contains("load <8 x i32>"), "no contiguous vector load:\n{text}");
 }
 
+/// A stencil whose `in[i]` LLVM's GVN carries over from the previous
+/// iteration's `in[i + 1]` (a header phi of loaded values): the phi becomes
+/// a load again and the loop is vectorized, bit-exact. Built without loop
+/// unrolling, as `lanewise cc` builds it (an unrolled loop carries the value
+/// from its second copy, which is not recognized).
+#[test]
+fn stencil_recurrence() {
+    let remarks = check_source_with("stencil_recurrence", &["-fno-unroll-loops"]);
+    assert!(
+        remarks.iter().all(|remark| remark["kind"] == "passed"),
+        "a loop was refused: {remarks:#?}"
+    );
+}
+
 macro_rules! simd_loop_tests {
     ($($name:ident),* $(,)?) => {
         $(
@@ -261,6 +275,7 @@ fn every_source_has_a_test() {
         "simdlen",
         "nested",
         "mixed_vector_code",
+        "stencil_recurrence",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();
