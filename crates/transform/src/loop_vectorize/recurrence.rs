@@ -283,3 +283,113 @@ impl Context<'_> {
         copy
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+
+    use lanewise_analysis::{ControlFlowGraph, DominatorTree};
+    use lanewise_ir::{verify_function, BinaryOp, FunctionBuilder, IntPredicate, LoopHints, Type};
+
+    use super::*;
+    use crate::interp::{Interpreter, Memory, Val};
+    use crate::loop_vectorize::find_simd_loops;
+
+    /// `f(p, n)`: `sum = 0; prev = p[init_index]; for (i = 0; i != n; i++)
+    /// { cur = p[i + 1]; sum += prev * 1000 + cur; prev = cur; } return sum;`
+    /// (GVN's load PRE form of `sum += p[i] * 1000 + p[i + 1]` when
+    /// `init_index` is 0).
+    fn carried_load_loop(init_index: i128) -> Function {
+        let mut func = Function::new("f", vec![Type::PTR, Type::I64], Type::I64);
+        let (base, bound) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let header = b.create_block(Some("header"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I64, 0);
+        let init_offset = b.iconst(Type::I64, init_index);
+        let init_addr =
+            if init_index == 0 { base } else { b.gep(Type::I64, base, vec![init_offset]) };
+        let init = b.load(Type::I64, init_addr, 8);
+        b.jump(header);
+        b.switch_to_block(header);
+        let iv = b.phi(Type::I64, vec![(entry, zero)]);
+        let prev = b.phi(Type::I64, vec![(entry, init)]);
+        let sum = b.phi(Type::I64, vec![(entry, zero)]);
+        let one = b.iconst(Type::I64, 1);
+        let next = b.binary(BinaryOp::Add, iv, one);
+        let cur_addr = b.gep(Type::I64, base, vec![next]);
+        let cur = b.load(Type::I64, cur_addr, 8);
+        let thousand = b.iconst(Type::I64, 1000);
+        let scaled = b.binary(BinaryOp::Mul, prev, thousand);
+        let term = b.binary(BinaryOp::Add, scaled, cur);
+        let sum_next = b.binary(BinaryOp::Add, sum, term);
+        let continues = b.icmp(IntPredicate::Ne, next, bound);
+        let latch_branch = b.branch(continues, header, exit);
+        for (phi, value) in [(iv, next), (prev, cur), (sum, sum_next)] {
+            let inst = b.func.dfg.defining_inst(phi).unwrap();
+            if let InstData::Phi { incoming, .. } = b.func.dfg.inst_mut(inst) {
+                incoming.push((header, value));
+            }
+        }
+        b.switch_to_block(exit);
+        let result = b.phi(Type::I64, vec![(header, sum_next)]);
+        b.ret(Some(result));
+        func.loop_hints.insert(
+            latch_branch,
+            LoopHints { vectorize_enable: Some(true), ..LoopHints::default() },
+        );
+        verify_function(&func).unwrap();
+        func
+    }
+
+    fn rewrite(func: &mut Function) -> usize {
+        let cfg = ControlFlowGraph::compute(func);
+        let domtree = DominatorTree::compute(func, &cfg);
+        let loops = LoopInfo::compute(func, &cfg, &domtree).unwrap();
+        let candidates = find_simd_loops(func, &loops, &HashSet::new());
+        assert_eq!(candidates.len(), 1);
+        rematerialize_load_recurrences(func, &loops, &candidates[0])
+    }
+
+    fn run(func: &Function, trip_count: u64) -> u128 {
+        let mut memory = Memory::new(0x1000, 1 << 12);
+        let base = memory.allocate(8 * 16, 8);
+        for index in 0..16u64 {
+            memory.write(base + 8 * index, &(index * index + 3).to_le_bytes()).unwrap();
+        }
+        let mut interpreter = Interpreter::new(memory, |name, _| panic!("unexpected call {name}"));
+        match interpreter.run(func, &[Val::Ptr(base), Val::int(64, trip_count.into())]).unwrap() {
+            Some(Val::Int { value, .. }) => value,
+            other => panic!("result {other:?}"),
+        }
+    }
+
+    fn header_phis(func: &Function) -> usize {
+        func.layout
+            .insts()
+            .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Phi { .. }))
+            .count()
+    }
+
+    #[test]
+    fn a_carried_load_becomes_a_load_of_the_same_address() {
+        let original = carried_load_loop(0);
+        let mut rewritten = original.clone();
+        assert_eq!(rewrite(&mut rewritten), 1);
+        verify_function(&rewritten).unwrap();
+        assert_eq!(header_phis(&rewritten), header_phis(&original) - 1);
+        for trip_count in [1, 2, 7, 15] {
+            assert_eq!(run(&rewritten, trip_count), run(&original, trip_count), "n={trip_count}");
+        }
+    }
+
+    /// The preheader load reads another address than the first iteration
+    /// would: the phi is not a plain recurrence and stays.
+    #[test]
+    fn a_mismatched_initial_load_is_left_alone() {
+        let mut func = carried_load_loop(5);
+        assert_eq!(rewrite(&mut func), 0);
+    }
+}
