@@ -37,6 +37,7 @@ use lanewise_analysis::{ControlFlowGraph, DominatorTree};
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
 use lanewise_ir::{DataLayout, Function};
 use lanewise_llvm::{LlvmModule, SimdLoopFunction};
+use lanewise_transform::loop_vectorize::narrow::narrow_truncated_phis;
 use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
     find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop, LoopCallTargets,
@@ -207,7 +208,9 @@ fn vectorize_loop(
         return Err(refusal(format!("vectorize.width {width} is wider than 64 lanes")));
     }
     let body_name = format!("{}.lanewise.loop{serial}", work.name);
-    let body = outline_loop_body(work, &plan, &body_name, data_layout);
+    let mut body = outline_loop_body(work, &plan, &body_name, data_layout);
+    // indvars' i64 counters used as i32 after an inner loop: track the i32.
+    narrow_truncated_phis(&mut body);
     check(&body, Pass::Lift, options)?;
     if holds_vector_values(&body) {
         return Err(refusal(

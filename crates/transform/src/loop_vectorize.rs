@@ -50,6 +50,7 @@
 //! wrap (the loop would not terminate otherwise, or only after 2^n
 //! iterations).
 
+pub mod narrow;
 pub mod recurrence;
 pub mod reduction;
 #[cfg(test)]
