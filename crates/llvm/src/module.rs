@@ -122,7 +122,9 @@ pub struct ScalarFunctionInfo {
 pub struct SimdLoopFunction {
     pub name: String,
     /// Whether the function already holds vector code (typically a loop
-    /// LLVM's vectorizer did vectorize); lifting would scalarize it.
+    /// LLVM's vectorizer did vectorize): such a function is lifted with
+    /// [`LlvmModule::lift_canonical_keeping_vectors`], which does not
+    /// scalarize it.
     pub has_vector_code: bool,
     /// The `target-features` attribute of the function (may be empty).
     pub target_features: String,
