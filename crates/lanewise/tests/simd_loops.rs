@@ -179,6 +179,63 @@ fn debug_info_build() {
     }
 }
 
+/// A function whose other loops LLVM vectorized (a map with a sum
+/// reduction, a masked store) still gets its omp simd loop vectorized, and
+/// LLVM's vector code in it survives: the rewritten `mixed` still holds
+/// `<8 x i32>` code, the `llvm.vector.reduce.add` and the masked stores.
+#[test]
+fn mixed_vector_code() {
+    check_source("mixed_vector_code");
+    let output = scratch_dir("mixed_vector_code").join("output.ll");
+    let text = std::fs::read_to_string(output).unwrap();
+    let mixed = text
+        .split("\ndefine ")
+        .find(|function| function.lines().next().is_some_and(|line| line.contains("@mixed(")))
+        .expect("the output defines `mixed`");
+    let mixed = &mixed[..mixed.find("\n}").unwrap_or(mixed.len())];
+    assert!(mixed.contains("<8 x i32>"), "LLVM's vector code was scalarized:\n{mixed}");
+    assert!(mixed.contains("@llvm.vector.reduce.add."), "the reduction was expanded:\n{mixed}");
+    assert!(mixed.contains("@llvm.masked.store."), "the masked store was scalarized:\n{mixed}");
+    assert!(mixed.contains(".lanewise.loop0.x8"), "the omp simd loop is not rewritten:\n{mixed}");
+}
+
+/// `lanewise cc` runs clang's step 1 without loop unrolling: LLVM's runtime
+/// unroller would unroll the scalar omp simd loop (2 or 4 iterations per
+/// trip), and the outlined body would then access `start[i]`, `start[i+1]`
+/// with a stride of 2-4 elements per lane, i.e. gathers instead of vector
+/// loads. The loop of `inner_while.c` is vectorized and its loads and stores
+/// stay contiguous (no gather in the final IR).
+#[test]
+fn cc_keeps_simd_loop_bodies_unit_stride() {
+    let scratch = scratch_dir("cc_unit_stride");
+    let output = scratch.join("inner_while.ll");
+    let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+        .args(["cc", "-O3", "-march=native", "-fopenmp-simd", "-Rpass=lanewise", "-S"])
+        .arg("-emit-llvm")
+        .arg(sources_dir().join("inner_while.c"))
+        .arg("-o")
+        .arg(&output));
+    let remarks = String::from_utf8_lossy(&compiled.stderr);
+    assert!(remarks.contains("remark: vectorized loop at W=8"), "{remarks}");
+    let text = std::fs::read_to_string(&output).unwrap();
+    assert!(!text.contains("@llvm.masked.gather"), "the loop body gathers:\n{text}");
+    assert!(text.contains("load <8 x i32>"), "no contiguous vector load:\n{text}");
+}
+
+/// A stencil whose `in[i]` LLVM's GVN carries over from the previous
+/// iteration's `in[i + 1]` (a header phi of loaded values): the phi becomes
+/// a load again and the loop is vectorized, bit-exact. Built without loop
+/// unrolling, as `lanewise cc` builds it (an unrolled loop carries the value
+/// from its second copy, which is not recognized).
+#[test]
+fn stencil_recurrence() {
+    let remarks = check_source_with("stencil_recurrence", &["-fno-unroll-loops"]);
+    assert!(
+        remarks.iter().all(|remark| remark["kind"] == "passed"),
+        "a loop was refused: {remarks:#?}"
+    );
+}
+
 macro_rules! simd_loop_tests {
     ($($name:ident),* $(,)?) => {
         $(
@@ -217,6 +274,8 @@ fn every_source_has_a_test() {
         "linear",
         "simdlen",
         "nested",
+        "mixed_vector_code",
+        "stencil_recurrence",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

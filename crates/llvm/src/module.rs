@@ -122,7 +122,9 @@ pub struct ScalarFunctionInfo {
 pub struct SimdLoopFunction {
     pub name: String,
     /// Whether the function already holds vector code (typically a loop
-    /// LLVM's vectorizer did vectorize); lifting would scalarize it.
+    /// LLVM's vectorizer did vectorize): such a function is lifted with
+    /// [`LlvmModule::lift_canonical_keeping_vectors`], which does not
+    /// scalarize it.
     pub has_vector_code: bool,
     /// The `target-features` attribute of the function (may be empty).
     pub target_features: String,
@@ -333,6 +335,19 @@ impl<'ctx> LlvmModule<'ctx> {
         let mut copy = LlvmModule { context: self.context, module: self.module.clone() };
         copy.canonicalize(name)?;
         copy.run_function_pipeline(name, SCALARIZE_PIPELINE)?;
+        copy.lift(name)
+    }
+
+    /// Lifts the defined function `name` like [`LlvmModule::lift_canonical`]
+    /// but without [`SCALARIZE_PIPELINE`]: the vector code of the function
+    /// (loops LLVM's vectorizer already vectorized) is lifted as vector
+    /// instructions (shuffles, insert/extractelement, vector intrinsic calls)
+    /// and lowers back unchanged. The `#pragma omp simd` loop driver uses it
+    /// for functions that hold vector code: only the outlined scalar loop
+    /// body is widened, the rest of the function keeps LLVM's vector code.
+    pub fn lift_canonical_keeping_vectors(&self, name: &str) -> Result<Function, BridgeError> {
+        let mut copy = LlvmModule { context: self.context, module: self.module.clone() };
+        copy.canonicalize(name)?;
         copy.lift(name)
     }
 

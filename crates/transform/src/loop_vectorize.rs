@@ -50,6 +50,8 @@
 //! wrap (the loop would not terminate otherwise, or only after 2^n
 //! iterations).
 
+pub mod narrow;
+pub mod recurrence;
 pub mod reduction;
 #[cfg(test)]
 mod tests;
@@ -179,8 +181,9 @@ pub struct LoopPlan {
     /// Values defined before the loop and used in it, in first-use order.
     pub live_ins: Vec<Value>,
     /// The widest scalar type (in bits) the body loads, stores, computes with
-    /// in reductions or passes to calls; 32 if none. Pointers and the
-    /// inductions do not count (they are addresses and indices).
+    /// in reductions, carries in floating-point phis or passes to calls; 32
+    /// if none. Pointers, the inductions and integer phis other than
+    /// reductions do not count (they are addresses and indices).
     pub widest_data_bits: u32,
 }
 
@@ -444,9 +447,14 @@ pub fn plan_simd_loop(
                     .map(|arg| func.dfg.value_type(*arg).clone())
                     .chain(std::iter::once(ret_ty.clone()))
                     .collect(),
+                // Reduction phis carry data; other integer phis (the
+                // counters of inner loops, which LLVM's indvars widens to
+                // i64) are indices, like the inductions, and do not count:
+                // an i64 inner counter must not halve W.
                 InstData::Phi { ty, .. } => {
                     let result = func.dfg.result(inst).expect("phis have results");
-                    if induction_values.contains(&result) {
+                    let is_reduction = reductions.iter().any(|reduction| reduction.phi == result);
+                    if induction_values.contains(&result) || (ty.is_int() && !is_reduction) {
                         Vec::new()
                     } else {
                         vec![ty.clone()]
