@@ -139,10 +139,12 @@ pub struct LinearizeReport {
     pub uniform_kept: usize,
     /// Uniform conditional branches folded anyway.
     pub uniform_folded: usize,
-    /// Uniform branches of blocks with a uniform predicate that lost one of
-    /// their original targets in partial mode. PLDI'18 Theorem 4.5 promises
-    /// that such a branch is kept (its first case: `uni(b)`), so this is 0
-    /// unless the implementation is wrong; the corpus test asserts it.
+    /// Uniform branches that lost, in partial mode, an original edge PLDI'18
+    /// Theorem 4.5 promises to keep: any edge of a block with a uniform
+    /// predicate (`uni(b)`), and an edge `b -> y` where `b` strictly
+    /// dominates `y` (the theorem's second case with `d = b`: the edge is
+    /// uniform in `b`'s dominance region). 0 unless the implementation is
+    /// wrong; the random-CFG and corpus tests assert it.
     pub uniform_lost: usize,
     /// Loops left as they were (uniform).
     pub loops_uniform: usize,
@@ -288,10 +290,16 @@ pub fn linearize_function(
                 report.uniform_folded += 1;
             }
             let original_targets: HashSet<Block> = func.successors(block).into_iter().collect();
-            if mode == LinearizeMode::Partial
-                && masks.is_block_uniform(block)
-                && targets != original_targets
-            {
+            // Theorem 4.5 keeps every edge `b -> y` with uni(b), and every
+            // edge `b -> y` that a block `d` dominates (here `d = b`, which
+            // strictly dominates `y`) and that is uniform in `d`'s
+            // dominance region (a uniform branch at the region's entry is).
+            let lost = original_targets.iter().any(|target| {
+                let promised = masks.is_block_uniform(block)
+                    || (*target != block && snapshot.domtree.dominates(block, *target));
+                promised && !targets.contains(target)
+            });
+            if mode == LinearizeMode::Partial && lost {
                 report.uniform_lost += 1;
             }
         }
