@@ -956,6 +956,9 @@ impl Driver {
             simd_loops: true,
             // Calls in loops clang vectorizes itself may use our variants.
             annotate_variants: true,
+            // Variants whose definition may live in a file compiled without
+            // the pragma on it get a weak per-lane fallback.
+            weak_variant_fallbacks: true,
             vector_math: if self.invocation.approximate_math {
                 VectorMath::Libmvec
             } else {

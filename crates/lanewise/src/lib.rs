@@ -99,6 +99,10 @@ pub struct Options {
     /// Also vectorize the loops marked by `#pragma omp simd` (or `#pragma
     /// clang loop vectorize(assume_safety)`) in every defined function.
     pub simd_loops: bool,
+    /// Give every vector variant the module declares but does not define a
+    /// weak definition that calls the scalar function once per active lane
+    /// (see [`define_weak_variant_fallbacks`]).
+    pub weak_variant_fallbacks: bool,
     /// Put `vector-function-abi-variant` attributes on the calls of
     /// `declare simd` functions in the module, naming the variants whose
     /// vector ABI is LLVM's own, so that clang's loop vectorizer calls them
@@ -118,6 +122,7 @@ impl Default for Options {
             instrument_utilization: false,
             simd_loops: false,
             annotate_variants: false,
+            weak_variant_fallbacks: false,
         }
     }
 }
@@ -495,6 +500,9 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
     if options.annotate_variants {
         variant_calls::annotate_variant_calls(module)?;
     }
+    if options.weak_variant_fallbacks {
+        produced_names.extend(define_weak_variant_fallbacks(module, &data_layout, options)?);
+    }
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
@@ -523,6 +531,72 @@ fn record_declare_simd_remarks(report: &mut Report, scalar_name: &str, produced:
             ),
         });
     }
+}
+
+/// Weak definitions of the `_ZGV` variants this module references (declared,
+/// called by vectorized code or named for clang's vectorizer) but does not
+/// define: each calls the scalar function once per active lane, in lane
+/// order, behind the variant's ABI signature. clang attaches `declare simd`
+/// attributes only to the declaration that carries the pragma, so a
+/// function declared with the pragma in a header but defined (and compiled)
+/// in another translation unit gets no variants there; without a fallback,
+/// a caller compiled separately would not link. A real definition (ours from
+/// a translation unit that saw the pragma on the definition, or GCC's
+/// clones) wins over the weak one at link time. Returns the new names.
+fn define_weak_variant_fallbacks(
+    module: &mut LlvmModule<'_>,
+    data_layout: &DataLayout,
+    options: &Options,
+) -> Result<Vec<String>, Error> {
+    let defined: std::collections::HashSet<String> =
+        module.defined_function_names().into_iter().collect();
+    let mut produced = Vec::new();
+    for info in module.functions_with_variants() {
+        for mangled in &info.variant_names {
+            if defined.contains(mangled) || module.function_signature(mangled).is_err() {
+                continue;
+            }
+            let Ok(variant) = VariantName::parse(mangled) else { continue };
+            let Ok((param_types, ret_ty)) = module.function_signature(&info.name) else {
+                continue;
+            };
+            if variant.params.len() != param_types.len() {
+                continue;
+            }
+            let mut wrapper = Function::new(info.name.clone(), param_types, ret_ty.clone());
+            let args: Vec<_> = wrapper.params.iter().map(|param| param.value).collect();
+            let mut builder = lanewise_ir::FunctionBuilder::new(&mut wrapper);
+            let entry = builder.create_block(Some("entry"));
+            builder.switch_to_block(entry);
+            let call = builder.call(
+                lanewise_ir::Callee::Direct(info.name.clone()),
+                args,
+                ret_ty.clone(),
+                lanewise_ir::CallEffects::SideEffects,
+            );
+            let result = builder.func.dfg.result(call);
+            builder.ret(result.filter(|_| ret_ty != Type::Void));
+            // No callee variants: the fallback must call the scalar function.
+            let widened = widen_variant(
+                &wrapper,
+                &variant,
+                mangled,
+                data_layout,
+                &CalleeVariants::new(),
+                options,
+            );
+            let Ok((mut vector, _)) = widened else { continue };
+            lower_vector_abi(&mut vector, variant.isa);
+            if module
+                .add_vector_function(&vector, &info.name, variant.isa.target_features())
+                .is_ok()
+            {
+                module.set_weak_linkage(mangled)?;
+                produced.push(mangled.clone());
+            }
+        }
+    }
+    Ok(produced)
 }
 
 /// All variants of one declare-simd function.

@@ -217,6 +217,7 @@ fn run(cli: Cli) -> Result<(), String> {
         instrument_utilization: cli.instrument_utilization,
         simd_loops: cli.simd_loops,
         annotate_variants: false,
+        weak_variant_fallbacks: false,
     };
     let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
         .map_err(|error| one_line_message(&error))?;

@@ -460,3 +460,65 @@ fn standard_input_and_response_files() {
     assert_success(&output, "lanewise cc @args.rsp");
     assert!(defined_symbols(&directory.join("from rsp.o")).contains("_ZGVbN4v_halve_until_small"));
 }
+
+/// A `declare simd` pragma on a prototype in a header reaches the callers'
+/// declarations but not the definition clang compiles in another file (clang
+/// attaches the attributes only to the declaration carrying the pragma). The
+/// caller's vectorized loop calls the variants anyway; compiled separately,
+/// its object carries weak per-lane fallbacks of them, so the program links
+/// and computes what clang's build computes.
+#[test]
+fn separately_compiled_files_link_through_weak_variant_fallbacks() {
+    let directory = scratch("driver-separate");
+    let sources = programs_directory().join("multi_tu_kernels");
+    let include = format!("-I{}", programs_directory().display());
+    for file in ["kernels.c", "main.c"] {
+        let source = sources.join(file);
+        let object = directory.join(file.replace(".c", ".o"));
+        let output = lanewise_cc(
+            &directory,
+            &[
+                "-O3",
+                "-march=native",
+                "-fopenmp-simd",
+                &include,
+                "-c",
+                source.to_str().unwrap(),
+                "-o",
+                object.to_str().unwrap(),
+            ],
+        );
+        assert_success(&output, &format!("lanewise cc -c {file}"));
+    }
+    // The caller's object defines the variants it calls, weakly.
+    let weak = run(Command::new("llvm-nm-22").arg(directory.join("main.o")));
+    let weak_variants: Vec<String> = text(&weak.stdout)
+        .lines()
+        .filter(|line| line.contains(" W _ZGV"))
+        .map(str::to_owned)
+        .collect();
+    assert!(weak_variants.iter().any(|line| line.ends_with("_escape_time")), "{weak_variants:?}");
+    let linked = run(Command::new(CLANG).current_dir(&directory).args([
+        "main.o",
+        "kernels.o",
+        "-lm",
+        "-o",
+        "separate.exe",
+    ]));
+    assert_success(&linked, "linking separately compiled objects");
+    let reference = run(Command::new(CLANG).current_dir(&directory).args([
+        "-O3",
+        "-march=native",
+        "-fopenmp-simd",
+        &include,
+        sources.join("kernels.c").to_str().unwrap(),
+        sources.join("main.c").to_str().unwrap(),
+        "-lm",
+        "-o",
+        "clang.exe",
+    ]));
+    assert_success(&reference, "clang multi_tu_kernels");
+    let expected = execute(&directory.join("clang.exe")).unwrap();
+    let actual = execute(&directory.join("separate.exe")).unwrap();
+    compare_outputs(&expected, &actual).unwrap();
+}

@@ -651,6 +651,14 @@ impl<'ctx> LlvmModule<'ctx> {
         annotated
     }
 
+    /// Gives the defined function `name` weak linkage: a definition the
+    /// linker drops when another object defines the symbol (a fallback).
+    pub fn set_weak_linkage(&mut self, name: &str) -> Result<(), BridgeError> {
+        let function = self.defined_function(name)?;
+        function.set_linkage(inkwell::module::Linkage::WeakAny);
+        Ok(())
+    }
+
     /// Names of all functions defined in the module, in module order.
     pub fn defined_function_names(&self) -> Vec<String> {
         self.defined_functions().into_iter().map(|info| info.name).collect()
