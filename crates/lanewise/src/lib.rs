@@ -32,9 +32,13 @@ use lanewise_transform::widen::{
     widen_function_with_stats, CallStats, CalleeVariants, MemoryAccessStats,
 };
 use lanewise_transform::{
-    interleave_private_arrays, lower_vector_abi, skip_loops_without_active_lanes, widen_mask_phis,
-    BlockPredicates, WidenConfig,
+    guard_divergent_regions, interleave_private_arrays, lower_vector_abi,
+    skip_loops_without_active_lanes, widen_mask_phis, BlockPredicates, WidenConfig,
 };
+
+/// Regions smaller than this (instructions) are not worth an `any` test and
+/// a branch (Shin's profitability concern, as a plain threshold).
+const BOSCC_MIN_REGION_INSTRUCTIONS: usize = 24;
 
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::linearize::LinearizeMode;
@@ -171,6 +175,10 @@ pub struct BranchCounts {
     /// block's predicate is uniform) but that lost a target: 0 unless
     /// linearization is wrong.
     pub uniform_lost: usize,
+    /// Regions behind a divergent branch guarded by BOSCC (jumped over when
+    /// no lane takes the branch towards them); their guards count as
+    /// uniform kept branches.
+    pub regions_skipped_when_inactive: usize,
 }
 
 /// Loops of the scalar function.
@@ -242,6 +250,7 @@ impl ProducedFunction {
             uniform_kept: linearized.uniform_kept,
             uniform_folded: linearized.uniform_folded,
             uniform_lost: linearized.uniform_lost,
+            regions_skipped_when_inactive: 0,
         };
         self.loops = LoopCounts {
             uniform: linearized.loops_uniform,
@@ -269,6 +278,7 @@ impl ProducedFunction {
             uniform_kept: conditional,
             uniform_folded: 0,
             uniform_lost: 0,
+            regions_skipped_when_inactive: 0,
         };
         self.loops = LoopCounts { uniform: loops.len(), divergent: 0, skipped_when_inactive: 0 };
     }
@@ -317,7 +327,7 @@ impl Report {
             let memory = &function.memory;
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
-                 folded ({} against Theorem 4.5); loops: {} uniform, {} divergent, {} skipped when no lane is active\n  memory: {} uniform, {} contiguous, \
+                 folded ({} against Theorem 4.5), {} regions skipped when no lane is active; loops: {} uniform, {} divergent, {} skipped when no lane is active\n  memory: {} uniform, {} contiguous, \
                  {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays; masked: {} blocks, {} accesses\n  \
                  calls: {} vector variant, {} per lane\n",
                 function.name,
@@ -329,6 +339,7 @@ impl Report {
                 branches.uniform_kept,
                 branches.uniform_folded,
                 branches.uniform_lost,
+                branches.regions_skipped_when_inactive,
                 function.loops.uniform,
                 function.loops.divergent,
                 function.loops.skipped_when_inactive,
@@ -688,15 +699,31 @@ pub(crate) fn widen_variant(
     let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
 
     // Divergence analysis (shapes with sync dependence) on the scalar code.
-    let cfg = ControlFlowGraph::compute(&work);
-    let domtree = DominatorTree::compute(&work, &cfg);
-    let postdom = PostDominatorTree::compute(&work, &cfg);
-    let loops = LoopInfo::compute(&work, &cfg, &domtree)
-        .map_err(|error| analysis_error(error.to_string()))?;
-    let divergence =
-        DivergenceInfo::compute(&work, &cfg, &domtree, &postdom, &loops, data_layout, &params)
+    let analyze = |work: &Function| -> Result<(LoopInfo, DivergenceFacts), Error> {
+        let cfg = ControlFlowGraph::compute(work);
+        let domtree = DominatorTree::compute(work, &cfg);
+        let postdom = PostDominatorTree::compute(work, &cfg);
+        let loops = LoopInfo::compute(work, &cfg, &domtree)
             .map_err(|error| analysis_error(error.to_string()))?;
-    let facts = DivergenceFacts::from_divergence_info(&work, &divergence, &loops);
+        let divergence =
+            DivergenceInfo::compute(work, &cfg, &domtree, &postdom, &loops, data_layout, &params)
+                .map_err(|error| analysis_error(error.to_string()))?;
+        let facts = DivergenceFacts::from_divergence_info(work, &divergence, &loops);
+        Ok((loops, facts))
+    };
+    let (mut loops, mut facts) = analyze(&work)?;
+
+    // BOSCC before linearization: large regions behind a divergent branch
+    // are jumped over when no lane takes the branch towards them; the new
+    // uniform branches change the facts.
+    let guarded_regions = if options.linearize == LinearizeMode::Partial {
+        guard_divergent_regions(&mut work, &facts.divergent_branches, BOSCC_MIN_REGION_INSTRUCTIONS)
+    } else {
+        0
+    };
+    if guarded_regions > 0 {
+        (loops, facts) = analyze(&work)?;
+    }
 
     // Linearization makes every branch uniform. Functions whose control flow
     // is already uniform skip it (unless full linearization is asked for).
@@ -708,6 +735,7 @@ pub(crate) fn widen_variant(
         let linearized = linearize_function(&mut work, &facts, options.linearize, entry_mask)
             .map_err(|error| analysis_error(error.to_string()))?;
         produced.record_linearization(&linearized, &work);
+        produced.branches.regions_skipped_when_inactive = guarded_regions;
         // BOSCC: loops whose entry mask may be empty are jumped over then.
         let mut predicates = linearized.predicates;
         produced.loops.skipped_when_inactive =

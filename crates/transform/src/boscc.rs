@@ -47,7 +47,8 @@ use lanewise_ir::{
 };
 
 use crate::cfg_canon::{
-    block_phis, insert_before_terminator, insert_phi, new_block_after, CfgSnapshot,
+    block_phis, insert_before_terminator, insert_phi, new_block_after, rename_phi_predecessor,
+    CfgSnapshot,
 };
 use crate::predicates::BlockPredicates;
 
@@ -316,6 +317,126 @@ fn apply_guard(
                 .map_operands(|value| replacements.get(&value).copied().unwrap_or(value));
         }
     }
+}
+
+/// BOSCC before linearization (PLDI'18 section 4, after Theorem 4.5: "we
+/// can insert tests for all-false masks in the CFG even before
+/// if-conversion"): on an edge `A -> B` of a divergent branch, where `B` has
+/// no other predecessor and the blocks `B` dominates (its region) leave only
+/// towards one block `X`, a new block `G` takes the edge and branches
+/// `br rv_any(true), B, X`. In the scalar function `rv_any(true)` is true, so
+/// nothing changes; in the vector function it is "some lane reached `G`", a
+/// uniform condition that partial linearization keeps (Theorem 4.5: `G`
+/// dominates `B`), so the region is jumped over when no lane takes the edge.
+/// `X`'s phis get `poison` from `G` (no lane arrives on that edge; the blend
+/// linearization makes selects by its all-false mask). Regions smaller than
+/// `min_instructions`, containing a return, or leaving through a loop's back
+/// edge are left alone. Returns the number of regions guarded.
+pub fn guard_divergent_regions(
+    func: &mut Function,
+    divergent_branches: &HashSet<Block>,
+    min_instructions: usize,
+) -> usize {
+    let mut guarded: HashSet<Block> = HashSet::new();
+    loop {
+        let Ok(snapshot) = CfgSnapshot::compute(func) else { return guarded.len() };
+        let mut branches: Vec<Block> = divergent_branches.iter().copied().collect();
+        branches.sort();
+        let candidate = branches.into_iter().find_map(|branching| {
+            if !func.layout.is_block_inserted(branching) {
+                return None;
+            }
+            let successors = snapshot.cfg.succs(branching).to_vec();
+            successors.iter().copied().find_map(|entry| {
+                if guarded.contains(&entry)
+                    || successors.iter().filter(|s| **s == entry).count() != 1
+                {
+                    return None;
+                }
+                region_exit(func, &snapshot, branching, entry, min_instructions)
+                    .map(|exit| (branching, entry, exit))
+            })
+        });
+        let Some((branching, entry, exit)) = candidate else { return guarded.len() };
+        let name = format!("{}.boscc", func.block_name(entry));
+        let guard = new_block_after(func, branching, name);
+        let terminator = func.terminator(branching).expect("a branching block has a terminator");
+        func.dfg.inst_mut(terminator).replace_successor(entry, guard);
+        rename_phi_predecessor(func, entry, branching, guard);
+        let always = func.dfg.int_const(Type::BOOL, 1);
+        let any_call = InstData::Call {
+            callee: Callee::Direct("rv_any".into()),
+            args: vec![always],
+            ret_ty: Type::BOOL,
+            effects: CallEffects::Pure,
+            flags: FastMathFlags::default(),
+        };
+        let any = func.append(guard, any_call, Type::BOOL);
+        let any = func.dfg.result(any).expect("rv_any has a result");
+        func.append(
+            guard,
+            InstData::Branch { cond: any, then_dest: entry, else_dest: exit },
+            Type::Void,
+        );
+        for phi in block_phis(func, exit) {
+            let result = func.dfg.result(phi).expect("a phi has a result");
+            let ty = func.dfg.value_type(result).clone();
+            let poison = func.dfg.make_const(ty, lanewise_ir::Constant::Poison);
+            if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
+                incoming.push((guard, poison));
+            }
+        }
+        // Neither the region nor its new guard is guarded again.
+        guarded.insert(entry);
+        guarded.insert(guard);
+    }
+}
+
+/// The single block the region of `entry` (the blocks it dominates) leaves
+/// to, if the region qualifies (see [`guard_divergent_regions`]).
+fn region_exit(
+    func: &Function,
+    snapshot: &CfgSnapshot,
+    branching: Block,
+    entry: Block,
+    min_instructions: usize,
+) -> Option<Block> {
+    if snapshot.cfg.preds(entry) != [branching] {
+        return None;
+    }
+    let region: Vec<Block> = func
+        .layout
+        .blocks()
+        .iter()
+        .copied()
+        .filter(|block| snapshot.domtree.dominates(entry, *block))
+        .collect();
+    let mut exit = None;
+    let mut size = 0;
+    for &block in &region {
+        size += func.layout.block_insts(block).len();
+        let successors = snapshot.cfg.succs(block);
+        if successors.is_empty() {
+            return None; // a return inside the region
+        }
+        for &successor in successors {
+            if region.contains(&successor) {
+                continue;
+            }
+            if exit.is_some_and(|known| known != successor) {
+                return None;
+            }
+            exit = Some(successor);
+        }
+    }
+    let exit = exit?;
+    // Not a back edge (a `continue` out of the region) and not a loop exit.
+    if snapshot.loops.is_header(exit)
+        || snapshot.loops.innermost_loop(exit) != snapshot.loops.innermost_loop(branching)
+    {
+        return None;
+    }
+    (size >= min_instructions).then_some(exit)
 }
 
 #[cfg(test)]

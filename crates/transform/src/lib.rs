@@ -25,7 +25,7 @@ pub mod vector_math;
 pub mod widen;
 
 pub use abi::lower_vector_abi;
-pub use boscc::skip_loops_without_active_lanes;
+pub use boscc::{guard_divergent_regions, skip_loops_without_active_lanes};
 pub use linearize::{
     linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,
 };

@@ -849,6 +849,28 @@ fn random_functions_widened_agree_with_the_scalar_lanes() {
     assert!(guarded_loops > 10, "only {guarded_loops} loops guarded");
 }
 
+/// BOSCC before linearization (`boscc::guard_divergent_regions`, every
+/// qualifying region guarded whatever its size): the guarded, linearized
+/// and widened functions agree with the original scalar lanes.
+#[test]
+fn random_functions_with_guarded_regions_agree_with_the_scalar_lanes() {
+    let mut guarded_regions = 0;
+    for seed in 40_000..40_000 + random_case_count() / 2 {
+        let func = random_function(seed, 14, 50);
+        let facts = analyze(&func, "uvv");
+        let mut guarded = func.clone();
+        guarded_regions +=
+            crate::boscc::guard_divergent_regions(&mut guarded, &facts.divergent_branches, 0);
+        verify(&guarded);
+        let (result, report) = linearize(&guarded, "uvv", LinearizeMode::Partial);
+        assert_eq!(report.uniform_lost, 0, "seed {seed}: Theorem 4.5 broken\n{guarded}\n{result}");
+        check_same_meaning(&func, &result, &report, seed, 20);
+        check_widened(&func, &result, &report, 4, seed, 10);
+        check_widened(&func, &result, &report, 8, seed + 1, 5);
+    }
+    assert!(guarded_regions > 50, "only {guarded_regions} regions guarded");
+}
+
 /// How many random functions the widened property tests check: thousands in
 /// release builds (the project's test command), fewer in debug builds.
 fn random_case_count() -> u64 {
