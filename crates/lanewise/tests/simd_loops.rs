@@ -260,6 +260,20 @@ simd_loop_tests!(
     nested,
 );
 
+/// Vector integer divisions and remainders with varying divisors go through
+/// `double` division (x86 has no vector integer division), bit-exact with
+/// the scalar reference at the extremes of each type.
+#[test]
+fn integer_division() {
+    check_source("integer_division");
+    let output = scratch_dir("integer_division").join("output.ll");
+    let text = std::fs::read_to_string(output).unwrap();
+    assert!(text.contains("fdiv <8 x double>"), "no double division in:\n{text}");
+    for op in ["sdiv <", "udiv <", "srem <", "urem <"] {
+        assert!(!text.contains(op), "a vector `{op}` is left in:\n{text}");
+    }
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -276,6 +290,7 @@ fn every_source_has_a_test() {
         "nested",
         "mixed_vector_code",
         "stencil_recurrence",
+        "integer_division",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -559,9 +559,69 @@ impl<'ctx> Lowerer<'ctx, '_> {
         lowered.set_fast_math_bits(fast_math_to_bits(flags.fast_math));
     }
 
+    /// Whether a vector integer division or remainder is lowered through
+    /// `double` division ([`Self::lower_division_through_double`]): lanes of
+    /// at most 32 bits and a divisor that is not a constant (LLVM turns
+    /// constant divisors into multiplications, which is faster still).
+    fn divides_through_double(&self, op: BinaryOp, lhs: Value, rhs: Value) -> bool {
+        let is_division =
+            matches!(op, BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem);
+        let narrow_int_lanes = matches!(
+            self.func.dfg.value_type(lhs),
+            Type::Vector { elem, .. } if matches!(**elem, Type::Int(bits) if bits <= 32)
+        );
+        is_division && narrow_int_lanes && self.func.dfg.constant(rhs).is_none()
+    }
+
+    /// A vector `sdiv`/`udiv`/`srem`/`urem` of lanes of at most 32 bits
+    /// through `double` division: x86 has no vector integer division, so
+    /// LLVM scalarizes it into one `idiv` per lane (Euclid's loop in the
+    /// `gcd_pairs` program spends most of its time there), while
+    /// `fptosi(sitofp a / sitofp b)` is the exact truncated quotient: both
+    /// operands convert exactly (|a|, |b| < 2^32 < 2^53), and the rounding
+    /// error of the quotient, below |a/b| * 2^-53 < 1/|b|, cannot carry it
+    /// across an integer (a non-integral a/b is at least 1/|b| away from
+    /// one). The remainder is `a - q * b` (wrapping, exact). The cases LLVM
+    /// leaves undefined (a zero divisor, `INT_MIN / -1`) give poison here;
+    /// inactive lanes were given a divisor of one by the widening.
+    fn lower_division_through_double(
+        &self,
+        op: BinaryOp,
+        lhs: RawValue<'ctx>,
+        rhs: RawValue<'ctx>,
+        lanes: u32,
+    ) -> RawValue<'ctx> {
+        use LLVMOpcode::*;
+        let signed = matches!(op, BinaryOp::SDiv | BinaryOp::SRem);
+        let (to_double, to_int) =
+            if signed { (LLVMSIToFP, LLVMFPToSI) } else { (LLVMUIToFP, LLVMFPToUI) };
+        let double_vector = self.context.vector_type(self.context.double_type(), lanes);
+        let lhs_double = self.builder.cast(to_double, lhs, double_vector);
+        let rhs_double = self.builder.cast(to_double, rhs, double_vector);
+        let quotient_double = self.builder.binary(LLVMFDiv, lhs_double, rhs_double);
+        let quotient = self.builder.cast(to_int, quotient_double, lhs.ty());
+        match op {
+            BinaryOp::SDiv | BinaryOp::UDiv => quotient,
+            _ => {
+                let product = self.builder.binary(LLVMMul, quotient, rhs);
+                self.builder.binary(LLVMSub, lhs, product)
+            }
+        }
+    }
+
     fn lower_inst(&mut self, inst: Inst) -> Result<Option<RawValue<'ctx>>, BridgeError> {
         let data = self.func.dfg.inst(inst).clone();
         let lowered = match &data {
+            InstData::Binary { op, lhs, rhs, .. }
+                if self.divides_through_double(*op, *lhs, *rhs) =>
+            {
+                let lanes = match self.func.dfg.value_type(*lhs) {
+                    Type::Vector { lanes, .. } => *lanes,
+                    _ => unreachable!("divides_through_double accepts vectors only"),
+                };
+                let (lhs, rhs) = (self.operand(*lhs)?, self.operand(*rhs)?);
+                self.lower_division_through_double(*op, lhs, rhs, lanes)
+            }
             InstData::Binary { op, lhs, rhs, flags } => {
                 let (lhs, rhs) = (self.operand(*lhs)?, self.operand(*rhs)?);
                 let lowered = self.builder.binary(binary_opcode(*op), lhs, rhs);
