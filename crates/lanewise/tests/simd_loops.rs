@@ -2,10 +2,15 @@
 //! scalar, vectorized by Lanewise, checked on machine code.
 //!
 //! Each C file of `tests/simd_loops/` is compiled twice: by plain
-//! `clang-22 -O3 -march=native` (the reference) and through
-//! `clang-22 -O3 -march=native -fopenmp-simd -fno-vectorize
+//! `clang-22 -O3 -march=x86-64-v3` (the reference) and through
+//! `clang-22 -O3 -march=x86-64-v3 -fopenmp-simd -fno-vectorize
 //! -fno-slp-vectorize -S -emit-llvm` → `lanewise --simd-loops` →
-//! `clang-22 -O3 -march=native`. Both programs print their results (see
+//! `clang-22 -O3 -march=x86-64-v3`. The target is fixed (AVX2, W=8 for
+//! 32-bit lanes) so that the assertions on widths hold on every host;
+//! `avx512_targets_get_16_lanes` checks the AVX-512 choice, and the whole
+//! programs of `tests/programs` run with `-march=native`.
+//!
+//! Both programs print their results (see
 //! `tests/simd_loops/lw_loops.h`); `E` lines must be equal bit for bit,
 //! `F` lines (floating-point sum and product reductions, which the simd
 //! pragma allows to reassociate) within a relative tolerance of 1e-5. The
@@ -16,6 +21,9 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// The target of every compilation: AVX2 (see the module docs).
+const MARCH: &str = "-march=x86-64-v3";
 
 /// Relative tolerance of reassociated floating-point reductions.
 const FLOAT_REDUCTION_TOLERANCE: f64 = 1e-5;
@@ -91,7 +99,7 @@ fn check_source_with(name: &str, extra_flags: &[&str]) -> Vec<serde_json::Value>
     let report = scratch.join("report.json");
     run(Command::new("clang-22")
         .arg("-O3")
-        .arg("-march=native")
+        .arg(MARCH)
         .args([
             "-fopenmp-simd",
             "-fno-vectorize",
@@ -141,13 +149,13 @@ fn check_source_with(name: &str, extra_flags: &[&str]) -> Vec<serde_json::Value>
     let reference_binary = scratch.join("reference");
     let vectorized_binary = scratch.join("vectorized");
     run(Command::new("clang-22")
-        .args(["-O3", "-march=native", "-fopenmp-simd"])
+        .args(["-O3", MARCH, "-fopenmp-simd"])
         .args(extra_flags)
         .arg(&source)
         .arg("-o")
         .arg(&reference_binary));
     run(Command::new("clang-22")
-        .args(["-O3", "-march=native", "-Wno-override-module"])
+        .args(["-O3", MARCH, "-Wno-override-module"])
         .arg(&output)
         .arg("-o")
         .arg(&vectorized_binary));
@@ -210,7 +218,7 @@ fn cc_keeps_simd_loop_bodies_unit_stride() {
     let scratch = scratch_dir("cc_unit_stride");
     let output = scratch.join("inner_while.ll");
     let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
-        .args(["cc", "-O3", "-march=native", "-fopenmp-simd", "-Rpass=lanewise", "-S"])
+        .args(["cc", "-O3", MARCH, "-fopenmp-simd", "-Rpass=lanewise", "-S"])
         .arg("-emit-llvm")
         .arg(sources_dir().join("inner_while.c"))
         .arg("-o")
@@ -220,6 +228,50 @@ fn cc_keeps_simd_loop_bodies_unit_stride() {
     let text = std::fs::read_to_string(&output).unwrap();
     assert!(!text.contains("@llvm.masked.gather"), "the loop body gathers:\n{text}");
     assert!(text.contains("load <8 x i32>"), "no contiguous vector load:\n{text}");
+}
+
+/// For an AVX-512 target (`-march=x86-64-v4`, and 512-bit vectors preferred:
+/// otherwise LLVM splits them into halves) the loop gets 16 lanes of 32 bits
+/// in zmm registers; on a host with x86-64-v4 the program also runs and
+/// agrees with clang's build.
+#[test]
+fn avx512_targets_get_16_lanes() {
+    let scratch = scratch_dir("avx512_widths");
+    let source = sources_dir().join("inner_while.c");
+    let flags = ["-O3", "-march=x86-64-v4", "-mprefer-vector-width=512", "-fopenmp-simd"];
+    let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+        .arg("cc")
+        .args(flags)
+        .args(["-Rpass=lanewise", "-S"])
+        .arg(&source)
+        .arg("-o")
+        .arg(scratch.join("inner_while.s")));
+    let remarks = String::from_utf8_lossy(&compiled.stderr);
+    assert!(remarks.contains("remark: vectorized loop at W=16"), "{remarks}");
+    let assembly = std::fs::read_to_string(scratch.join("inner_while.s")).unwrap();
+    assert!(assembly.contains("zmm"), "no 512-bit code:\n{assembly}");
+    let host_has_x86_64_v4 = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512cd")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl");
+    if !host_has_x86_64_v4 {
+        return;
+    }
+    let vectorized = scratch.join("vectorized");
+    let reference = scratch.join("reference");
+    run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+        .arg("cc")
+        .args(flags)
+        .arg(&source)
+        .arg("-o")
+        .arg(&vectorized));
+    run(Command::new("clang-22").args(flags).arg(&source).arg("-o").arg(&reference));
+    compare_outputs(
+        "inner_while (AVX-512)",
+        &String::from_utf8_lossy(&run(&mut Command::new(&reference)).stdout),
+        &String::from_utf8_lossy(&run(&mut Command::new(&vectorized)).stdout),
+    );
 }
 
 /// A stencil whose `in[i]` LLVM's GVN carries over from the previous
