@@ -644,7 +644,8 @@ fn vectorize_declare_simd_function(
 }
 
 fn lift(module: &LlvmModule<'_>, name: &str, options: &Options) -> Result<Function, Error> {
-    let scalar = module.lift_canonical(name)?;
+    let mut scalar = module.lift_canonical(name)?;
+    lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut scalar);
     check(&scalar, Pass::Lift, options)?;
     Ok(scalar)
 }

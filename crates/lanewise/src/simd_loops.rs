@@ -98,11 +98,14 @@ fn vectorize_function_loops(
 ) -> Result<Vec<String>, Error> {
     // Vector code elsewhere in the function (a loop LLVM vectorized) is
     // lifted as it is, not scalarized: only the outlined loop body is widened.
-    let lifted = if function.has_vector_code {
+    let mut lifted = if function.has_vector_code {
         module.lift_canonical_keeping_vectors(&function.name)?
     } else {
         module.lift_canonical(&function.name)?
     };
+    // A switch whose default cannot happen branches to `unreachable`; inside
+    // a SIMD loop that edge would be a second loop exit.
+    lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut lifted);
     check(&lifted, Pass::Lift, options)?;
     let isa = best_isa(&function.target_features);
     let mut work = lifted;

@@ -310,6 +310,7 @@ simd_loop_tests!(
     linear,
     simdlen,
     nested,
+    switch_all_cases,
 );
 
 /// Vector integer divisions and remainders with varying divisors go through
@@ -343,6 +344,7 @@ fn every_source_has_a_test() {
         "mixed_vector_code",
         "stencil_recurrence",
         "integer_division",
+        "switch_all_cases",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -9,6 +9,11 @@
 //!
 //! - [`remove_unreachable_blocks`]: blocks the entry cannot reach leave the
 //!   layout (phi entries from them are dropped).
+//! - [`fold_branches_to_unreachable`]: edges into blocks that do nothing but
+//!   `unreachable` are dropped, as LLVM's SimplifyCFG does (taking them is
+//!   undefined behaviour). clang leaves them for a `switch` whose default
+//!   cannot happen; inside a SIMD loop such an edge would count as a second
+//!   exit, and in a variant as a divergent branch.
 //! - [`unify_exits`]: every `ret` and `unreachable` becomes a jump to one
 //!   return block whose phi collects the return values (`poison` from former
 //!   `unreachable` blocks: a lane reaching them had undefined behaviour, and
@@ -20,7 +25,7 @@
 //! Each helper keeps phis consistent with the new predecessors. None keeps
 //! analyses up to date: recompute a [`CfgSnapshot`] after every edit.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lanewise_analysis::{IrreducibleError, Loop, LoopInfo};
 use lanewise_ir::cfg::ControlFlowGraph;
@@ -174,6 +179,82 @@ pub fn rename_phi_predecessor(func: &mut Function, block: Block, from: Block, to
     }
 }
 
+/// Whether `block` does nothing but `unreachable` (phis aside): reaching it
+/// is undefined behaviour. A block that calls a function first (`abort`,
+/// `__assert_fail`) is a real path and does not count.
+fn is_dead_end(func: &Function, block: Block) -> bool {
+    let insts = func.layout.block_insts(block);
+    matches!(insts.last().map(|inst| func.dfg.inst(*inst)), Some(InstData::Unreachable))
+        && insts[..insts.len() - 1]
+            .iter()
+            .all(|inst| matches!(func.dfg.inst(*inst), InstData::Phi { .. }))
+}
+
+/// Drops the branch and switch edges into dead-end blocks (see
+/// [`is_dead_end`]): a conditional branch with one dead-end target becomes a
+/// jump to the other; a switch loses its dead-end cases, and a dead-end
+/// default is replaced by the target of the last live case (whose cases
+/// then go, being the default). Terminators whose targets are all dead ends
+/// stay. Blocks no longer reached are removed. Returns how many terminators
+/// changed.
+pub fn fold_branches_to_unreachable(func: &mut Function) -> usize {
+    let blocks: Vec<Block> = func.layout.blocks().to_vec();
+    let dead: HashSet<Block> =
+        blocks.iter().copied().filter(|block| is_dead_end(func, *block)).collect();
+    if dead.is_empty() {
+        return 0;
+    }
+    let mut changed = 0;
+    for block in blocks {
+        let Some(terminator) = func.terminator(block) else { continue };
+        let replacement = match func.dfg.inst(terminator) {
+            InstData::Branch { then_dest, else_dest, .. } => {
+                match (dead.contains(then_dest), dead.contains(else_dest)) {
+                    (true, false) => Some(InstData::Jump { dest: *else_dest }),
+                    (false, true) => Some(InstData::Jump { dest: *then_dest }),
+                    _ => None,
+                }
+            }
+            InstData::Switch { value, default, cases } => {
+                let live: Vec<(u128, Block)> =
+                    cases.iter().copied().filter(|(_, dest)| !dead.contains(dest)).collect();
+                match (dead.contains(default), live.last()) {
+                    (false, _) if live.len() == cases.len() => None,
+                    (false, _) => {
+                        Some(InstData::Switch { value: *value, default: *default, cases: live })
+                    }
+                    (true, None) => None,
+                    (true, Some(&(_, new_default))) => {
+                        let cases: Vec<(u128, Block)> =
+                            live.into_iter().filter(|(_, dest)| *dest != new_default).collect();
+                        Some(if cases.is_empty() {
+                            InstData::Jump { dest: new_default }
+                        } else {
+                            InstData::Switch { value: *value, default: new_default, cases }
+                        })
+                    }
+                }
+            }
+            _ => None,
+        };
+        if let Some(data) = replacement {
+            *func.dfg.inst_mut(terminator) = data;
+            changed += 1;
+            for target in &dead {
+                if !func.successors(block).contains(target) {
+                    for phi in block_phis(func, *target) {
+                        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
+                            incoming.retain(|(from, _)| *from != block);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    remove_unreachable_blocks(func);
+    changed
+}
+
 /// Removes the blocks the entry cannot reach; drops phi entries from them.
 /// Returns how many blocks were removed.
 pub fn remove_unreachable_blocks(func: &mut Function) -> usize {
@@ -318,4 +399,62 @@ pub fn ensure_jump_latch(func: &mut Function, snapshot: &CfgSnapshot, lp: Loop) 
     route_phi_entries_through(func, header, &latches, latch);
     func.append(latch, InstData::Jump { dest: header }, Type::Void);
     latch
+}
+
+#[cfg(test)]
+mod tests {
+    use lanewise_ir::{BinaryOp, CallEffects, Callee, FunctionBuilder, IntPredicate};
+
+    use super::*;
+
+    /// `switch (x & 3)` whose default is `unreachable` (as clang emits when
+    /// every value has a case), plus a branch to an `unreachable` block and
+    /// one to a block that calls `abort` first (a real path, kept).
+    #[test]
+    fn edges_into_unreachable_blocks_are_dropped() {
+        let mut func = Function::new("f", vec![Type::I32], Type::I32);
+        let x = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let case0 = b.create_block(Some("case0"));
+        let case1 = b.create_block(Some("case1"));
+        let impossible = b.create_block(Some("impossible"));
+        let checked = b.create_block(Some("checked"));
+        let aborts = b.create_block(Some("aborts"));
+        let end = b.create_block(Some("end"));
+        b.switch_to_block(entry);
+        let one = b.iconst(Type::I32, 1);
+        let low = b.binary(BinaryOp::And, x, one);
+        b.ins(
+            InstData::Switch {
+                value: low,
+                default: impossible,
+                cases: vec![(0, case0), (1, case1)],
+            },
+            Type::Void,
+        );
+        b.switch_to_block(case0);
+        let negative = b.icmp(IntPredicate::Slt, x, one);
+        b.branch(negative, impossible, checked);
+        b.switch_to_block(case1);
+        b.jump(checked);
+        b.switch_to_block(checked);
+        let big = b.icmp(IntPredicate::Sgt, x, one);
+        b.branch(big, aborts, end);
+        b.switch_to_block(aborts);
+        b.call(Callee::Direct("abort".into()), vec![], Type::Void, CallEffects::SideEffects);
+        b.ins(InstData::Unreachable, Type::Void);
+        b.switch_to_block(impossible);
+        b.ins(InstData::Unreachable, Type::Void);
+        b.switch_to_block(end);
+        b.ret(Some(x));
+
+        assert_eq!(fold_branches_to_unreachable(&mut func), 2);
+        assert!(!func.layout.blocks().contains(&impossible));
+        assert!(func.layout.blocks().contains(&aborts));
+        assert_eq!(func.successors(entry), vec![case1, case0]);
+        assert_eq!(func.successors(case0), vec![checked]);
+        assert_eq!(func.successors(checked), vec![aborts, end]);
+        lanewise_ir::verifier::verify_function(&func).expect("valid after folding");
+    }
 }
