@@ -594,6 +594,7 @@ fn define_weak_variant_fallbacks(
                 mangled,
                 data_layout,
                 &CalleeVariants::new(),
+                "",
                 options,
             );
             let Ok((mut vector, _)) = widened else { continue };
@@ -661,8 +662,16 @@ fn vectorize_variant(
     options: &Options,
 ) -> Result<ProducedFunction, Error> {
     let callee_variants = variant_calls::callee_variant_table(module);
-    let (mut vector, produced) =
-        widen_variant(scalar, variant, name, data_layout, &callee_variants, options)?;
+    let target_features = module.function_target_features(&scalar.name);
+    let (mut vector, produced) = widen_variant(
+        scalar,
+        variant,
+        name,
+        data_layout,
+        &callee_variants,
+        &target_features,
+        options,
+    )?;
     lower_vector_abi(&mut vector, variant.isa);
     check(&vector, Pass::Abi, options)?;
 
@@ -675,12 +684,15 @@ fn vectorize_variant(
 
 /// The pipeline for one variant up to widening (no vector ABI): the vector
 /// function in the Lanewise IR and what the report says about it.
+/// `target_features` are those of the function the variant is added to
+/// (they decide whether AVX-512 scatters may be used below AVX-512's ABI).
 pub(crate) fn widen_variant(
     scalar: &Function,
     variant: &VariantName,
     name: &str,
     data_layout: &DataLayout,
     callee_variants: &CalleeVariants,
+    target_features: &str,
     options: &Options,
 ) -> Result<(Function, ProducedFunction), Error> {
     let analysis_error =
@@ -761,6 +773,7 @@ pub(crate) fn widen_variant(
     config.masked = variant.masked;
     config.instrument_utilization = options.instrument_utilization;
     config.callee_variants = callee_variants.clone();
+    config.native_scatter |= enables_avx512_scatters(target_features);
     let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
         .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();
@@ -771,6 +784,13 @@ pub(crate) fn widen_variant(
     widen_mask_phis(&mut vector, variant.isa);
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))
+}
+
+/// Whether a `target-features` list enables AVX-512 scatters at every
+/// vector width (avx512f, and avx512vl for 128- and 256-bit vectors).
+fn enables_avx512_scatters(target_features: &str) -> bool {
+    let enabled = |feature: &str| target_features.split(',').any(|entry| entry == feature);
+    enabled("+avx512f") && enabled("+avx512vl")
 }
 
 /// Dumps `func` if asked, and runs the verifier if asked.

@@ -245,8 +245,16 @@ fn vectorize_loop(
         };
         // widen_variant adds the entry-mask parameter of the masked variant.
         let callee_variants = crate::variant_calls::callee_variant_table(module);
-        let (vector, produced) =
-            widen_variant(&body, &variant, &name, data_layout, &callee_variants, options)?;
+        let target_features = module.function_target_features(&work.name);
+        let (vector, produced) = widen_variant(
+            &body,
+            &variant,
+            &name,
+            data_layout,
+            &callee_variants,
+            &target_features,
+            options,
+        )?;
         if masked {
             mask_param_types =
                 vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();

@@ -437,6 +437,18 @@ impl<'ctx> LlvmModule<'ctx> {
         Ok(RawValue::from_inkwell(&function).to_text())
     }
 
+    /// The `target-features` attribute of the function `name` (empty if it
+    /// has none or there is no such function).
+    pub fn function_target_features(&self, name: &str) -> String {
+        self.module
+            .get_function(name)
+            .and_then(|function| {
+                function.get_string_attribute(AttributeLoc::Function, "target-features")
+            })
+            .map(|attribute| attribute.get_string_value().to_string_lossy().into_owned())
+            .unwrap_or_default()
+    }
+
     /// The defined functions with loops marked for vectorization that LLVM
     /// did not vectorize (`#pragma omp simd` loops left scalar), in module order.
     pub fn simd_loop_functions(&self) -> Vec<SimdLoopFunction> {

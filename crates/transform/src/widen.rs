@@ -114,6 +114,13 @@ pub struct WidenConfig {
     /// The vector variants of the functions the scalar code calls (see
     /// [`calls`]): such calls become calls of a variant. Default empty.
     pub callee_variants: CalleeVariants,
+    /// Scatters may be AVX-512 scatter instructions (`llvm.masked.scatter`)
+    /// rather than W scalar stores. True for the AVX-512 ISA (the default),
+    /// and worth setting for a narrower ISA when the produced function's
+    /// target features enable avx512f and avx512vl anyway (a `d` variant
+    /// built with `-march=native` on an AVX-512 host): the vector ABI fixes
+    /// the registers, the target features what instructions may be used.
+    pub native_scatter: bool,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -135,6 +142,7 @@ impl WidenConfig {
             masked: false,
             instrument_utilization: false,
             callee_variants: CalleeVariants::new(),
+            native_scatter: isa == Isa::Avx512,
         }
     }
 }
@@ -1187,9 +1195,7 @@ impl<'a> Widener<'a> {
             AccessKind::Uniform => stats.uniform += 1,
             AccessKind::Contiguous => stats.contiguous += 1,
             _ if strided => stats.strided += 1,
-            AccessKind::GatherScatter if store && self.config.isa == Isa::Avx512 => {
-                stats.scatter += 1
-            }
+            AccessKind::GatherScatter if store && self.config.native_scatter => stats.scatter += 1,
             AccessKind::GatherScatter if !store => stats.gather += 1,
             AccessKind::GatherScatter | AccessKind::Duplicated => stats.scalarized += 1,
         }
@@ -1330,7 +1336,7 @@ impl<'a> Widener<'a> {
                 let addr = self.lane0(addr)?;
                 self.contiguous_store(value, addr, vector_align, mask);
             }
-            (AccessKind::GatherScatter, mask) if self.config.isa == Isa::Avx512 => {
+            (AccessKind::GatherScatter, mask) if self.config.native_scatter => {
                 let value = self.vector(value)?;
                 let addrs = self.vector(addr)?;
                 let mask = match mask {

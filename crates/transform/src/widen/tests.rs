@@ -376,6 +376,15 @@ fn strided_accesses_gather_on_avx2_and_are_scalarized_on_sse() {
     assert_eq!(count(&vector, |data| matches!(data, InstData::Scatter { .. })), 1);
     assert_eq!(count(&vector, |data| matches!(data, InstData::Store { .. })), 0);
     check_differential(&scalar, &vector, &avx512, &[memory_base, index64], 100);
+
+    // An AVX2-ABI variant whose target features enable AVX-512 (built with
+    // `-march=native` on an AVX-512 host) scatters too.
+    let mut avx2_on_avx512 = config(8, Isa::Avx2, &kinds);
+    avx2_on_avx512.native_scatter = true;
+    let vector = widen(&scalar, &info, &avx2_on_avx512);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Scatter { .. })), 1);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Store { .. })), 0);
+    check_differential(&scalar, &vector, &avx2_on_avx512, &[memory_base, index64], 100);
 }
 
 #[test]
