@@ -107,7 +107,6 @@ fn vectorize_function_loops(
     // a SIMD loop that edge would be a second loop exit.
     lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut lifted);
     check(&lifted, Pass::Lift, options)?;
-    let isa = best_isa(&function.target_features);
     let mut work = lifted;
     let mut refused: HashSet<lanewise_ir::Inst> = HashSet::new();
     let mut added: Vec<String> = Vec::new();
@@ -138,7 +137,7 @@ fn vectorize_function_loops(
                 &loops,
                 &candidate,
                 serial,
-                isa,
+                &function.target_features,
                 data_layout,
                 options,
                 report,
@@ -197,11 +196,12 @@ fn vectorize_loop(
     loops: &LoopInfo,
     candidate: &SimdLoopCandidate,
     serial: usize,
-    isa: Isa,
+    target_features: &str,
     data_layout: &DataLayout,
     options: &Options,
     report: &mut Report,
 ) -> Result<(Vec<String>, String), Error> {
+    let isa = best_isa(target_features);
     let function_name = work.name.clone();
     let refusal = |message: String| Error::Analysis { function: function_name.clone(), message };
     let plan = plan_simd_loop(work, loops, candidate).map_err(|r| refusal(r.message))?;
@@ -245,14 +245,13 @@ fn vectorize_loop(
         };
         // widen_variant adds the entry-mask parameter of the masked variant.
         let callee_variants = crate::variant_calls::callee_variant_table(module);
-        let target_features = module.function_target_features(&work.name);
         let (vector, produced) = widen_variant(
             &body,
             &variant,
             &name,
             data_layout,
             &callee_variants,
-            &target_features,
+            target_features,
             options,
         )?;
         if masked {

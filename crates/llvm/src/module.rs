@@ -130,6 +130,14 @@ pub struct SimdLoopFunction {
     pub target_features: String,
 }
 
+/// The `target-features` attribute of `function` (empty if it has none).
+fn target_features(function: &FunctionValue<'_>) -> String {
+    function
+        .get_string_attribute(AttributeLoc::Function, "target-features")
+        .map(|attribute| attribute.get_string_value().to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
 /// The name and `_ZGV` attributes of `function`.
 fn scalar_function_info(function: &FunctionValue<'_>) -> ScalarFunctionInfo {
     let variant_names = RawValue::from_inkwell(function)
@@ -442,10 +450,7 @@ impl<'ctx> LlvmModule<'ctx> {
     pub fn function_target_features(&self, name: &str) -> String {
         self.module
             .get_function(name)
-            .and_then(|function| {
-                function.get_string_attribute(AttributeLoc::Function, "target-features")
-            })
-            .map(|attribute| attribute.get_string_value().to_string_lossy().into_owned())
+            .map(|function| target_features(&function))
             .unwrap_or_default()
     }
 
@@ -454,7 +459,6 @@ impl<'ctx> LlvmModule<'ctx> {
     pub fn simd_loop_functions(&self) -> Vec<SimdLoopFunction> {
         let context = RawContext::new(self.context);
         let loop_kind = context.metadata_kind("llvm.loop");
-        let features_key = "target-features";
         self.module
             .get_functions()
             .filter(|function| function.count_basic_blocks() > 0)
@@ -469,12 +473,7 @@ impl<'ctx> LlvmModule<'ctx> {
                 wants.then(|| SimdLoopFunction {
                     name: function.get_name().to_string_lossy().into_owned(),
                     has_vector_code: raw.has_vector_instructions(),
-                    target_features: function
-                        .get_string_attribute(AttributeLoc::Function, features_key)
-                        .map(|attribute| {
-                            attribute.get_string_value().to_string_lossy().into_owned()
-                        })
-                        .unwrap_or_default(),
+                    target_features: target_features(&function),
                 })
             })
             .collect()
