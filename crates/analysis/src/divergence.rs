@@ -100,12 +100,15 @@
 //! Blocks that reach no exit (infinite loops) are neither.
 //!
 //! # Allocas
-//! The shape rule for allocas is unchanged (one copy per lane, `Strided`).
-//! For each alloca we report whether some store into it (through GEPs,
-//! casts, phis and selects of its address) stores a non-uniform value or
-//! runs under a non-uniform predicate, and whether its address escapes
-//! (passed to a call, stored, converted to an integer). A later widening
-//! can keep an alloca scalar when none of this holds.
+//! The shape rule for allocas is unchanged (one copy per lane, `Strided`,
+//! or one shared copy for those in [`Function::shared_allocas`]). For each
+//! alloca we report whether some store into it (through GEPs, casts, phis
+//! and selects of its address) stores a non-uniform value, to a non-uniform
+//! address, or runs under a non-uniform predicate, and whether its address
+//! escapes (passed to a call other than a lifetime marker, stored,
+//! converted to an integer). When none of this holds every lane's copy
+//! holds the same bytes at every point: `lanewise_transform::uniform_memory`
+//! keeps such allocas as one scalar copy.
 //!
 //! What invalidates the result: any change to the function.
 
@@ -114,7 +117,9 @@ use std::collections::HashSet;
 use lanewise_ir::cfg::ControlFlowGraph;
 use lanewise_ir::dominators::{DominatorTree, PostDominatorTree};
 use lanewise_ir::vfabi::ParamSpec;
-use lanewise_ir::{Block, CastOp, DataLayout, Function, Inst, InstData, SecondaryMap, Value};
+use lanewise_ir::{
+    Block, Callee, CastOp, Constant, DataLayout, Function, Inst, InstData, SecondaryMap, Value,
+};
 
 use crate::block_index::BlockIndex;
 use crate::control_dependence::ControlDependence;
@@ -128,6 +133,9 @@ pub struct AllocaReport {
     pub alloca: Value,
     /// Some store into it writes a value that is not uniform.
     pub varying_store: bool,
+    /// Some store into it writes to an address whose shape differs from the
+    /// alloca's (lanes write different cells of their copies).
+    pub varying_store_address: bool,
     /// Some store into it runs in a block whose predicate is not uniform.
     pub store_under_varying_predicate: bool,
     /// Its address (or one derived from it) is passed to a call, stored,
@@ -160,6 +168,10 @@ pub struct DivergenceInfo {
 struct SyncDependence {
     joins: Vec<Block>,
     divergent_exits: Vec<(Loop, Block)>,
+    /// The blocks lanes can reach from the branch before they reconverge:
+    /// the branch itself, the blocks a label reached, and the blocks of
+    /// loops (not containing the branch) whose header a label reached.
+    reached: HashSet<Block>,
 }
 
 impl DivergenceInfo {
@@ -211,7 +223,7 @@ impl DivergenceInfo {
                 let sync = sync_dependence(cfg, postdom, loops, &block_index, block);
                 for &join in &sync.joins {
                     is_join_block[join] = true;
-                    force_phis_varying(func, &mut solver, join, true);
+                    force_join_phis_varying(func, &mut solver, cfg, join, &sync.reached);
                 }
                 for &(lp, exit) in &sync.divergent_exits {
                     force_phis_varying(func, &mut solver, exit, false);
@@ -366,6 +378,40 @@ fn deciding_condition(
     (cfg.succs(block).len() >= 2).then_some((terminator, condition))
 }
 
+/// Forces to Varying the phis of the join block `join` of one divergent
+/// branch that may blend different values: those whose incoming values on
+/// the edges from `reached` blocks (the paths the branch's lanes can take)
+/// are not all one value. Lanes of the branch only arrive over those edges;
+/// when none of them passes the branch (an earlier uniform decision went
+/// around it), they all arrive together over the other edges and the
+/// ordinary shape of the phi holds. A stack pointer passed unchanged around
+/// a divergent leaf test (`top` in a lock-step traversal) stays uniform.
+fn force_join_phis_varying(
+    func: &Function,
+    solver: &mut ShapeSolver,
+    cfg: &ControlFlowGraph,
+    join: Block,
+    reached: &HashSet<Block>,
+) {
+    for &inst in func.layout.block_insts(join) {
+        let InstData::Phi { incoming, .. } = func.dfg.inst(inst) else { continue };
+        // Poison may be taken for any value (BOSCC guards send it on edges
+        // no lane takes).
+        let mut from_branch = incoming
+            .iter()
+            .filter(|(pred, _)| reached.contains(pred) && cfg.succs(*pred).contains(&join))
+            .map(|(_, value)| *value)
+            .filter(|value| !matches!(func.dfg.constant(*value), Some(Constant::Poison)));
+        let first = from_branch.next();
+        if first.is_some() && from_branch.all(|value| Some(value) == first) {
+            continue;
+        }
+        if let Some(result) = func.dfg.result(inst) {
+            solver.force_varying(result);
+        }
+    }
+}
+
 /// Forces the phis of `block` to Varying; with `skip_identical`, a phi whose
 /// incoming values are all the same value is left alone (blending a value
 /// with itself is that value).
@@ -448,6 +494,16 @@ fn sync_dependence(
         }
     }
     let mut result = propagation.result;
+    result.reached.insert(branch);
+    for &block in index.order() {
+        let Some(_) = propagation.label[block] else { continue };
+        result.reached.insert(block);
+        if let Some(lp) = loops.loop_of_header(block) {
+            if !chain.contains(&lp) {
+                result.reached.extend(loops.blocks(lp).iter().copied());
+            }
+        }
+    }
     result.joins.sort_by_key(|block| index.index(*block));
     result.divergent_exits.sort_by_key(|(lp, block)| (*lp, index.index(*block)));
     result.divergent_exits.dedup();
@@ -654,6 +710,7 @@ fn alloca_reports(
             let mut report = AllocaReport {
                 alloca,
                 varying_store: false,
+                varying_store_address: false,
                 store_under_varying_predicate: false,
                 escapes: false,
             };
@@ -679,6 +736,8 @@ fn alloca_reports(
                             }
                             if *addr == pointer {
                                 report.varying_store |= !shapes.is_uniform(*value);
+                                report.varying_store_address |=
+                                    shapes.shape(pointer).shape != shapes.shape(alloca).shape;
                                 report.store_under_varying_predicate |= under_varying_predicate;
                             }
                         }
@@ -687,8 +746,11 @@ fn alloca_reports(
                             if *addr == pointer =>
                         {
                             report.varying_store = true;
+                            report.varying_store_address = true;
                             report.store_under_varying_predicate = true;
                         }
+                        InstData::Call { callee: Callee::Direct(name), .. }
+                            if name.starts_with("llvm.lifetime.") => {}
                         InstData::Gep { base, .. } if *base == pointer => {
                             derive(func.dfg.result(user));
                         }
@@ -1144,6 +1206,7 @@ mod tests {
             AllocaReport {
                 alloca: uniform_only,
                 varying_store: false,
+                varying_store_address: false,
                 store_under_varying_predicate: false,
                 escapes: false
             }

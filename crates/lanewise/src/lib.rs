@@ -27,13 +27,15 @@ use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
 use lanewise_ir::{verify_function, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
+use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
 use lanewise_transform::widen::{
     widen_function_with_stats, CallStats, CalleeVariants, MemoryAccessStats,
 };
 use lanewise_transform::{
     guard_divergent_regions, interleave_private_arrays, lower_vector_abi,
-    skip_loops_without_active_lanes, widen_mask_phis, BlockPredicates, WidenConfig,
+    mark_blocks_with_an_active_lane, share_uniform_allocas, skip_loops_without_active_lanes,
+    split_private_structs, widen_mask_phis, BlockPredicates, WidenConfig,
 };
 
 /// Regions smaller than this (instructions) are not worth an `any` test and
@@ -203,6 +205,11 @@ pub struct MemoryCounts {
     /// Private arrays given the lane-interleaved layout (one shared buffer,
     /// cell `c` of lane `l` at `(c * W + l) * cell_bytes`).
     pub interleaved_private_arrays: usize,
+    /// Private arrays every lane writes alike, kept as one scalar copy
+    /// (WPMVP'18 2.2.2; their loads at uniform addresses are uniform).
+    pub uniform_private_arrays: usize,
+    /// Private arrays of structs split into one array per member (WPMVP'18).
+    pub split_private_structs: usize,
 }
 
 /// What runs under a mask.
@@ -224,6 +231,8 @@ impl From<MemoryAccessStats> for MemoryCounts {
             scatter: stats.scatter,
             scalarized: stats.scalarized,
             interleaved_private_arrays: 0,
+            uniform_private_arrays: 0,
+            split_private_structs: 0,
         }
     }
 }
@@ -328,7 +337,7 @@ impl Report {
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
                  folded ({} against Theorem 4.5), {} regions skipped when no lane is active; loops: {} uniform, {} divergent, {} skipped when no lane is active\n  memory: {} uniform, {} contiguous, \
-                 {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays; masked: {} blocks, {} accesses\n  \
+                 {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays, {} uniform private arrays, {} structs split; masked: {} blocks, {} accesses\n  \
                  calls: {} vector variant, {} per lane\n",
                 function.name,
                 function.scalar,
@@ -350,6 +359,8 @@ impl Report {
                 memory.scatter,
                 memory.scalarized,
                 memory.interleaved_private_arrays,
+                memory.uniform_private_arrays,
+                memory.split_private_structs,
                 function.masked.blocks,
                 function.masked.memory,
                 function.calls.vector_variant,
@@ -514,6 +525,7 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
     if options.weak_variant_fallbacks {
         produced_names.extend(define_weak_variant_fallbacks(module, &data_layout, options)?);
     }
+    produced_names.extend(define_one_lane_builtins(module)?);
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
@@ -607,6 +619,26 @@ fn define_weak_variant_fallbacks(
                 produced.push(mangled.clone());
             }
         }
+    }
+    Ok(produced)
+}
+
+/// Internal, always-inlined definitions of the SPMD builtins (`rv_any`, ...)
+/// the module declares but does not define, with their one-lane meaning
+/// (`lanewise_transform::one_lane_builtins`): the scalar functions that call
+/// them then link without `LANEWISE_RV_SCALAR` anywhere. Returns the names.
+fn define_one_lane_builtins(module: &mut LlvmModule<'_>) -> Result<Vec<String>, Error> {
+    let defined: std::collections::HashSet<String> =
+        module.defined_function_names().into_iter().collect();
+    let mut produced = Vec::new();
+    for &name in SPMD_BUILTINS {
+        if defined.contains(name) {
+            continue;
+        }
+        let Ok((params, ret)) = module.function_signature(name) else { continue };
+        let Some(definition) = one_lane_builtin(name, &params, &ret) else { continue };
+        module.add_internal_function(&definition, name, &[])?;
+        produced.push(name.to_owned());
     }
     Ok(produced)
 }
@@ -707,12 +739,8 @@ pub(crate) fn widen_variant(
         add_entry_mask_param(&mut work)
     });
 
-    // Private arrays accessed cell by cell get one lane-interleaved buffer
-    // (WPMVP'18-style layout), so uniform indices give vector accesses.
-    let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
-
     // Divergence analysis (shapes with sync dependence) on the scalar code.
-    let analyze = |work: &Function| -> Result<(LoopInfo, DivergenceFacts), Error> {
+    let divergence = |work: &Function| -> Result<(LoopInfo, DivergenceInfo), Error> {
         let cfg = ControlFlowGraph::compute(work);
         let domtree = DominatorTree::compute(work, &cfg);
         let postdom = PostDominatorTree::compute(work, &cfg);
@@ -721,9 +749,23 @@ pub(crate) fn widen_variant(
         let divergence =
             DivergenceInfo::compute(work, &cfg, &domtree, &postdom, &loops, data_layout, &params)
                 .map_err(|error| analysis_error(error.to_string()))?;
+        Ok((loops, divergence))
+    };
+    let analyze = |work: &Function| -> Result<(LoopInfo, DivergenceFacts), Error> {
+        let (loops, divergence) = divergence(work)?;
         let facts = DivergenceFacts::from_divergence_info(work, &divergence, &loops);
         Ok((loops, facts))
     };
+
+    // Private arrays of structs become one array per member (WPMVP'18), so
+    // that each member gets its own shape. Private memory that all lanes
+    // write alike (a stack pushed in lock step) stays one scalar copy
+    // (WPMVP'18 2.2.2); the other private arrays accessed cell by cell get
+    // one lane-interleaved buffer, so uniform indices give vector accesses.
+    let split_structs = split_private_structs(&mut work, data_layout);
+    let uniform_allocas =
+        share_uniform_allocas(&mut work, |work| divergence(work).map(|(_, info)| info))?;
+    let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
     let (mut loops, mut facts) = analyze(&work)?;
 
     // BOSCC before linearization: large regions behind a divergent branch
@@ -753,6 +795,7 @@ pub(crate) fn widen_variant(
         let mut predicates = linearized.predicates;
         produced.loops.skipped_when_inactive =
             skip_loops_without_active_lanes(&mut work, &mut predicates);
+        mark_blocks_with_an_active_lane(&work, &mut predicates);
         check(&work, Pass::Linearize, options)?;
         predicates
     } else {
@@ -778,6 +821,8 @@ pub(crate) fn widen_variant(
         .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();
     produced.memory.interleaved_private_arrays = interleaved.interleaved;
+    produced.memory.uniform_private_arrays = uniform_allocas.len();
+    produced.memory.split_private_structs = split_structs;
     produced.masked.memory = widened.stats.masked;
     produced.calls = widened.calls.into();
     let mut vector = widened.function;

@@ -319,6 +319,55 @@ fn apply_guard(
     }
 }
 
+/// Marks the blocks of a linearized function that run only while some lane
+/// is active ([`BlockPredicates::set_some_lane_active`]): a block `B` whose
+/// only predecessor `P` ends in `br c, B, _` with `c = rv_any(x)` computed
+/// in `P`, and whose predicate is that edge's predicate `pred(P) & c` (as
+/// linearization writes it: `select pred(P), c, false`). Widened, `c` is
+/// "some lane of `pred(P) & x` is active", so when `B` runs `c` holds and
+/// `pred(P)` has an active lane, hence so does `pred(B)`. The region entries
+/// of [`guard_divergent_regions`] are such blocks. Blocks that `B` dominates
+/// and that have the very same predicate value are marked too. Returns the
+/// number of blocks marked.
+pub fn mark_blocks_with_an_active_lane(func: &Function, predicates: &mut BlockPredicates) -> usize {
+    let Ok(snapshot) = CfgSnapshot::compute(func) else { return 0 };
+    let mut marked = 0;
+    for &block in func.layout.blocks() {
+        let Some(predicate) = predicates.get(block) else { continue };
+        let [from] = snapshot.cfg.preds(block) else { continue };
+        let Some(terminator) = func.terminator(*from) else { continue };
+        let InstData::Branch { cond, then_dest, .. } = func.dfg.inst(terminator) else {
+            continue;
+        };
+        let guard_is_any = func.dfg.defining_inst(*cond).is_some_and(|inst| {
+            func.dfg.callee_name(inst) == Some("rv_any")
+                && func.layout.inst_block(inst) == Some(*from)
+        });
+        let is_edge_predicate = func.dfg.defining_inst(predicate).is_some_and(|inst| {
+            matches!(
+                func.dfg.inst(inst),
+                InstData::Select { cond: from_predicate, if_true, if_false, .. }
+                    if Some(*from_predicate) == predicates.get(*from)
+                        && if_true == cond
+                        && func.dfg.int_constant(*if_false) == Some(0)
+            )
+        });
+        if *then_dest != block || !guard_is_any || !is_edge_predicate {
+            continue;
+        }
+        for &dominated in func.layout.blocks() {
+            if predicates.get(dominated) == Some(predicate)
+                && snapshot.domtree.dominates(block, dominated)
+                && !predicates.some_lane_active(dominated)
+            {
+                predicates.set_some_lane_active(dominated);
+                marked += 1;
+            }
+        }
+    }
+    marked
+}
+
 /// BOSCC before linearization (PLDI'18 section 4, after Theorem 4.5: "we
 /// can insert tests for all-false masks in the CFG even before
 /// if-conversion"): on an edge `A -> B` of a divergent branch, where `B` has

@@ -18,20 +18,27 @@ pub mod linearize;
 pub mod loop_vectorize;
 pub mod mask_phis;
 pub mod masks;
+pub mod one_lane_builtins;
 pub mod predicates;
 pub mod private_memory;
 pub mod ssa_repair;
+pub mod struct_split;
+pub mod uniform_memory;
 pub mod vector_math;
 pub mod widen;
 
 pub use abi::lower_vector_abi;
-pub use boscc::{guard_divergent_regions, skip_loops_without_active_lanes};
+pub use boscc::{
+    guard_divergent_regions, mark_blocks_with_an_active_lane, skip_loops_without_active_lanes,
+};
 pub use linearize::{
     linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,
 };
 pub use mask_phis::widen_mask_phis;
 pub use predicates::{add_entry_mask_param, BlockPredicates};
 pub use private_memory::{interleave_private_arrays, InterleaveReport};
+pub use struct_split::split_private_structs;
+pub use uniform_memory::share_uniform_allocas;
 pub use vector_math::VectorMath;
 pub use widen::{
     widen_function, widen_function_masked, widen_function_with_stats, MemoryAccessStats, ValueMap,

@@ -73,6 +73,11 @@ pub struct BlockPredicates {
     /// a block may run while its uniform predicate is false, and widening
     /// must mask by it.
     uniform_predicates_inexact: bool,
+    /// Blocks known to run only while at least one lane is active (entered
+    /// over a kept branch on `rv_any` of their own lanes, see
+    /// [`crate::boscc::mark_blocks_with_an_active_lane`]): a load or store
+    /// of a uniform address needs no "any lane active" guard there.
+    some_lane_active: SecondaryMap<Block, bool>,
 }
 
 impl BlockPredicates {
@@ -96,6 +101,16 @@ impl BlockPredicates {
     /// Whether a uniform predicate holds whenever its block runs.
     pub fn uniform_predicates_are_exact(&self) -> bool {
         !self.uniform_predicates_inexact
+    }
+
+    /// Declares that `block` runs only while some lane is active.
+    pub fn set_some_lane_active(&mut self, block: Block) {
+        self.some_lane_active[block] = true;
+    }
+
+    /// Whether `block` is known to run only while some lane is active.
+    pub fn some_lane_active(&self, block: Block) -> bool {
+        self.some_lane_active[block]
     }
 
     /// The predicate of `block`, `None` if all lanes are active there.

@@ -224,14 +224,14 @@ fn plan_interleaving(
 }
 
 /// One term of a GEP's byte offset: `index * scale` (or a constant).
-enum OffsetTerm {
+pub(crate) enum OffsetTerm {
     Constant(i128),
     Scaled { index: Value, scale: u64 },
 }
 
 /// The byte offset of a GEP as a sum of terms; `None` for shapes we do not
 /// follow (vector GEPs, non-constant struct indices).
-fn gep_offset_terms(
+pub(crate) fn gep_offset_terms(
     func: &Function,
     gep: Inst,
     data_layout: &DataLayout,
@@ -393,57 +393,59 @@ fn rewrite(
 
 /// `(sum of terms) * width` as an `i64`, computed right before `gep`.
 fn scaled_offset(func: &mut Function, gep: Inst, terms: &[OffsetTerm], width: u64) -> Value {
-    let flags = ArithFlags { nsw: true, ..ArithFlags::default() };
     let mut constant: i128 = 0;
-    let mut sum: Option<Value> = None;
+    let mut scaled = Vec::new();
     for term in terms {
         match term {
             OffsetTerm::Constant(bytes) => constant += bytes * i128::from(width),
-            OffsetTerm::Scaled { index, scale } => {
-                let index_ty = func.dfg.value_type(*index).clone();
-                let wide = match index_ty.int_bits() {
-                    Some(64) => *index,
-                    Some(bits) if bits < 64 => insert_before(
-                        func,
-                        gep,
-                        InstData::Cast {
-                            op: CastOp::SExt,
-                            arg: *index,
-                            to: Type::I64,
-                            flags: CastFlags::default(),
-                        },
-                        Type::I64,
-                    ),
-                    _ => insert_before(
-                        func,
-                        gep,
-                        InstData::Cast {
-                            op: CastOp::Trunc,
-                            arg: *index,
-                            to: Type::I64,
-                            flags: CastFlags::default(),
-                        },
-                        Type::I64,
-                    ),
-                };
-                let factor = func.dfg.int_const(Type::I64, u128::from(scale * width));
-                let product = insert_before(
-                    func,
-                    gep,
-                    InstData::Binary { op: BinaryOp::Mul, lhs: wide, rhs: factor, flags },
-                    Type::I64,
-                );
-                sum = Some(match sum {
-                    None => product,
-                    Some(previous) => insert_before(
-                        func,
-                        gep,
-                        InstData::Binary { op: BinaryOp::Add, lhs: previous, rhs: product, flags },
-                        Type::I64,
-                    ),
-                });
-            }
+            OffsetTerm::Scaled { index, scale } => scaled.push((*index, scale * width)),
         }
+    }
+    byte_offset_before(func, gep, constant, &scaled)
+}
+
+/// `constant + sum(index * scale)` as an `i64` (indices sign-extended or
+/// truncated to 64 bits), computed right before `before`. Used for byte
+/// offsets here and for element indices by [`crate::struct_split`].
+pub(crate) fn byte_offset_before(
+    func: &mut Function,
+    before: Inst,
+    constant: i128,
+    scaled: &[(Value, u64)],
+) -> Value {
+    let flags = ArithFlags { nsw: true, ..ArithFlags::default() };
+    let mut sum: Option<Value> = None;
+    for &(index, scale) in scaled {
+        let cast = match func.dfg.value_type(index).int_bits() {
+            Some(64) => None,
+            Some(bits) if bits < 64 => Some(CastOp::SExt),
+            _ => Some(CastOp::Trunc),
+        };
+        let wide = match cast {
+            None => index,
+            Some(op) => insert_before(
+                func,
+                before,
+                InstData::Cast { op, arg: index, to: Type::I64, flags: CastFlags::default() },
+                Type::I64,
+            ),
+        };
+        let factor = func.dfg.int_const(Type::I64, u128::from(scale));
+        let product = insert_before(
+            func,
+            before,
+            InstData::Binary { op: BinaryOp::Mul, lhs: wide, rhs: factor, flags },
+            Type::I64,
+        );
+        sum = Some(match sum {
+            None => product,
+            Some(previous) => insert_before(
+                func,
+                before,
+                InstData::Binary { op: BinaryOp::Add, lhs: previous, rhs: product, flags },
+                Type::I64,
+            ),
+        });
     }
     let constant_value = func.dfg.int_const(Type::I64, constant as u128);
     match sum {
@@ -451,14 +453,14 @@ fn scaled_offset(func: &mut Function, gep: Inst, terms: &[OffsetTerm], width: u6
         Some(sum) if constant == 0 => sum,
         Some(sum) => insert_before(
             func,
-            gep,
+            before,
             InstData::Binary { op: BinaryOp::Add, lhs: sum, rhs: constant_value, flags },
             Type::I64,
         ),
     }
 }
 
-fn insert_before(func: &mut Function, before: Inst, data: InstData, ty: Type) -> Value {
+pub(crate) fn insert_before(func: &mut Function, before: Inst, data: InstData, ty: Type) -> Value {
     let inst = func.dfg.make_inst(data, ty);
     func.layout.insert_inst_before(inst, before);
     func.dfg.result(inst).expect("the instruction has a result")

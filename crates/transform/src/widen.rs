@@ -1222,8 +1222,7 @@ impl<'a> Widener<'a> {
                 // Load once, if any lane is active (the address may be
                 // invalid when none is).
                 let addr = self.lane0(addr)?;
-                let any = self.mask_any(mask);
-                let loaded = self.emit_guarded(any, "load", |this| {
+                let loaded = self.emit_if_any_lane_active(mask, "load", |this| {
                     let load = InstData::Load { ty: ty.clone(), addr, align, volatile };
                     Ok(Some(this.append_value(load, ty.clone())))
                 })?;
@@ -1319,8 +1318,7 @@ impl<'a> Widener<'a> {
                 let addr = self.lane0(addr)?;
                 let uniform_value = self.is_uniform(value)?;
                 let stored = if uniform_value { Some(self.lane0(value)?) } else { None };
-                let any = self.mask_any(mask);
-                self.emit_guarded(any, "store", |this| {
+                self.emit_if_any_lane_active(mask, "store", |this| {
                     let value = match stored {
                         Some(value) => value,
                         None => this.highest_active_lane_value(value, mask)?,
@@ -1488,10 +1486,8 @@ impl<'a> Widener<'a> {
             let mask = if effects == CallEffects::ReadOnly { self.block_mask()? } else { None };
             let result = match mask {
                 None => self.append(data, ret_ty),
-                Some(mask) => {
-                    let any = self.mask_any(mask);
-                    self.emit_guarded(any, "call", |this| Ok(this.append(data, ret_ty)))?
-                }
+                Some(mask) => self
+                    .emit_if_any_lane_active(mask, "call", |this| Ok(this.append(data, ret_ty)))?,
             };
             if let Some(result) = result {
                 self.define_result(inst, Widened::Uniform(result));

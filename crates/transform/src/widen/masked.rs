@@ -375,6 +375,24 @@ impl Widener<'_> {
         }))
     }
 
+    /// Emits `body` to run once if some lane of `mask` (the current block's
+    /// mask) is active: under an `any` guard ([`Self::emit_guarded`]), or
+    /// straight in the block when the block is known to run only while some
+    /// lane is active ([`crate::BlockPredicates::some_lane_active`]).
+    pub(super) fn emit_if_any_lane_active(
+        &mut self,
+        mask: Value,
+        label: &str,
+        body: impl FnOnce(&mut Self) -> Result<Option<Value>, WidenError>,
+    ) -> Result<Option<Value>, WidenError> {
+        let (scalar_block, _) = self.location.expect("widening an instruction");
+        if self.predicates.some_lane_active(scalar_block) {
+            return body(self);
+        }
+        let any = self.mask_any(mask);
+        self.emit_guarded(any, label, body)
+    }
+
     /// `for lane in 0..W: if mask[lane] { body(lane) }`, as a chain of
     /// guards in lane order; returns the per-lane results (poison in the
     /// lanes that did not run) if the body produces values.
