@@ -795,7 +795,7 @@ pub(crate) fn widen_variant(
         let mut predicates = linearized.predicates;
         produced.loops.skipped_when_inactive =
             skip_loops_without_active_lanes(&mut work, &mut predicates);
-        mark_blocks_with_an_active_lane(&work, &mut predicates);
+        mark_blocks_with_an_active_lane(&mut work, &mut predicates);
         check(&work, Pass::Linearize, options)?;
         predicates
     } else {
@@ -826,7 +826,12 @@ pub(crate) fn widen_variant(
     produced.masked.memory = widened.stats.masked;
     produced.calls = widened.calls.into();
     let mut vector = widened.function;
-    widen_mask_phis(&mut vector, variant.isa);
+    // AVX-512VL mask registers hold `<W x i1>` at every width: where the
+    // function may use them (`-march=native` on an AVX-512 host), masks stay
+    // `<W x i1>` (k registers) instead of full-width lanes.
+    if !enables_avx512_mask_registers(target_features) {
+        widen_mask_phis(&mut vector, variant.isa);
+    }
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))
 }
@@ -834,6 +839,12 @@ pub(crate) fn widen_variant(
 /// Whether a `target-features` list enables AVX-512 scatters at every
 /// vector width (avx512f, and avx512vl for 128- and 256-bit vectors).
 fn enables_avx512_scatters(target_features: &str) -> bool {
+    enables_avx512_mask_registers(target_features)
+}
+
+/// Whether a `target-features` list enables AVX-512 instructions, with their
+/// mask registers, at every vector width (avx512f and avx512vl).
+fn enables_avx512_mask_registers(target_features: &str) -> bool {
     let enabled = |feature: &str| target_features.split(',').any(|entry| entry == feature);
     enabled("+avx512f") && enabled("+avx512vl")
 }

@@ -43,7 +43,8 @@
 use std::collections::{HashMap, HashSet};
 
 use lanewise_ir::{
-    Block, CallEffects, Callee, FastMathFlags, Function, Inst, InstData, Type, Value, ValueDef,
+    BinaryOp, Block, CallEffects, Callee, FastMathFlags, Function, Inst, InstData, Type, Value,
+    ValueDef,
 };
 
 use crate::cfg_canon::{
@@ -319,22 +320,39 @@ fn apply_guard(
     }
 }
 
-/// Marks the blocks of a linearized function that run only while some lane
-/// is active ([`BlockPredicates::set_some_lane_active`]): a block `B` whose
-/// only predecessor `P` ends in `br c, B, _` with `c = rv_any(x)` computed
-/// in `P`, and whose predicate is that edge's predicate `pred(P) & c` (as
-/// linearization writes it: `select pred(P), c, false`). Widened, `c` is
-/// "some lane of `pred(P) & x` is active", so when `B` runs `c` holds and
-/// `pred(P)` has an active lane, hence so does `pred(B)`. The region entries
-/// of [`guard_divergent_regions`] are such blocks. Blocks that `B` dominates
-/// and that have the very same predicate value are marked too. Returns the
-/// number of blocks marked.
-pub fn mark_blocks_with_an_active_lane(func: &Function, predicates: &mut BlockPredicates) -> usize {
+/// Simplifies the predicates around BOSCC guards of a linearized function
+/// and marks the blocks that run only while some lane is active
+/// ([`BlockPredicates::set_some_lane_active`]).
+///
+/// A guard `c = rv_any(true)` in a block `G` with predicate `p` is, widened,
+/// "some lane of `p` is active". Linearization gives the guarded edge the
+/// predicate `e = select p, c, false` (`p & any(p)`), which is `p` itself:
+/// when no lane of `p` is active, both are all false. Every use of such an
+/// `e` (block predicates, blends at the join after the region, masks derived
+/// from it) reads `p` instead, which saves the `any` reduction, its splat
+/// and an `and` per use, and leaves `c` only in the branch.
+///
+/// Then a block `B` whose only predecessor `P` ends in `br c, B, _` with
+/// `c = rv_any(x)` computed in `P`, and whose predicate is `pred(P)`, runs
+/// only when `c` holds, i.e. when `pred(P) & x` has an active lane, so
+/// `pred(B)` has one: `B` and the blocks it dominates with the same
+/// predicate are marked. The region entries of [`guard_divergent_regions`]
+/// are such blocks. Returns the number of blocks marked.
+pub fn mark_blocks_with_an_active_lane(
+    func: &mut Function,
+    predicates: &mut BlockPredicates,
+) -> usize {
+    simplify_guard_edge_predicates(func, predicates);
     let Ok(snapshot) = CfgSnapshot::compute(func) else { return 0 };
+    simplify_predicates_under_kept_branches(func, predicates, &snapshot);
     let mut marked = 0;
-    for &block in func.layout.blocks() {
+    let blocks: Vec<Block> = func.layout.blocks().to_vec();
+    for &block in &blocks {
         let Some(predicate) = predicates.get(block) else { continue };
         let [from] = snapshot.cfg.preds(block) else { continue };
+        if predicates.get(*from) != Some(predicate) {
+            continue;
+        }
         let Some(terminator) = func.terminator(*from) else { continue };
         let InstData::Branch { cond, then_dest, .. } = func.dfg.inst(terminator) else {
             continue;
@@ -343,19 +361,10 @@ pub fn mark_blocks_with_an_active_lane(func: &Function, predicates: &mut BlockPr
             func.dfg.callee_name(inst) == Some("rv_any")
                 && func.layout.inst_block(inst) == Some(*from)
         });
-        let is_edge_predicate = func.dfg.defining_inst(predicate).is_some_and(|inst| {
-            matches!(
-                func.dfg.inst(inst),
-                InstData::Select { cond: from_predicate, if_true, if_false, .. }
-                    if Some(*from_predicate) == predicates.get(*from)
-                        && if_true == cond
-                        && func.dfg.int_constant(*if_false) == Some(0)
-            )
-        });
-        if *then_dest != block || !guard_is_any || !is_edge_predicate {
+        if *then_dest != block || !guard_is_any {
             continue;
         }
-        for &dominated in func.layout.blocks() {
+        for &dominated in &blocks {
             if predicates.get(dominated) == Some(predicate)
                 && snapshot.domtree.dominates(block, dominated)
                 && !predicates.some_lane_active(dominated)
@@ -366,6 +375,176 @@ pub fn mark_blocks_with_an_active_lane(func: &Function, predicates: &mut BlockPr
         }
     }
     marked
+}
+
+/// Uses what the branches of the linearized function decide. Every branch
+/// left after linearization is uniform; if `P` ends in `br u, T, F` and `T`
+/// has no other predecessor, `u` is true in every block `T` dominates (false
+/// under `F` likewise). There, an edge predicate `select u, x, false` (or
+/// `select u, false, x` under `F`) is `x`: blocks whose predicate is such a
+/// value get `x` instead, and so do the instructions of those blocks that
+/// use it. A chain of uniform tests inside a divergent region (a leaf test
+/// `child[0] < 0 && child[1] < 0 && ...` under a varying predicate) then
+/// keeps the region's predicate instead of one more mask per test.
+fn simplify_predicates_under_kept_branches(
+    func: &mut Function,
+    predicates: &mut BlockPredicates,
+    snapshot: &CfgSnapshot,
+) {
+    // (region entry, condition, its value there)
+    let mut facts: Vec<(Block, Value, bool)> = Vec::new();
+    for &block in func.layout.blocks() {
+        let Some(terminator) = func.terminator(block) else { continue };
+        let InstData::Branch { cond, then_dest, else_dest } = func.dfg.inst(terminator) else {
+            continue;
+        };
+        if then_dest == else_dest {
+            continue;
+        }
+        for (target, value) in [(*then_dest, true), (*else_dest, false)] {
+            if let [only] = snapshot.cfg.preds(target) {
+                if *only == block {
+                    facts.push((target, *cond, value));
+                }
+            }
+        }
+    }
+    if facts.is_empty() {
+        return;
+    }
+    // The value an edge predicate reduces to where `cond == value` holds.
+    let reduce = |func: &Function, predicate: Value, cond: Value, value: bool| -> Option<Value> {
+        let inst = func.dfg.defining_inst(predicate)?;
+        let InstData::Select { cond: select_cond, if_true, if_false, .. } = func.dfg.inst(inst)
+        else {
+            return None;
+        };
+        if *select_cond != cond || *func.dfg.value_type(predicate) != Type::BOOL {
+            return None;
+        }
+        match value {
+            true if func.dfg.int_constant(*if_false) == Some(0) => Some(*if_true),
+            false if func.dfg.int_constant(*if_true) == Some(0) => Some(*if_false),
+            _ => None,
+        }
+    };
+    let blocks: Vec<Block> = func.layout.blocks().to_vec();
+    for &block in &blocks {
+        // The facts of the regions `block` lies in, outermost first.
+        let known: Vec<(Value, bool)> = facts
+            .iter()
+            .filter(|(entry, _, _)| snapshot.domtree.dominates(*entry, block))
+            .map(|(_, cond, value)| (*cond, *value))
+            .collect();
+        if known.is_empty() {
+            continue;
+        }
+        let simplify = |func: &Function, mut predicate: Value| -> Value {
+            loop {
+                let reduced =
+                    known.iter().find_map(|(cond, value)| reduce(func, predicate, *cond, *value));
+                match reduced {
+                    Some(reduced) => predicate = reduced,
+                    None => return predicate,
+                }
+            }
+        };
+        if let Some(predicate) = predicates.get(block) {
+            let simplified = simplify(func, predicate);
+            if simplified != predicate {
+                predicates.set(block, Some(simplified));
+            }
+        }
+        let insts: Vec<Inst> = func.layout.block_insts(block).to_vec();
+        for inst in insts {
+            if matches!(func.dfg.inst(inst), InstData::Phi { .. }) {
+                continue;
+            }
+            let mut operands = Vec::new();
+            func.dfg.inst(inst).for_each_operand(|operand| operands.push(operand));
+            let replacements: HashMap<Value, Value> = operands
+                .into_iter()
+                .filter(|operand| *func.dfg.value_type(*operand) == Type::BOOL)
+                .filter_map(|operand| {
+                    let simplified = simplify(func, operand);
+                    (simplified != operand).then_some((operand, simplified))
+                })
+                .collect();
+            if !replacements.is_empty() {
+                func.dfg
+                    .inst_mut(inst)
+                    .map_operands(|value| replacements.get(&value).copied().unwrap_or(value));
+            }
+        }
+    }
+}
+
+/// Replaces every `select p, c, false` (and `and p, c`) where `c =
+/// rv_any(true)` is computed in a block whose predicate is `p` by `p` (see
+/// [`mark_blocks_with_an_active_lane`]).
+fn simplify_guard_edge_predicates(func: &mut Function, predicates: &mut BlockPredicates) {
+    // (c, p) for every guard: rv_any(true) in a block with predicate p.
+    let mut guards: HashMap<Value, Value> = HashMap::new();
+    for &block in func.layout.blocks() {
+        let Some(predicate) = predicates.get(block) else { continue };
+        for &inst in func.layout.block_insts(block) {
+            let InstData::Call { callee: Callee::Direct(name), args, .. } = func.dfg.inst(inst)
+            else {
+                continue;
+            };
+            if name == "rv_any" && args.len() == 1 && func.dfg.int_constant(args[0]) == Some(1) {
+                if let Some(any) = func.dfg.result(inst) {
+                    guards.insert(any, predicate);
+                }
+            }
+        }
+    }
+    if guards.is_empty() {
+        return;
+    }
+    let mut replaced: HashMap<Value, Value> = HashMap::new();
+    for inst in func.layout.insts() {
+        let simplified = match func.dfg.inst(inst) {
+            InstData::Select { cond, if_true, if_false, .. }
+                if func.dfg.int_constant(*if_false) == Some(0)
+                    && guards.get(if_true) == Some(cond) =>
+            {
+                Some(*cond)
+            }
+            InstData::Binary { op: BinaryOp::And, lhs, rhs, .. } => {
+                if guards.get(rhs) == Some(lhs) {
+                    Some(*lhs)
+                } else if guards.get(lhs) == Some(rhs) {
+                    Some(*rhs)
+                } else {
+                    None
+                }
+            }
+            _ => None,
+        };
+        if let (Some(simplified), Some(result)) = (simplified, func.dfg.result(inst)) {
+            if *func.dfg.value_type(result) == Type::BOOL {
+                replaced.insert(result, simplified);
+            }
+        }
+    }
+    if replaced.is_empty() {
+        return;
+    }
+    let insts: Vec<Inst> = func.layout.insts().collect();
+    for inst in insts {
+        func.dfg
+            .inst_mut(inst)
+            .map_operands(|value| replaced.get(&value).copied().unwrap_or(value));
+    }
+    let blocks: Vec<Block> = func.layout.blocks().to_vec();
+    for block in blocks {
+        if let Some(predicate) = predicates.get(block) {
+            if let Some(simplified) = replaced.get(&predicate) {
+                predicates.set(block, Some(*simplified));
+            }
+        }
+    }
 }
 
 /// BOSCC before linearization (PLDI'18 section 4, after Theorem 4.5: "we

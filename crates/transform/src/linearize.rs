@@ -44,7 +44,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use lanewise_analysis::{DivergenceInfo, IrreducibleError, Loop, LoopInfo, ShapeInfo};
 use lanewise_ir::{
-    Block, CallEffects, Callee, Constant, FastMathFlags, Function, InstData, Type, Value, ValueDef,
+    Block, CallEffects, Callee, Constant, FastMathFlags, Function, Inst, InstData, Type, Value,
+    ValueDef,
 };
 
 use crate::cfg_canon::{
@@ -310,6 +311,13 @@ pub fn linearize_function(
     let linearized = CfgSnapshot::compute(func)?;
     report.blends = fix_phis(func, &snapshot, &linearized, &mut masks, &divergence.uniform_phis);
 
+    // 6b. Predicates whose extra conditions kept uniform branches enforce.
+    if mode == LinearizeMode::Partial {
+        let divergent_loop_exits: HashSet<Block> =
+            report.divergent_loops.iter().map(|record| record.exit_block).collect();
+        anchor_predicates(func, &snapshot, &linearized, &folded, &divergent_loop_exits, &mut masks);
+    }
+
     // 7. SSA repair, including the block predicates widening will read.
     let mut needed: Vec<(Value, Block)> = Vec::new();
     let mut needed_blocks = Vec::new();
@@ -569,6 +577,118 @@ fn any_lane(func: &mut Function, cond: Value) -> Value {
         }
     };
     result_of(func, inst)
+}
+
+/// Step 6b: a block entered only over edges that kept uniform branches
+/// decide (or jumps) from blocks that all share one predicate `p(x)` needs no
+/// predicate of its own: its predicate is `p(x)` and kept uniform conditions,
+/// and those conditions hold whenever the block runs (the branches that
+/// test them are real branches of the linearized function). This is PLDI'18
+/// Theorem 4.1 relative to `x` instead of the entry: a chain of uniform tests
+/// inside a divergent region (`leaf = child[0] < 0 && child[1] < 0 && ...`
+/// under a varying predicate), and the join after it, run under `p(x)`
+/// instead of one more mask per test and an `or` of them at the join.
+///
+/// The anchor `x` of a block `b` (the block whose predicate `b` may use) is
+/// `b` itself, except when `b` has the same predecessors in the input and in
+/// the linearized function, each of them ends in a terminator that
+/// linearization left as it was (not folded, no edge re-routed), and all
+/// have the same anchor; then that anchor (which dominates `b`).
+/// Loop headers anchor themselves, and so do the exit blocks of divergent
+/// loops (their predicate is the preheader's, not derived from their
+/// incoming edge: the pure latch's lanes have all left there). `p(b)` is
+/// then replaced by `p(x)` as
+/// `b`'s predicate and in every instruction `b` dominates in the linearized
+/// function, where the replaced value equals `p(x)` (other uses keep it, and
+/// SSA repair gives it `false` on paths that skip `b`).
+fn anchor_predicates(
+    func: &mut Function,
+    original: &CfgSnapshot,
+    linearized: &CfgSnapshot,
+    folded: &HashSet<Block>,
+    divergent_loop_exits: &HashSet<Block>,
+    masks: &mut Masks,
+) {
+    let unchanged_terminator = |block: Block| {
+        !folded.contains(&block) && original.cfg.succs(block) == linearized.cfg.succs(block)
+    };
+    let mut anchor: HashMap<Block, Block> = HashMap::new();
+    let mut replacements: Vec<(Block, Value, Value)> = Vec::new();
+    for &block in linearized.cfg.reverse_post_order() {
+        let preds = linearized.cfg.preds(block);
+        let anchors_itself = linearized.loops.loop_of_header(block).is_some()
+            || divergent_loop_exits.contains(&block);
+        // Every edge of the input into `block` must still be there: a path
+        // whose edge into `block` linearization re-routed brings lanes that
+        // no edge of the linearized function accounts for.
+        let same_preds = {
+            let mut before: Vec<Block> = original.cfg.preds(block).to_vec();
+            let mut after: Vec<Block> = preds.to_vec();
+            before.sort();
+            before.dedup();
+            after.sort();
+            after.dedup();
+            before == after
+        };
+        let shared = (!preds.is_empty() && !anchors_itself && same_preds)
+            .then(|| {
+                let mut anchors = preds.iter().map(|pred| {
+                    let kept_edge =
+                        original.cfg.succs(*pred).contains(&block) && unchanged_terminator(*pred);
+                    if kept_edge {
+                        anchor.get(pred).copied()
+                    } else {
+                        None
+                    }
+                });
+                let first = anchors.next().flatten()?;
+                anchors.all(|other| other == Some(first)).then_some(first)
+            })
+            .flatten();
+        let own = shared.unwrap_or(block);
+        anchor.insert(block, own);
+        if own == block {
+            continue;
+        }
+        let (Some(predicate), Some(anchored)) =
+            (masks.block_predicate(block), masks.block_predicate(own))
+        else {
+            continue;
+        };
+        if predicate != anchored {
+            masks.set_block_predicate(block, anchored);
+            replacements.push((block, predicate, anchored));
+        }
+    }
+    for (block, predicate, anchored) in replacements {
+        let dominated: Vec<Block> = func
+            .layout
+            .blocks()
+            .iter()
+            .copied()
+            .filter(|other| linearized.domtree.dominates(block, *other))
+            .collect();
+        for other in dominated {
+            let insts: Vec<Inst> = func.layout.block_insts(other).to_vec();
+            for inst in insts {
+                if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+                    for (from, value) in incoming.iter_mut() {
+                        if *value == predicate && linearized.domtree.dominates(block, *from) {
+                            *value = anchored;
+                        }
+                    }
+                    continue;
+                }
+                func.dfg.inst_mut(inst).map_operands(|value| {
+                    if value == predicate {
+                        anchored
+                    } else {
+                        value
+                    }
+                });
+            }
+        }
+    }
 }
 
 /// Keeps, re-routes or blends the phis after the CFG changed (step 6 of

@@ -78,6 +78,12 @@ impl Masks {
         self.block[block]
     }
 
+    /// Replaces the predicate of `block` (a value that equals it whenever
+    /// `block` runs).
+    pub fn set_block_predicate(&mut self, block: Block, predicate: Value) {
+        self.block[block] = Some(predicate);
+    }
+
     /// Whether the predicate of `block` is uniform.
     pub fn is_block_uniform(&self, block: Block) -> bool {
         self.block_uniform[block]

@@ -1064,19 +1064,37 @@ impl<'a> Widener<'a> {
         };
         let result_ty =
             self.vector_type(self.scalar.dfg.value_type(scalar_result_value(self.scalar, inst)))?;
+        // Uniform operands stay scalar; the others become vectors. GEP
+        // indices are sign-extended to the pointer width anyway: a varying
+        // `sext i32` (or `zext nneg i32`) index stays a vector of i32, which
+        // x86 gathers and scatters take as 32-bit indices (vpgatherdd: half
+        // the index register and a shorter latency than 64-bit indices).
         let mut any_vector = false;
-        let mut widen_operand = |this: &mut Self, value: Value| -> Result<Value, WidenError> {
-            if this.is_uniform(value)? {
-                this.lane0(value)
-            } else {
-                any_vector = true;
-                this.vector(value)
-            }
+        let mut new_base = if self.is_uniform(base)? {
+            self.lane0(base)?
+        } else {
+            any_vector = true;
+            self.vector(base)?
         };
-        let mut new_base = widen_operand(self, base)?;
         let mut new_indices = Vec::new();
         for index in indices {
-            new_indices.push(widen_operand(self, index)?);
+            if self.is_uniform(index)? {
+                new_indices.push(self.lane0(index)?);
+                continue;
+            }
+            any_vector = true;
+            let narrow = match self.scalar.dfg.defining_inst(index).map(|i| self.scalar.dfg.inst(i))
+            {
+                Some(InstData::Cast { op: CastOp::SExt, arg, .. })
+                | Some(InstData::Cast {
+                    op: CastOp::ZExt,
+                    arg,
+                    flags: CastFlags { nneg: true, .. },
+                    ..
+                }) if *self.scalar.dfg.value_type(*arg) == Type::I32 => Some(*arg),
+                _ => None,
+            };
+            new_indices.push(self.vector(narrow.unwrap_or(index))?);
         }
         if !any_vector {
             // A varying claim for a GEP of uniform operands: keep it a vector.
