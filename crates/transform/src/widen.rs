@@ -86,6 +86,7 @@ use crate::vector_math::{
 
 mod builtins;
 pub mod calls;
+mod dynamic;
 pub mod masked;
 
 pub use calls::{CallStats, CalleeVariants};
@@ -1255,14 +1256,24 @@ impl<'a> Widener<'a> {
             (AccessKind::GatherScatter, mask) => {
                 let vector_ty = self.vector_type(&ty)?;
                 let addrs = self.vector(addr)?;
+                let masked = mask.is_some();
                 let mask = match mask {
                     Some(mask) => mask,
                     None => self.all_true_mask(),
                 };
-                let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
-                let gather =
-                    InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align };
-                Widened::Vector(self.append_value(gather, vector_ty))
+                // Dynamic variants (Karrenberg 2014, 7.1/7.2): a uniform or
+                // consecutive fast path where the heuristic expects one.
+                let tests = self.dynamic_gather_tests(addr, self.data_layout.alloc_size(&ty));
+                if tests.uniform || tests.consecutive {
+                    Widened::Vector(self.gather_with_dynamic_variants(
+                        tests, &ty, vector_ty, addrs, mask, masked, align,
+                    )?)
+                } else {
+                    let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+                    let gather =
+                        InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align };
+                    Widened::Vector(self.append_value(gather, vector_ty))
+                }
             }
             (AccessKind::Duplicated, None) => {
                 let mut lanes = Vec::new();

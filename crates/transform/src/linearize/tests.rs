@@ -371,6 +371,35 @@ fn figure_7_keeps_a_uniform_branch_under_a_varying_predicate() {
 }
 
 #[test]
+fn uniform_tests_inside_a_divergent_region_share_its_predicate() {
+    // a diverges into the region b..e; inside it only uniform branches
+    // decide (b -> c | d, c -> d | e), as in a leaf test `x[0] < 0 && x[1] <
+    // 0` under a varying predicate. Step 6b gives c and the join d the
+    // predicate of b: the uniform conditions hold whenever they run.
+    let names = ["a", "b", "c", "d", "e", "f"];
+    let edges = [
+        ("a", "b"),
+        ("a", "f"),
+        ("b", "c"),
+        ("b", "d"),
+        ("c", "d"),
+        ("c", "e"),
+        ("d", "f"),
+        ("e", "f"),
+    ];
+    let func = edge_function(&names, &edges, &["a"]);
+    let (result, report) = linearize(&func, "uvu", LinearizeMode::Partial);
+    assert!(is_conditional(&result, "b"), "{result}");
+    assert!(is_conditional(&result, "c"), "{result}");
+    let predicate = |name: &str| report.predicates.get(block_named(&result, name));
+    let region = predicate("b").expect("b runs under a's varying condition");
+    assert_eq!(predicate("c"), Some(region), "{result}");
+    assert_eq!(predicate("d"), Some(region), "{result}");
+    assert_eq!(predicate("e"), Some(region), "{result}");
+    check_same_meaning(&func, &result, &report, 11, 300);
+}
+
+#[test]
 fn varying_switch_is_folded_into_case_predicates() {
     let names = ["a", "b", "c", "d", "e"];
     let edges = [("a", "b"), ("a", "c"), ("a", "d"), ("b", "e"), ("c", "e"), ("d", "e")];
@@ -775,6 +804,10 @@ fn check_widened(
     let mut predicates = report.predicates.clone();
     let guarded_loops =
         crate::boscc::skip_loops_without_active_lanes(&mut guarded, &mut predicates);
+    // Guard edges and kept uniform branches simplify predicates; blocks that
+    // run only with an active lane skip the any-lane guards of uniform
+    // accesses (as in the pipeline).
+    crate::boscc::mark_blocks_with_an_active_lane(&mut guarded, &mut predicates);
     if let Err(errors) = verify_function(&guarded) {
         panic!("{linearized}\nguarded:\n{}", display_function_with_errors(&guarded, &errors));
     }

@@ -1,0 +1,300 @@
+//! Dynamic variants of gathers (Karrenberg 2014, chapter 7: 7.1 "uniform
+//! values" and 7.2 "consecutive memory access operations").
+//!
+//! The shape analysis proves an address uniform or consecutive only from the
+//! code; at run time the lanes of a gather often agree anyway: a binary
+//! search over sorted keys walks the same nodes in neighbouring lanes, and
+//! `j = i + k; if (j >= n) j -= n;` is consecutive except where it wraps.
+//! A gather then costs its full latency (about four times a scalar load on
+//! current x86 cores) for what one load would give.
+//!
+//! A gather with dynamic variants tests its addresses first, against the
+//! address of lane 0 (which must be active):
+//!
+//! ```text
+//!     same = addrs == splat(addrs[0]);  next = addrs == addrs[0] + <0, 1, .., W-1>
+//!     br (mask[0] && no active lane with !same), uniform, test_next
+//! uniform:   x = load addrs[0]; splat(x)           ; one scalar load
+//! test_next: br (mask[0] && no active lane with !next), consecutive, gather
+//! consecutive: masked vector load at addrs[0]       ; the active lanes' addresses
+//! gather:    the gather
+//! ```
+//!
+//! Each fast path touches exactly the bytes the active lanes would, so it is
+//! safe wherever the gather is. The tests cost a handful of vector
+//! instructions and a branch each, well predicted when the data usually
+//! agree or usually do not, but paid by every gather that gets them, so a
+//! static heuristic ([`Widener::dynamic_gather_tests`]) decides which test a
+//! gather gets:
+//!
+//! - the consecutive test, when the address is *piecewise consecutive*: a
+//!   select or phi whose arms are all consecutive (`j = i + k` and its
+//!   wrapped-around `j - n`), through casts, uniform offsets and GEPs off a
+//!   uniform base;
+//! - the uniform test, when the address depends on a *recurrence that starts
+//!   uniform*: a loop-header phi entered with a uniform value and carried
+//!   with a varying one (a search position: the node of a tree walk, the
+//!   bounds of a binary search). Every lane starts at the same place and
+//!   lanes with similar queries stay together.
+//!
+//! Gathers from anything else (table lookups by hashed or loaded indices)
+//! are left alone.
+
+use std::collections::HashSet;
+
+use lanewise_ir::{BinaryOp, CastOp, Constant, InstData, IntPredicate, Type, Value};
+
+use super::{WidenError, Widener};
+
+/// The run-time tests a gather gets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct DynamicGatherTests {
+    pub uniform: bool,
+    pub consecutive: bool,
+}
+
+/// How far back the heuristics follow an address.
+const HEURISTIC_DEPTH: u32 = 8;
+
+impl Widener<'_> {
+    /// Which tests a gather of `elem_bytes`-byte elements at the scalar
+    /// address `addr` gets (see the module docs).
+    pub(super) fn dynamic_gather_tests(&self, addr: Value, elem_bytes: u64) -> DynamicGatherTests {
+        DynamicGatherTests {
+            uniform: self.starts_uniform(addr, HEURISTIC_DEPTH, &mut HashSet::new()),
+            consecutive: self.likely_stride(addr, HEURISTIC_DEPTH) == Some(i128::from(elem_bytes)),
+        }
+    }
+
+    /// The stride `addr` has in every lane when the varying choices of the
+    /// selects and phis on the way agree: `Some(k)` for a value that is
+    /// `Strided(k)` (uniform: `Some(0)`) or a select or phi of such values.
+    fn likely_stride(&self, value: Value, depth: u32) -> Option<i128> {
+        match self.shapes.shape(value).shape {
+            lanewise_analysis::Shape::Strided(stride) => return Some(i128::from(stride)),
+            lanewise_analysis::Shape::Uniform => return Some(0),
+            _ if depth == 0 => return None,
+            _ => {}
+        }
+        let inst = self.scalar.dfg.defining_inst(value)?;
+        let same = |values: &mut dyn Iterator<Item = Value>| -> Option<i128> {
+            let strides: Vec<Option<i128>> =
+                values.map(|value| self.likely_stride(value, depth - 1)).collect();
+            let first = (*strides.first()?)?;
+            strides.iter().all(|stride| *stride == Some(first)).then_some(first)
+        };
+        match self.scalar.dfg.inst(inst) {
+            InstData::Select { if_true, if_false, .. } => {
+                same(&mut [*if_true, *if_false].into_iter())
+            }
+            InstData::Phi { incoming, .. } => {
+                same(&mut incoming.iter().map(|(_, value)| *value).filter(|value| {
+                    !matches!(self.scalar.dfg.constant(*value), Some(Constant::Poison))
+                }))
+            }
+            InstData::Cast { op: CastOp::SExt | CastOp::ZExt | CastOp::Trunc, arg, .. } => {
+                self.likely_stride(*arg, depth - 1)
+            }
+            InstData::Binary { op: BinaryOp::Add, lhs, rhs, .. } => {
+                Some(self.likely_stride(*lhs, depth - 1)? + self.likely_stride(*rhs, depth - 1)?)
+            }
+            InstData::Binary { op: BinaryOp::Sub, lhs, rhs, .. } => {
+                Some(self.likely_stride(*lhs, depth - 1)? - self.likely_stride(*rhs, depth - 1)?)
+            }
+            InstData::Gep { source_ty, base, indices, .. } if indices.len() == 1 => {
+                let element = i128::from(self.data_layout.alloc_size(source_ty));
+                Some(
+                    self.likely_stride(*base, depth - 1)?
+                        + self.likely_stride(indices[0], depth - 1)? * element,
+                )
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether `value` depends (through address arithmetic, selects, phis
+    /// and loads' addresses) on a loop-header phi entered with a uniform
+    /// value and carried around the loop with a varying one.
+    fn starts_uniform(&self, value: Value, depth: u32, seen: &mut HashSet<Value>) -> bool {
+        if depth == 0 || !seen.insert(value) || self.shapes.is_uniform(value) {
+            return false;
+        }
+        let Some(inst) = self.scalar.dfg.defining_inst(value) else { return false };
+        let data = self.scalar.dfg.inst(inst);
+        if let InstData::Phi { incoming, .. } = data {
+            let block = self.scalar.layout.inst_block(inst);
+            let blocks = self.scalar.layout.blocks();
+            let position = |b| blocks.iter().position(|other| *other == b);
+            let header_position = block.and_then(position);
+            // A back edge comes from a block laid out after the header.
+            let carried = incoming.iter().any(|(from, _)| position(*from) > header_position);
+            let enters_uniform = incoming.iter().any(|(from, incoming_value)| {
+                position(*from) < header_position && self.shapes.is_uniform(*incoming_value)
+            });
+            if carried && enters_uniform {
+                return true;
+            }
+        }
+        let mut operands = Vec::new();
+        match data {
+            InstData::Phi { incoming, .. } => {
+                operands.extend(incoming.iter().map(|(_, value)| *value));
+            }
+            InstData::Gep { .. }
+            | InstData::Cast { .. }
+            | InstData::Binary { .. }
+            | InstData::Select { .. }
+            | InstData::Freeze { .. }
+            | InstData::Load { .. } => data.for_each_operand(|operand| operands.push(operand)),
+            _ => return false,
+        }
+        operands.into_iter().any(|operand| self.starts_uniform(operand, depth - 1, seen))
+    }
+
+    /// A gather of `vector_ty` from `addrs` under `mask`, with the fast paths
+    /// of `tests` (see the module docs).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn gather_with_dynamic_variants(
+        &mut self,
+        tests: DynamicGatherTests,
+        elem_ty: &Type,
+        vector_ty: Type,
+        addrs: Value,
+        mask: Value,
+        masked: bool,
+        align: u32,
+    ) -> Result<Value, WidenError> {
+        let width = self.width;
+        let mask_ty = Type::BOOL.vector_of(width);
+        let zero = self.func.dfg.int_const(Type::I32, 0);
+        let first =
+            self.append_value(InstData::ExtractElement { vector: addrs, index: zero }, Type::PTR);
+        let ptr_vector = Type::PTR.vector_of(width);
+        let first_splat =
+            self.append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
+        let lane0_active = masked.then(|| {
+            self.append_value(InstData::ExtractElement { vector: mask, index: zero }, Type::BOOL)
+        });
+        // The fast paths to test, in order: (condition, is the uniform one).
+        let mut fast_paths = Vec::new();
+        if tests.uniform {
+            let ok = self.all_active_lanes_match(addrs, first_splat, mask, lane0_active, &mask_ty);
+            fast_paths.push((ok, true));
+        }
+        if tests.consecutive {
+            let lane_numbers: Vec<Value> = (0..width)
+                .map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane)))
+                .collect();
+            let ramp = self
+                .func
+                .dfg
+                .make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
+            let consecutive = self.append_value(
+                InstData::Gep {
+                    source_ty: elem_ty.clone(),
+                    base: first_splat,
+                    indices: vec![ramp],
+                    inbounds: false,
+                },
+                ptr_vector,
+            );
+            let ok = self.all_active_lanes_match(addrs, consecutive, mask, lane0_active, &mask_ty);
+            fast_paths.push((ok, false));
+        }
+
+        let before = self.current.expect("a current block");
+        let base = self.func.block_name(before);
+        let base = base.split(".guard").next().unwrap_or(&base).to_owned();
+        self.guard_serial += 1;
+        let serial = self.guard_serial;
+        let mut last = before;
+        let mut new_block = |this: &mut Self, label: &str| {
+            let block = this.func.dfg.make_block(Some(format!("{base}.guard{serial}.{label}")));
+            this.func.layout.insert_block_after(block, last);
+            last = block;
+            block
+        };
+        let mut incoming = Vec::new();
+        let mut pending_joins = Vec::new();
+        for (ok, uniform) in fast_paths {
+            let fast = new_block(self, if uniform { "uniform" } else { "consecutive" });
+            let next = new_block(self, "next");
+            self.append(
+                InstData::Branch { cond: ok, then_dest: fast, else_dest: next },
+                Type::Void,
+            );
+            self.current = Some(fast);
+            let value = if uniform {
+                let scalar = self.append_value(
+                    InstData::Load { ty: elem_ty.clone(), addr: first, align, volatile: false },
+                    elem_ty.clone(),
+                );
+                self.append_value(InstData::Splat { scalar, lanes: width }, vector_ty.clone())
+            } else {
+                self.contiguous_load(vector_ty.clone(), first, align, masked.then_some(mask))
+            };
+            incoming.push((fast, value));
+            pending_joins.push(fast);
+            self.current = Some(next);
+        }
+        let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+        let gathered = self.append_value(
+            InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align },
+            vector_ty.clone(),
+        );
+        let gather_block = self.current.expect("a current block");
+        incoming.push((gather_block, gathered));
+        pending_joins.push(gather_block);
+        let join = new_block(self, "join");
+        for block in pending_joins {
+            self.current = Some(block);
+            self.append(InstData::Jump { dest: join }, Type::Void);
+        }
+        self.current = Some(join);
+        Ok(self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty))
+    }
+
+    /// `lane0_active && no lane is active in mask where addrs != expected`
+    /// (`lane0_active` is `None` for an unmasked access).
+    fn all_active_lanes_match(
+        &mut self,
+        addrs: Value,
+        expected: Value,
+        mask: Value,
+        lane0_active: Option<Value>,
+        mask_ty: &Type,
+    ) -> Value {
+        let differ = self.append_value(
+            InstData::Icmp { pred: IntPredicate::Ne, lhs: addrs, rhs: expected },
+            mask_ty.clone(),
+        );
+        let active_differ = self.append_value(
+            InstData::Binary {
+                op: BinaryOp::And,
+                lhs: differ,
+                rhs: mask,
+                flags: Default::default(),
+            },
+            mask_ty.clone(),
+        );
+        let bits = self.mask_bits(active_differ);
+        let bits_ty = self.func.dfg.value_type(bits).clone();
+        let none = self.func.dfg.int_const(bits_ty, 0);
+        let all_match = self.append_value(
+            InstData::Icmp { pred: IntPredicate::Eq, lhs: bits, rhs: none },
+            Type::BOOL,
+        );
+        match lane0_active {
+            None => all_match,
+            Some(active) => self.append_value(
+                InstData::Binary {
+                    op: BinaryOp::And,
+                    lhs: all_match,
+                    rhs: active,
+                    flags: Default::default(),
+                },
+                Type::BOOL,
+            ),
+        }
+    }
+}
