@@ -27,6 +27,9 @@ COLORS = {
     "hand": "#17becf",
 }
 TARGETS = {"coherent": 4.0, "irregular": 2.0}
+# Rows outside the targets: the per-lane formulations of the tree kernels
+# (bench/kernels/per_lane), shown next to their PLDI'18-model versions.
+COMPARISON_CLASS = "per-lane"
 # Kernels that walk a tree: full linearization should lose against partial there.
 TREE_KERNELS = {"bt", "nn", "pc", "mpc", "barnes_hut", "bvh"}
 
@@ -136,7 +139,7 @@ def read_results(results_dir):
         entry["label"] = entry["name"] if entry["input"] in ("default", "only") else \
             "%s (%s)" % (entry["name"], entry["input"])
         kernels.append(entry)
-    order = {"coherent": 0, "irregular": 1}
+    order = {"coherent": 0, "irregular": 1, COMPARISON_CLASS: 2}
     kernels.sort(key=lambda k: (order.get(k["class"], 2), k["name"], k["input"]))
     return kernels
 
@@ -166,6 +169,20 @@ def summarize(kernels):
             tree_rows.append({"kernel": k["label"], "partial_ms": partial, "full_ms": full,
                               "full_slower": (full > partial) if partial and full else None})
     summary["full_vs_partial_on_trees"] = tree_rows
+    # Per-lane formulations against the PLDI'18-model rows of the same
+    # kernels and inputs.
+    per_lane = [k for k in kernels if k["class"] == COMPARISON_CLASS]
+    pairs = []
+    for k in per_lane:
+        base = k["name"].split("/")[0]
+        model = [m for m in kernels if m["class"] == "irregular" and m["name"] == base and
+                 m["input"] == k["input"]]
+        if model and model[0]["speedup"]["lanewise-w8"] and k["speedup"]["lanewise-w8"]:
+            pairs.append((k["speedup"]["lanewise-w8"], model[0]["speedup"]["lanewise-w8"]))
+    summary[COMPARISON_CLASS] = {
+        "kernels": sorted({k["name"] for k in per_lane}), "rows": len(per_lane),
+        "lanewise_w8_geomean": geometric_mean([p for p, _ in pairs]),
+        "pldi18_model_w8_geomean": geometric_mean([m for _, m in pairs]), "pairs": len(pairs)}
     return summary
 
 
@@ -247,12 +264,25 @@ def write_markdown(path, machine, kernels, summary):
         if others:
             lines.append("  Other configurations (geometric mean over the rows they ran): " +
                          ", ".join(others) + ".")
+    comparison = summary[COMPARISON_CLASS]
+    if comparison["pairs"]:
+        lines.append("- Per-lane formulations of the tree kernels (rows `NAME/per-lane`, not in the "
+                     "targets: each lane walks its own path with its own stack, the SIMD model "
+                     "of clang's and GCC's clones): lanewise W=8 over scalar, geometric mean "
+                     "%.2fx over %d rows; the same kernels and inputs written in PLDI'18's model "
+                     "(lock-step traversal through the SPMD builtins): %.2fx." % (
+                         comparison["lanewise_w8_geomean"], comparison["pairs"],
+                         comparison["pldi18_model_w8_geomean"]))
     trees = summary["full_vs_partial_on_trees"]
     compared = [t for t in trees if t["full_slower"] is not None]
     if compared:
         slower = sum(1 for t in compared if t["full_slower"])
+        others = ["%s (full %.1f ms, partial %.1f ms)" % (t["kernel"], t["full_ms"], t["partial_ms"])
+                  for t in compared if not t["full_slower"]]
         lines.append("- Full vs partial linearization on tree kernels: full is slower on %d of "
-                     "%d rows where both ran." % (slower, len(compared)))
+                     "%d rows where both ran%s." % (
+                         slower, len(compared),
+                         "; not on " + ", ".join(others) if others else ""))
     else:
         lines.append("- Full vs partial linearization on tree kernels: not measured (neither "
                      "runs on the tree kernels yet; see the reasons above).")

@@ -31,7 +31,12 @@ mkdir -p "$out/build" "$out/results"
 # Every configuration is compiled without floating-point contraction, so that
 # all of them compute the same operations and can be compared bit for bit
 # (GCC contracts across statements by default, clang within expressions).
-cflags=(-O3 -march=native -ffp-contract=off)
+cflags=(-O3 -march=native -ffp-contract=off -I"$root/include")
+# Kernels written in the PLDI'18 programming model call the SPMD builtins of
+# lanewise/rv.h (rv_any, ...). Every configuration but lanewise's compiles
+# them with their one-lane meaning (inline definitions); lanewise sees the
+# calls and gives them their W-lane meaning.
+scalar_cflags=("${cflags[@]}" -DLANEWISE_RV_SCALAR)
 # Extra flags for the IR handed to lanewise. clang's SLP vectorizer packs
 # pairs of scalar operations of the scalar function into <2 x float> vectors,
 # which lanewise does not widen yet ("varying aggregate and vector operations
@@ -69,25 +74,29 @@ run_lanewise() {  # name_of_log input.ll output.ll flags...
 
 # Builds target/bench/build/NAME/bench; exports the not-run reasons of the
 # lanewise configurations into NAME/env (sourced before running).
+# With a second argument `per_lane`, the kernel source is
+# bench/kernels/per_lane/NAME.c (the per-lane formulation of a tree kernel)
+# and everything goes to NAME.per_lane.
 build_kernel() {
-    local name=$1 dir=$out/build/$1
-    local kernel=$root/bench/kernels/$name.c driver=$root/bench/drivers/$name.c
+    local name=$1 dir=$out/build/$1${2:+.$2}
+    local kernel=$root/bench/kernels/${2:+$2/}$name.c driver=$root/bench/drivers/$name.c
     mkdir -p "$dir"
     local objects=() reason
     : >"$dir/env"
     set -e
     # scalar: plain clang -O3, no OpenMP, so no variants are declared.
-    $clang "${cflags[@]}" -D"$name=${name}_scalar" -c "$kernel" -o "$dir/scalar.o"
+    $clang "${scalar_cflags[@]}" -D"$name=${name}_scalar" -c "$kernel" -o "$dir/scalar.o"
     # clang omp: the driver loop under `omp simd`, with the kernel in the same TU.
-    $clang "${cflags[@]}" -fopenmp-simd -DBENCH_LOOP -DBENCH_LOOP_INCLUDES_KERNEL \
+    $clang "${scalar_cflags[@]}" -fopenmp-simd -DBENCH_LOOP -DBENCH_LOOP_INCLUDES_KERNEL \
+        -DBENCH_KERNEL_SOURCE="\"$kernel\"" \
         -D"$name=${name}_clang_omp" -Domp_loop=omp_loop_clang -c "$driver" -o "$dir/clang_omp.o"
     # gcc: the kernel with its simd clones, and the loop calling them from another TU.
-    $gcc "${cflags[@]}" -fopenmp-simd -D"$name=${name}_gcc" -c "$kernel" -o "$dir/gcc_kernel.o"
-    $gcc "${cflags[@]}" -fopenmp-simd -DBENCH_LOOP -D"$name=${name}_gcc" -Domp_loop=omp_loop_gcc \
+    $gcc "${scalar_cflags[@]}" -fopenmp-simd -D"$name=${name}_gcc" -c "$kernel" -o "$dir/gcc_kernel.o"
+    $gcc "${scalar_cflags[@]}" -fopenmp-simd -DBENCH_LOOP -D"$name=${name}_gcc" -Domp_loop=omp_loop_gcc \
         -c "$driver" -o "$dir/gcc_loop.o"
     objects+=("$dir/scalar.o" "$dir/clang_omp.o" "$dir/gcc_kernel.o" "$dir/gcc_loop.o")
     if [[ -f $root/bench/hand/$name.c ]]; then
-        $clang "${cflags[@]}" -c "$root/bench/hand/$name.c" -o "$dir/hand.o"
+        $clang "${scalar_cflags[@]}" -c "$root/bench/hand/$name.c" -o "$dir/hand.o"
         objects+=("$dir/hand.o")
     fi
     # lanewise: the kernel's IR as clang emits it with its declare-simd variants.
@@ -141,37 +150,54 @@ build_kernel() {
     return 0
 }
 
-kernels=${BENCH_KERNELS:-$(cd bench/kernels && ls *.c | sed 's/\.c$//')}
-repeats=${BENCH_REPEATS:-5}
-start=$(date +%s)
-for name in $kernels; do
-    dir=$out/build/$name
-    echo "== $name: building"
-    if ! build_kernel "$name" >"$out/build/$name.log" 2>&1; then
+# Builds and runs one kernel on each of its inputs. With a second argument
+# `per_lane`, the per-lane formulation (bench/kernels/per_lane/NAME.c); its
+# rows are reported as kernel NAME/per-lane, class "per-lane".
+run_kernel() {  # name [per_lane]
+    local name=$1 variant=${2:-}
+    local stem=$name${variant:+.$variant}
+    local dir=$out/build/$stem
+    echo "== $stem: building"
+    if ! build_kernel "$name" $variant >"$out/build/$stem.log" 2>&1; then
         set +e
-        echo "   build failed (see $out/build/$name.log):"
-        tail -n 5 "$out/build/$name.log" | sed 's/^/   /'
+        echo "   build failed (see $out/build/$stem.log):"
+        tail -n 5 "$out/build/$stem.log" | sed 's/^/   /'
         printf 'kernel\t%s\t?\tdefault\t0\nbuild-failed\t%s\n' "$name" \
-            "$(grep -m1 -i error "$out/build/$name.log" | tr '\t' ' ')" >"$out/results/$name.default.tsv"
-        continue
+            "$(grep -m1 -i error "$out/build/$stem.log" | tr '\t' ' ')" >"$out/results/$stem.default.tsv"
+        return
     fi
     set +e
     (source "$dir/env" && env | grep '^BENCH_NOT_RUN_' | sed 's/^BENCH_NOT_RUN_/   not built: /')
     for input in $("$dir/bench" --list-inputs); do
-        echo "== $name ($input): running"
+        echo "== $stem ($input): running"
+        local results=$out/results/$stem.$input
         (source "$dir/env" && "$dir/bench" --input "$input" --repeats "$repeats") \
-            >"$out/results/$name.$input.tsv" 2>"$out/results/$name.$input.err"
+            >"$results.tsv" 2>"$results.err"
         status=$?
-        [[ $status -eq 0 ]] || echo "build-failed	harness exited with status $status" >>"$out/results/$name.$input.tsv"
-        grep '^config' "$out/results/$name.$input.tsv" | cut -f2- | sed 's/^/   /' | cut -c1-150
+        [[ $status -eq 0 ]] || echo "build-failed	harness exited with status $status" >>"$results.tsv"
+        if [[ -n $variant ]]; then
+            sed -i "s|^kernel\t$name\t[a-z]*\t|kernel\t$name/${variant//_/-}\t${variant//_/-}\t|" "$results.tsv"
+        fi
+        grep '^config' "$results.tsv" | cut -f2- | sed 's/^/   /' | cut -c1-150
         # Utilization: run the instrumented program once on this input.
         if [[ -x $dir/bench-utilization ]]; then
             "$dir/bench-utilization" --input "$input" --repeats 1 --only lanewise-w8 \
-                >"$out/results/$name.$input.util" 2>&1
+                >"$results.util" 2>&1
         else
-            cp "$dir/utilization.reason" "$out/results/$name.$input.util.reason" 2>/dev/null
+            cp "$dir/utilization.reason" "$results.util.reason" 2>/dev/null
         fi
     done
+}
+
+kernels=${BENCH_KERNELS:-$(cd bench/kernels && ls *.c | sed 's/\.c$//')}
+repeats=${BENCH_REPEATS:-5}
+start=$(date +%s)
+for name in $kernels; do
+    run_kernel "$name"
+done
+# The per-lane formulations of the tree kernels (comparison rows).
+for name in $kernels; do
+    [[ -f bench/kernels/per_lane/$name.c ]] && run_kernel "$name" per_lane
 done
 echo "== suite ran in $(($(date +%s) - start)) s"
 

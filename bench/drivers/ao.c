@@ -13,7 +13,7 @@ BENCH_GLOBAL int pixel_x[ITEMS], pixel_y[ITEMS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/ao.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(scene, width, height, samples) notinbranch
 float ao(const float *scene, int width, int height, int samples, int px, int py);

@@ -12,7 +12,7 @@ BENCH_GLOBAL int children[8 * MAX_CELLS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/barnes_hut.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(cells, children, theta2) notinbranch
 float barnes_hut(const float *cells, const int *children, float theta2, float x, float y, float z);

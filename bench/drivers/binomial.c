@@ -12,7 +12,7 @@ BENCH_GLOBAL float spot[ITEMS], strike[ITEMS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/binomial.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(years, rate, volatility, steps) notinbranch
 float binomial(float spot, float strike, float years, float rate, float volatility, int steps);

@@ -15,7 +15,7 @@ BENCH_GLOBAL float spot[ITEMS], strike[ITEMS], years[ITEMS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/black_scholes.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(rate, volatility) notinbranch
 float black_scholes(float spot, float strike, float years, float rate, float volatility);

@@ -11,7 +11,7 @@ BENCH_GLOBAL int keys[NODES], left_child[NODES], right_child[NODES], queries[ITE
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/bt.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(keys, left, right) notinbranch
 int bt(const int *keys, const int *left, const int *right, int key);

@@ -19,7 +19,7 @@ BENCH_GLOBAL float ray_ox[ITEMS], ray_oy[ITEMS], ray_oz[ITEMS], ray_dx[ITEMS], r
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/bvh.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(bounds, links, spheres) notinbranch
 float bvh(const float *bounds, const int *links, const float *spheres, float ox, float oy,

@@ -9,7 +9,7 @@ BENCH_GLOBAL int starts[ITEMS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/collatz.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd notinbranch
 int collatz(int start);

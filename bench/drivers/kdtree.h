@@ -37,4 +37,33 @@ static void kd_points(kd_point *points, int count, int clustered) {
                 clustered ? centres[c][a] + 0.03f * normalish() : uniform01();
     }
 }
+// The position of a point of the unit cube on the Morton (Z-order) curve of
+// a 1024^3 grid: the bits of the three grid coordinates interleaved.
+static unsigned kd_spread_bits(unsigned v) {
+    v &= 1023;
+    v = (v | (v << 16)) & 0x030000FF;
+    v = (v | (v << 8)) & 0x0300F00F;
+    v = (v | (v << 4)) & 0x030C30C3;
+    v = (v | (v << 2)) & 0x09249249;
+    return v;
+}
+static unsigned kd_morton(const kd_point *p) {
+    unsigned code = 0;
+    for (int a = 0; a < 3; a++) {
+        float c = p->coordinate[a];
+        c = c < 0.0f ? 0.0f : c > 1.0f ? 1.0f : c;
+        code |= kd_spread_bits((unsigned)(c * 1023.99f)) << a;
+    }
+    return code;
+}
+static int kd_compare_morton(const void *a, const void *b) {
+    unsigned x = kd_morton(a), y = kd_morton(b);
+    return (x > y) - (x < y);
+}
+// Orders queries along the Morton curve, as batched tree queries are ordered
+// for locality: consecutive queries (and so the lanes of one vector call)
+// are near each other in space.
+static void kd_sort_morton(kd_point *points, int count) {
+    qsort(points, count, sizeof(kd_point), kd_compare_morton);
+}
 #endif

@@ -9,7 +9,7 @@ BENCH_GLOBAL float cx[ITEMS], cy[ITEMS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/mandelbrot.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(max_iter) notinbranch
 int mandelbrot(float cx, float cy, int max_iter);

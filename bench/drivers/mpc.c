@@ -9,7 +9,7 @@ BENCH_GLOBAL float tx[NODES], ty[NODES], tz[NODES], qx[ITEMS], qy[ITEMS], qz[ITE
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/mpc.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(tx, ty, tz, nodes, qx, qy, qz) notinbranch
 int mpc(const float *tx, const float *ty, const float *tz, int nodes, float qx, float qy, float qz, float radius);

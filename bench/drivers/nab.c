@@ -11,7 +11,7 @@ BENCH_GLOBAL float ax[ITEMS], ay[ITEMS], az[ITEMS], charge[ITEMS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/nab.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(x, y, z, charge, count, neighbours, stride) linear(i) notinbranch
 float nab(const float *x, const float *y, const float *z, const float *charge, int count,

@@ -8,7 +8,7 @@ BENCH_GLOBAL float px[ITEMS], py[ITEMS], pz[ITEMS], mass[ITEMS];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/nbody.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(px, py, pz, mass, count) linear(i) notinbranch
 float nbody(const float *px, const float *py, const float *pz, const float *mass, int count, int i);

@@ -1,4 +1,4 @@
-// Driver: nearest neighbours of 64K queries among 64K points (2^16 - 1) in a kd-tree. Inputs: "random" (uniform points and queries) and "clustered" (points and queries in 16 Gaussian blobs; queries sorted along x so neighbouring lanes are close).
+// Driver: nearest neighbours of 64K queries among 64K points (2^16 - 1) in a kd-tree. Inputs: "random" (uniform points and queries) and "clustered" (points and queries in 16 Gaussian blobs); queries in Morton order (kd_sort_morton), so neighbouring lanes are close.
 #include "../harness/harness.h"
 
 enum { NODES = (1 << 16) - 1, ITEMS = 1 << 16, RADII = 1024 };
@@ -9,7 +9,7 @@ BENCH_GLOBAL float tx[NODES], ty[NODES], tz[NODES], qx[ITEMS], qy[ITEMS], qz[ITE
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/nn.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(tx, ty, tz, nodes) notinbranch
 int nn(const float *tx, const float *ty, const float *tz, int nodes, float qx, float qy, float qz);
@@ -30,8 +30,7 @@ static void setup(const char *input) {
     kd_points(points, NODES, clustered);
     kd_build(points, 0, NODES, 0, 0, tx, ty, tz);
     kd_points(points, ITEMS, clustered);
-    kd_sort_axis = 0;
-    if (clustered) qsort(points, ITEMS, sizeof(kd_point), kd_compare);
+    kd_sort_morton(points, ITEMS);
     for (int i = 0; i < ITEMS; i++) {
         qx[i] = points[i].coordinate[0];
         qy[i] = points[i].coordinate[1];

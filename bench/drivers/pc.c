@@ -9,7 +9,7 @@ BENCH_GLOBAL float tx[NODES], ty[NODES], tz[NODES], qx[ITEMS], qy[ITEMS], qz[ITE
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/pc.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(tx, ty, tz, nodes, radius) notinbranch
 int pc(const float *tx, const float *ty, const float *tz, int nodes, float qx, float qy, float qz, float radius);
@@ -30,8 +30,7 @@ static void setup(const char *input) {
     kd_points(points, NODES, clustered);
     kd_build(points, 0, NODES, 0, 0, tx, ty, tz);
     kd_points(points, ITEMS, clustered);
-    kd_sort_axis = 0;
-    if (clustered) qsort(points, ITEMS, sizeof(kd_point), kd_compare);
+    kd_sort_morton(points, ITEMS);
     for (int i = 0; i < ITEMS; i++) {
         qx[i] = points[i].coordinate[0];
         qy[i] = points[i].coordinate[1];

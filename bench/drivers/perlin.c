@@ -11,7 +11,7 @@ BENCH_GLOBAL int perm[512];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/perlin.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(perm, z, octaves) notinbranch
 float perlin(const int *perm, float x, float y, float z, int octaves);

@@ -11,7 +11,7 @@ BENCH_GLOBAL float grid[ITEMS + 2 * PLANE];
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/stencil.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(grid, nx, plane) linear(index) notinbranch
 float stencil(const float *grid, int nx, int plane, int index);

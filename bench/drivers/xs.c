@@ -11,7 +11,7 @@ BENCH_GLOBAL float grids[NUCLIDES * POINTS], data[NUCLIDES * POINTS * 5], concen
 
 #ifdef BENCH_LOOP
 #ifdef BENCH_LOOP_INCLUDES_KERNEL
-#include "../kernels/xs.c"
+#include BENCH_KERNEL_SOURCE
 #else
 #pragma omp declare simd uniform(grids, data, concentration, nuclides, points) notinbranch
 float xs(const float *grids, const float *data, const float *concentration, int nuclides,

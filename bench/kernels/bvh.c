@@ -10,6 +10,9 @@
 // holding spheres -links[2n] - 1 .. -links[2n] - 1 + links[2n + 1] - 1.
 // Sphere k: spheres[4k..4k+3] = centre x, y, z, radius. The root is node 0.
 #include <math.h>
+#include <stdbool.h>
+
+#include "lanewise/rv.h"
 
 #define BVH_MISS -1.0f
 #define BVH_FAR 1.0e30f
@@ -48,19 +51,22 @@ float bvh(const float *bounds, const int *links, const float *spheres, float ox,
     bvh_entry stack[BVH_STACK];
     int top = 0;
     float root = bvh_enter(bounds, 0, ox, oy, oz, ix, iy, iz, nearest);
-    if (root < BVH_FAR) {
+    if (rv_any(root < BVH_FAR)) {
         stack[0].distance = root;
         stack[0].node = 0;
         top = 1;
     }
     while (top > 0) {
         bvh_entry entry = stack[--top];
-        if (entry.distance >= nearest) continue;  // entered after a closer hit was found
+        // This lane enters the node's box before its nearest hit so far.
+        bool wanted = entry.distance < nearest;
+        if (!rv_any(wanted)) continue;
         int node = entry.node;
         int first = links[2 * node];
         if (first < 0) {
             int begin = -first - 1, end = begin + links[2 * node + 1];
             for (int k = begin; k < end; k++) {
+                if (!wanted) continue;
                 const float *sphere = spheres + 4 * k;
                 float rx = ox - sphere[0], ry = oy - sphere[1], rz = oz - sphere[2];
                 float b = rx * dx + ry * dy + rz * dz;
@@ -73,10 +79,14 @@ float bvh(const float *bounds, const int *links, const float *spheres, float ox,
             }
         } else {
             int second = links[2 * node + 1];
-            float first_distance = bvh_enter(bounds, first, ox, oy, oz, ix, iy, iz, nearest);
-            float second_distance = bvh_enter(bounds, second, ox, oy, oz, ix, iy, iz, nearest);
-            // Push the farther child first, so that the nearer one is popped next.
-            if (second_distance < first_distance) {
+            float first_distance = BVH_FAR, second_distance = BVH_FAR;
+            if (wanted) {
+                first_distance = bvh_enter(bounds, first, ox, oy, oz, ix, iy, iz, nearest);
+                second_distance = bvh_enter(bounds, second, ox, oy, oz, ix, iy, iz, nearest);
+            }
+            // Push the child most lanes enter farther away first, so that the
+            // one most lanes enter first is popped next.
+            if (rv_popcount(second_distance < first_distance) * 2 > rv_popcount(wanted)) {
                 int swapped_node = first;
                 float swapped_distance = first_distance;
                 first = second;
@@ -84,12 +94,12 @@ float bvh(const float *bounds, const int *links, const float *spheres, float ox,
                 second = swapped_node;
                 second_distance = swapped_distance;
             }
-            if (second_distance < BVH_FAR && top < BVH_STACK) {
+            if (rv_any(second_distance < BVH_FAR) && top < BVH_STACK) {
                 stack[top].distance = second_distance;
                 stack[top].node = second;
                 top++;
             }
-            if (first_distance < BVH_FAR && top < BVH_STACK) {
+            if (rv_any(first_distance < BVH_FAR) && top < BVH_STACK) {
                 stack[top].distance = first_distance;
                 stack[top].node = first;
                 top++;
