@@ -114,7 +114,7 @@ verdict=$(awk -v g="$scalar_geomean" 'BEGIN { print (g + 0 >= 4) ? "met" : "NOT 
         "**${scalar_geomean}x** (target 4x: $verdict)"
     echo
     echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores;" \
-        "$(grep -qw avx512f /proc/cpuinfo && echo 'AVX-512 (lanewise picks W=16 for 32-bit lanes)' || echo 'AVX2');" \
+        "$(grep -qw avx512f /proc/cpuinfo && echo 'AVX-512 (lanewise picks W=32 for 32-bit lanes: two zmm registers per value)' || echo 'AVX2');" \
         "$(clang-22 --version | head -1); $(date -u '+%Y-%m-%d')"
 } >>"$report"
 echo "bench-programs: geometric mean ${geomean}x over $count programs," \

@@ -1,11 +1,12 @@
-; ARGS: -o {out} --function figure7 --width 8 --shapes uvl32 --isa avx2 --report {out}.json --stats
+; ARGS: -o {out} --function figure7 --width 8 --shapes uvl32 --isa avx2 --report {out}.json --stats --no-boscc
 ; PLDI'18 Figure 7 (left), as reconstructed in
 ; crates/transform/src/linearize/tests.rs: a -> b | e; b -> c | d; c -> d;
 ; d -> e. a's branch (marked `!`) tests the varying %v; b's tests the
 ; uniform %u. b's predicate is varying (b is control dependent on the
 ; varying edge a -> b), but b dominates c and d, so its uniform branch is
 ; uniform relative to b and partial linearization keeps it (Section 4.2,
-; Theorem 4.5): --stats reports 1 divergent, 1 uniform kept, 0 folded.
+; Theorem 4.5): --stats reports 1 divergent, 1 uniform kept, 0 folded
+; (--no-boscc: BOSCC would add guards around the strided stores).
 ; Every block stores its number into its own slot of the lane's 32 bytes
 ; at %out, so that no block is empty.
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"

@@ -24,7 +24,7 @@ use lanewise_analysis::{
     ControlFlowGraph, DivergenceInfo, DominatorTree, PostDominatorTree, ShapeInfo,
 };
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
-use lanewise_ir::{verify_function, DataLayout, Function, InstData, Type};
+use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
@@ -35,12 +35,13 @@ use lanewise_transform::widen::{
 use lanewise_transform::{
     guard_divergent_regions, interleave_private_arrays, lower_vector_abi,
     mark_blocks_with_an_active_lane, share_uniform_allocas, skip_loops_without_active_lanes,
-    split_private_structs, widen_mask_phis, BlockPredicates, WidenConfig,
+    split_private_structs, widen_mask_phis, BlockPredicates, RegionCosts, WidenConfig,
 };
 
-/// Regions smaller than this (instructions) are not worth an `any` test and
-/// a branch (Shin's profitability concern, as a plain threshold).
-const BOSCC_MIN_REGION_INSTRUCTIONS: usize = 24;
+/// Regions that cost less than this are not worth an `any` test and a
+/// branch (Shin's profitability concern, as a threshold): an instruction
+/// costs 1, a gather, scatter or per-lane call W (see `boscc_region_costs`).
+const BOSCC_MIN_REGION_COST: usize = 24;
 
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::linearize::LinearizeMode;
@@ -92,6 +93,10 @@ pub struct Options {
     pub vector_math: VectorMath,
     /// Partial linearization (PLDI'18) or full if-conversion (the baseline).
     pub linearize: LinearizeMode,
+    /// BOSCC (Shin; PLDI'18 section 4): jump over costly regions behind a
+    /// divergent branch, and loops under a varying predicate, when no lane
+    /// is active there. Off: every region and loop runs under its mask.
+    pub boscc: bool,
     /// Passes after which the IR is printed to stderr.
     pub dump_after: Option<Vec<Pass>>,
     /// Declare-simd mode: skip functions that cannot be vectorized (they are
@@ -122,6 +127,7 @@ impl Default for Options {
             mode: Mode::DeclareSimd,
             vector_math: VectorMath::Libmvec,
             linearize: LinearizeMode::Partial,
+            boscc: true,
             dump_after: None,
             keep_going: false,
             verify_each: true,
@@ -768,11 +774,13 @@ pub(crate) fn widen_variant(
     let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
     let (mut loops, mut facts) = analyze(&work)?;
 
-    // BOSCC before linearization: large regions behind a divergent branch
+    // BOSCC before linearization: costly regions behind a divergent branch
     // are jumped over when no lane takes the branch towards them; the new
     // uniform branches change the facts.
-    let guarded_regions = if options.linearize == LinearizeMode::Partial {
-        guard_divergent_regions(&mut work, &facts.divergent_branches, BOSCC_MIN_REGION_INSTRUCTIONS)
+    let guarded_regions = if options.boscc && options.linearize == LinearizeMode::Partial {
+        let (_, info) = divergence(&work)?;
+        let costs = boscc_region_costs(&work, &info, variant.width);
+        guard_divergent_regions(&mut work, &facts.divergent_branches, &costs)
     } else {
         0
     };
@@ -793,8 +801,10 @@ pub(crate) fn widen_variant(
         produced.branches.regions_skipped_when_inactive = guarded_regions;
         // BOSCC: loops whose entry mask may be empty are jumped over then.
         let mut predicates = linearized.predicates;
-        produced.loops.skipped_when_inactive =
-            skip_loops_without_active_lanes(&mut work, &mut predicates);
+        if options.boscc {
+            produced.loops.skipped_when_inactive =
+                skip_loops_without_active_lanes(&mut work, &mut predicates);
+        }
         mark_blocks_with_an_active_lane(&mut work, &mut predicates);
         check(&work, Pass::Linearize, options)?;
         predicates
@@ -834,6 +844,32 @@ pub(crate) fn widen_variant(
     }
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))
+}
+
+/// The costs BOSCC weighs regions with: loads and stores whose address is
+/// not uniform (gathers and scatters, W element accesses whatever the mask)
+/// and calls that are not pure or take varying arguments (a vector variant
+/// or W scalar calls) cost `width`; everything else 1.
+fn boscc_region_costs(func: &Function, info: &DivergenceInfo, width: u32) -> RegionCosts {
+    let mut costs = RegionCosts::counting_instructions(BOSCC_MIN_REGION_COST);
+    for inst in func.layout.insts() {
+        let expensive = match func.dfg.inst(inst) {
+            InstData::Load { addr, .. } | InstData::Store { addr, .. } => {
+                !info.shapes.is_uniform(*addr)
+            }
+            InstData::Call { callee: Callee::Direct(name), args, effects, .. } => {
+                !name.starts_with("llvm.")
+                    && !name.starts_with("rv_")
+                    && (*effects != CallEffects::Pure
+                        || args.iter().any(|arg| !info.shapes.is_uniform(*arg)))
+            }
+            _ => false,
+        };
+        if expensive {
+            costs.expensive.insert(inst, width as usize);
+        }
+    }
+    costs
 }
 
 /// Whether a `target-features` list enables AVX-512 scatters at every

@@ -55,6 +55,12 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = LinearizeArg::Partial)]
     linearize: LinearizeArg,
 
+    /// Turn BOSCC off: no `any`-lane tests that jump over costly regions
+    /// behind divergent branches or loops no lane enters (for ablation
+    /// studies and for comparing with the papers' walkthroughs).
+    #[arg(long)]
+    no_boscc: bool,
+
     /// Write a JSON report of every produced function to FILE.
     #[arg(long, value_name = "FILE")]
     report: Option<PathBuf>,
@@ -212,6 +218,7 @@ fn run(cli: Cli) -> Result<(), String> {
             LinearizeArg::Partial => LinearizeMode::Partial,
             LinearizeArg::Full => LinearizeMode::Full,
         },
+        boscc: !cli.no_boscc,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

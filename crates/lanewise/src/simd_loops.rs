@@ -22,13 +22,14 @@
 //! round-trips unchanged and only the outlined (scalar) loop body is
 //! widened; a loop body that itself holds vector code is refused.
 //!
-//! W: the `vectorize.width` hint (simdlen) if given, else the ISA's register
-//! width divided by the widest data type of the body (8 x 32-bit on AVX2,
-//! 16 on AVX-512F, 4 on SSE): loads, stores, calls, reductions and float
-//! phis count, integer phis that are not reductions (inner-loop counters) do
-//! not (`LoopPlan::widest_data_bits`; an i64 inner counter halving W made
-//! gcd_pairs 0.8x instead of 1.14x). The ISA is the best the function's
-//! `target-features` allow.
+//! W: the `vectorize.width` hint (simdlen) if given, else the cheapest per
+//! lane for the body's data profile on the ISA's registers
+//! (`loop_vectorize::width`): the register width divided by the widest data
+//! type (8 x 32-bit on AVX2, 16 on AVX-512F, 4 on SSE) unless narrower data
+//! dominates the work, as a `float` inner loop next to a few `double`
+//! accumulations does. Pointers and `i64` index arithmetic are not data (an
+//! i64 inner counter halving W made gcd_pairs 0.8x instead of 1.14x). The ISA
+//! is the best the function's `target-features` allow.
 
 use std::collections::HashSet;
 
@@ -205,8 +206,11 @@ fn vectorize_loop(
     let function_name = work.name.clone();
     let refusal = |message: String| Error::Analysis { function: function_name.clone(), message };
     let plan = plan_simd_loop(work, loops, candidate).map_err(|r| refusal(r.message))?;
-    let natural_width = (isa.register_bits() / plan.widest_data_bits.max(8)).max(2);
-    let width = candidate.hints.width.filter(|width| *width >= 2).unwrap_or(natural_width);
+    let width = candidate
+        .hints
+        .width
+        .filter(|width| *width >= 2)
+        .unwrap_or_else(|| plan.data_profile.choose_width(isa.register_bits()));
     if width > 64 {
         return Err(refusal(format!("vectorize.width {width} is wider than 64 lanes")));
     }

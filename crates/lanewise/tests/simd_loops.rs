@@ -5,9 +5,11 @@
 //! `clang-22 -O3 -march=x86-64-v3` (the reference) and through
 //! `clang-22 -O3 -march=x86-64-v3 -fopenmp-simd -fno-vectorize
 //! -fno-slp-vectorize -S -emit-llvm` → `lanewise --simd-loops` →
-//! `clang-22 -O3 -march=x86-64-v3`. The target is fixed (AVX2, W=8 for
-//! 32-bit lanes) so that the assertions on widths hold on every host;
-//! `avx512_targets_get_16_lanes` checks the AVX-512 choice, and the whole
+//! `clang-22 -O3 -march=x86-64-v3`. The target is fixed (AVX2: W=16 for
+//! 32-bit lanes, two ymm registers per value, see
+//! `lanewise_transform::loop_vectorize::width`) so that the assertions on
+//! widths hold on every host; `avx512_targets_get_32_lanes` checks the
+//! AVX-512 choice, and the whole
 //! programs of `tests/programs` run with `-march=native`.
 //!
 //! Both programs print their results (see
@@ -204,7 +206,7 @@ fn mixed_vector_code() {
     assert!(mixed.contains("<8 x i32>"), "LLVM's vector code was scalarized:\n{mixed}");
     assert!(mixed.contains("@llvm.vector.reduce.add."), "the reduction was expanded:\n{mixed}");
     assert!(mixed.contains("@llvm.masked.store."), "the masked store was scalarized:\n{mixed}");
-    assert!(mixed.contains(".lanewise.loop0.x8"), "the omp simd loop is not rewritten:\n{mixed}");
+    assert!(mixed.contains(".lanewise.loop0.x16"), "the omp simd loop is not rewritten:\n{mixed}");
 }
 
 /// `lanewise cc` runs clang's step 1 without loop unrolling: LLVM's runtime
@@ -224,18 +226,18 @@ fn cc_keeps_simd_loop_bodies_unit_stride() {
         .arg("-o")
         .arg(&output));
     let remarks = String::from_utf8_lossy(&compiled.stderr);
-    assert!(remarks.contains("remark: vectorized loop at W=8"), "{remarks}");
+    assert!(remarks.contains("remark: vectorized loop at W=16"), "{remarks}");
     let text = std::fs::read_to_string(&output).unwrap();
     assert!(!text.contains("@llvm.masked.gather"), "the loop body gathers:\n{text}");
-    assert!(text.contains("load <8 x i32>"), "no contiguous vector load:\n{text}");
+    assert!(text.contains("load <16 x i32>"), "no contiguous vector load:\n{text}");
 }
 
 /// For an AVX-512 target (`-march=x86-64-v4`, and 512-bit vectors preferred:
-/// otherwise LLVM splits them into halves) the loop gets 16 lanes of 32 bits
-/// in zmm registers; on a host with x86-64-v4 the program also runs and
+/// otherwise LLVM splits them into halves) the loop gets 32 lanes of 32 bits,
+/// two zmm registers per value; on a host with x86-64-v4 the program also runs and
 /// agrees with clang's build.
 #[test]
-fn avx512_targets_get_16_lanes() {
+fn avx512_targets_get_32_lanes() {
     let scratch = scratch_dir("avx512_widths");
     let source = sources_dir().join("inner_while.c");
     let flags = ["-O3", "-march=x86-64-v4", "-mprefer-vector-width=512", "-fopenmp-simd"];
@@ -247,7 +249,7 @@ fn avx512_targets_get_16_lanes() {
         .arg("-o")
         .arg(scratch.join("inner_while.s")));
     let remarks = String::from_utf8_lossy(&compiled.stderr);
-    assert!(remarks.contains("remark: vectorized loop at W=16"), "{remarks}");
+    assert!(remarks.contains("remark: vectorized loop at W=32"), "{remarks}");
     let assembly = std::fs::read_to_string(scratch.join("inner_while.s")).unwrap();
     assert!(assembly.contains("zmm"), "no 512-bit code:\n{assembly}");
     let host_has_x86_64_v4 = std::arch::is_x86_feature_detected!("avx512f")
@@ -321,7 +323,7 @@ fn integer_division() {
     check_source("integer_division");
     let output = scratch_dir("integer_division").join("output.ll");
     let text = std::fs::read_to_string(output).unwrap();
-    assert!(text.contains("fdiv <8 x double>"), "no double division in:\n{text}");
+    assert!(text.contains("fdiv <16 x double>"), "no double division in:\n{text}");
     for op in ["sdiv <", "udiv <", "srem <", "urem <"] {
         assert!(!text.contains(op), "a vector `{op}` is left in:\n{text}");
     }

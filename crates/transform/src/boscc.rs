@@ -547,6 +547,28 @@ fn simplify_guard_edge_predicates(func: &mut Function, predicates: &mut BlockPre
     }
 }
 
+/// What skipping a region saves, in the spirit of Shin's profitability
+/// model without branch probabilities: every instruction costs 1 unless
+/// `expensive` says more (the pipeline gives a gather, scatter or per-lane
+/// call the width W: it does W element accesses, masked or not), and a region
+/// is guarded when its cost reaches `min_region`.
+#[derive(Clone, Debug, Default)]
+pub struct RegionCosts {
+    pub min_region: usize,
+    pub expensive: HashMap<Inst, usize>,
+}
+
+impl RegionCosts {
+    /// Every instruction costs 1.
+    pub fn counting_instructions(min_region: usize) -> Self {
+        RegionCosts { min_region, expensive: HashMap::new() }
+    }
+
+    fn cost(&self, inst: Inst) -> usize {
+        self.expensive.get(&inst).copied().unwrap_or(1)
+    }
+}
+
 /// BOSCC before linearization (PLDI'18 section 4, after Theorem 4.5: "we
 /// can insert tests for all-false masks in the CFG even before
 /// if-conversion"): on an edge `A -> B` of a divergent branch, where `B` has
@@ -557,13 +579,14 @@ fn simplify_guard_edge_predicates(func: &mut Function, predicates: &mut BlockPre
 /// uniform condition that partial linearization keeps (Theorem 4.5: `G`
 /// dominates `B`), so the region is jumped over when no lane takes the edge.
 /// `X`'s phis get `poison` from `G` (no lane arrives on that edge; the blend
-/// linearization makes selects by its all-false mask). Regions smaller than
-/// `min_instructions`, containing a return, or leaving through a loop's back
-/// edge are left alone. Returns the number of regions guarded.
+/// linearization makes selects by its all-false mask). Regions whose cost is
+/// below `costs.min_region` (the guard's `any` and branch would cost more
+/// than skipping saves), containing a return, or leaving through a loop's
+/// back edge are left alone. Returns the number of regions guarded.
 pub fn guard_divergent_regions(
     func: &mut Function,
     divergent_branches: &HashSet<Block>,
-    min_instructions: usize,
+    costs: &RegionCosts,
 ) -> usize {
     let mut guarded: HashSet<Block> = HashSet::new();
     loop {
@@ -581,7 +604,7 @@ pub fn guard_divergent_regions(
                 {
                     return None;
                 }
-                region_exit(func, &snapshot, branching, entry, min_instructions)
+                region_exit(func, &snapshot, branching, entry, costs)
                     .map(|exit| (branching, entry, exit))
             })
         });
@@ -627,7 +650,7 @@ fn region_exit(
     snapshot: &CfgSnapshot,
     branching: Block,
     entry: Block,
-    min_instructions: usize,
+    costs: &RegionCosts,
 ) -> Option<Block> {
     if snapshot.cfg.preds(entry) != [branching] {
         return None;
@@ -642,7 +665,7 @@ fn region_exit(
     let mut exit = None;
     let mut size = 0;
     for &block in &region {
-        size += func.layout.block_insts(block).len();
+        size += func.layout.block_insts(block).iter().map(|inst| costs.cost(*inst)).sum::<usize>();
         let successors = snapshot.cfg.succs(block);
         if successors.is_empty() {
             return None; // a return inside the region
@@ -664,7 +687,7 @@ fn region_exit(
     {
         return None;
     }
-    (size >= min_instructions).then_some(exit)
+    (size >= costs.min_region).then_some(exit)
 }
 
 #[cfg(test)]

@@ -232,7 +232,14 @@ impl<'e> Interpreter<'e> {
                         break;
                     }
                     InstData::Branch { cond, then_dest, else_dest } => {
-                        let cond = self.operand(func, &frame, *cond)?.as_u128()?;
+                        let cond = self.operand(func, &frame, *cond)?.as_u128().map_err(
+                            |InterpError(message)| {
+                                InterpError(format!(
+                                    "{message} (branch of {})",
+                                    func.block_name(block)
+                                ))
+                            },
+                        )?;
                         predecessor = Some(block);
                         block = if cond != 0 { *then_dest } else { *else_dest };
                         break;
@@ -256,7 +263,14 @@ impl<'e> Interpreter<'e> {
                     _ => {
                         let result_ty =
                             func.dfg.result(inst).map(|value| func.dfg.value_type(value).clone());
-                        let value = self.execute(func, &frame, data, result_ty.as_ref())?;
+                        let value = self.execute(func, &frame, data, result_ty.as_ref()).map_err(
+                            |InterpError(message)| {
+                                InterpError(format!(
+                                    "{message} (at {inst} in {})",
+                                    func.block_name(block)
+                                ))
+                            },
+                        )?;
                         if let (Some(result), Some(value)) = (func.dfg.result(inst), value) {
                             frame.insert(result, value);
                         }
@@ -608,6 +622,11 @@ impl<'e> Interpreter<'e> {
     }
 
     fn gep(&self, source_ty: &Type, base: &Val, indices: &[Val]) -> Result<Val, InterpError> {
+        // As in LLVM, a poison operand makes the address poison (using it
+        // is the error, computing it is not: inactive lanes do).
+        if matches!(base, Val::Poison) || indices.iter().any(|index| matches!(index, Val::Poison)) {
+            return Ok(Val::Poison);
+        }
         let mut address = pointer(base)? as i128;
         let mut ty = source_ty.clone();
         for (position, index) in indices.iter().enumerate() {

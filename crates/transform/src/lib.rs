@@ -30,6 +30,7 @@ pub mod widen;
 pub use abi::lower_vector_abi;
 pub use boscc::{
     guard_divergent_regions, mark_blocks_with_an_active_lane, skip_loops_without_active_lanes,
+    RegionCosts,
 };
 pub use linearize::{
     linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,

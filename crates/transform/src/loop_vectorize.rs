@@ -55,16 +55,18 @@ pub mod recurrence;
 pub mod reduction;
 #[cfg(test)]
 mod tests;
+pub mod width;
 
 use std::collections::{HashMap, HashSet};
 
 use lanewise_analysis::loops::{Loop, LoopInfo};
 use lanewise_ir::{
-    BinaryOp, Block, CallEffects, Callee, CastFlags, CastOp, Constant, DataLayout, Function,
-    FunctionBuilder, Inst, InstData, IntPredicate, LoopHints, Type, Value, ValueDef,
+    BinaryOp, Block, CallEffects, Callee, CastOp, Constant, DataLayout, Function, FunctionBuilder,
+    Inst, InstData, IntPredicate, LoopHints, Type, Value, ValueDef,
 };
 
 pub use reduction::{recognize_reduction, Reduction, ReductionKind};
+pub use width::DataProfile;
 
 /// Why a loop is left scalar.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,11 +182,9 @@ pub struct LoopPlan {
     pub exit_phis: Vec<(Inst, LiveOut)>,
     /// Values defined before the loop and used in it, in first-use order.
     pub live_ins: Vec<Value>,
-    /// The widest scalar type (in bits) the body loads, stores, computes with
-    /// in reductions, carries in floating-point phis or passes to calls; 32
-    /// if none. Pointers, the inductions and integer phis other than
-    /// reductions do not count (they are addresses and indices).
-    pub widest_data_bits: u32,
+    /// The body's data operations by scalar width, weighted by inner-loop
+    /// nesting: what W is chosen from ([`width`]).
+    pub data_profile: DataProfile,
 }
 
 impl LoopPlan {
@@ -412,7 +412,7 @@ pub fn plan_simd_loop(
         .chain(func.layout.blocks().iter().copied().filter(|b| in_loop.contains(b) && *b != header))
         .collect();
     let mut live_ins = Vec::new();
-    let mut widest_data_bits = 0;
+    let mut data_profile = DataProfile::default();
     let induction_values: HashSet<Value> =
         inductions.iter().flat_map(|induction| [induction.phi, induction.next]).collect();
     for &block in &blocks {
@@ -439,36 +439,18 @@ pub fn plan_simd_loop(
                     live_ins.push(value);
                 }
             });
-            let data_types: Vec<Type> = match data {
-                InstData::Load { ty, .. } => vec![ty.clone()],
-                InstData::Store { value, .. } => vec![func.dfg.value_type(*value).clone()],
-                InstData::Call { args, ret_ty, .. } => args
-                    .iter()
-                    .map(|arg| func.dfg.value_type(*arg).clone())
-                    .chain(std::iter::once(ret_ty.clone()))
-                    .collect(),
-                // Reduction phis carry data; other integer phis (the
-                // counters of inner loops, which LLVM's indvars widens to
-                // i64) are indices, like the inductions, and do not count:
-                // an i64 inner counter must not halve W.
-                InstData::Phi { ty, .. } => {
-                    let result = func.dfg.result(inst).expect("phis have results");
-                    let is_reduction = reductions.iter().any(|reduction| reduction.phi == result);
-                    if induction_values.contains(&result) || (ty.is_int() && !is_reduction) {
-                        Vec::new()
-                    } else {
-                        vec![ty.clone()]
-                    }
-                }
-                _ => Vec::new(),
-            };
-            for ty in data_types {
-                if !ty.is_ptr() {
-                    if let Some(bits) = ty.scalar_bits() {
-                        widest_data_bits = widest_data_bits.max(bits);
-                    }
-                }
-            }
+            // Inductions and i64 phis other than reductions (the counters
+            // of inner loops, which LLVM's indvars widens to i64) are
+            // indices, not data.
+            let is_index_phi = func.dfg.result(inst).is_some_and(|result| {
+                let ty = func.dfg.value_type(result);
+                induction_values.contains(&result)
+                    || (ty.is_int()
+                        && ty.scalar_bits().is_some_and(|bits| bits > 32)
+                        && !reductions.iter().any(|reduction| reduction.phi == result))
+            });
+            let inner_depth = loops.loop_depth(block) - loops.depth(lp);
+            data_profile.add_inst(func, inst, inner_depth, is_index_phi);
             if let Some(result) = func.dfg.result(inst) {
                 for user in all_users.get(&result).into_iter().flatten() {
                     let user_block = func.layout.inst_block(*user);
@@ -484,9 +466,6 @@ pub fn plan_simd_loop(
             }
         }
     }
-    if widest_data_bits == 0 {
-        widest_data_bits = 32;
-    }
     Ok(LoopPlan {
         header,
         preheader,
@@ -499,7 +478,7 @@ pub fn plan_simd_loop(
         last_private,
         exit_phis,
         live_ins,
-        widest_data_bits,
+        data_profile,
     })
 }
 
@@ -986,39 +965,61 @@ fn body_call_args(
     args
 }
 
-/// `active` (`<W x i1>`) in the form of the masked variant's mask parameters.
+/// `active` (`<W x i1>`) in the form of the masked variant's mask parameters:
+/// one parameter, or (when the vector ABI splits W lanes over several
+/// registers, as 32 `float` lanes on AVX-512) several of the same type, part
+/// `j` holding lanes `[j*W/n, (j+1)*W/n)`. A part is a vector of integers
+/// (0/1) or floats (0.0/1.0), or an integer bit mask.
 fn mask_arguments(
     b: &mut FunctionBuilder<'_>,
     active: Value,
     width: u32,
     mask_param_types: &[Type],
 ) -> Result<Vec<Value>, LoopRefusal> {
-    match mask_param_types {
-        [ty @ Type::Vector { .. }] if ty.scalar_type().is_int() => {
-            Ok(vec![b.cast(CastOp::ZExt, active, ty.clone())])
-        }
-        [ty @ Type::Vector { .. }] if ty.scalar_type().is_float() => {
-            Ok(vec![b.cast(CastOp::UIToFP, active, ty.clone())])
-        }
-        [Type::Int(bits)] if *bits >= width => {
-            let packed = b.cast(CastOp::Bitcast, active, Type::Int(width));
-            Ok(vec![if *bits > width {
-                b.ins_value(
-                    InstData::Cast {
-                        op: CastOp::ZExt,
-                        arg: packed,
-                        to: Type::Int(*bits),
-                        flags: CastFlags::default(),
-                    },
-                    Type::Int(*bits),
-                )
-            } else {
-                packed
-            }])
-        }
-        other => Err(LoopRefusal::new(format!(
+    let unsupported = || {
+        LoopRefusal::new(format!(
             "unsupported mask parameters of the masked body: {}",
-            other.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
-        ))),
+            mask_param_types.iter().map(ToString::to_string).collect::<Vec<_>>().join(", ")
+        ))
+    };
+    let parts = mask_param_types.len() as u32;
+    let [first, ..] = mask_param_types else { return Err(unsupported()) };
+    if mask_param_types.iter().any(|ty| ty != first) || !width.is_multiple_of(parts) {
+        return Err(unsupported());
     }
+    let lanes = width / parts;
+    let mut arguments = Vec::new();
+    for part in 0..parts {
+        let part_mask = if parts == 1 {
+            active
+        } else {
+            let lane_indices = (part * lanes..(part + 1) * lanes).map(|lane| lane as i32).collect();
+            b.ins_value(
+                InstData::Shuffle { lhs: active, rhs: active, mask: lane_indices },
+                Type::BOOL.vector_of(lanes),
+            )
+        };
+        let argument = match first {
+            Type::Vector { lanes: param_lanes, .. } if *param_lanes != lanes => {
+                return Err(unsupported());
+            }
+            ty @ Type::Vector { .. } if ty.scalar_type().is_int() => {
+                b.cast(CastOp::ZExt, part_mask, ty.clone())
+            }
+            ty @ Type::Vector { .. } if ty.scalar_type().is_float() => {
+                b.cast(CastOp::UIToFP, part_mask, ty.clone())
+            }
+            Type::Int(bits) if *bits >= lanes => {
+                let packed = b.cast(CastOp::Bitcast, part_mask, Type::Int(lanes));
+                if *bits > lanes {
+                    b.cast(CastOp::ZExt, packed, Type::Int(*bits))
+                } else {
+                    packed
+                }
+            }
+            _ => return Err(unsupported()),
+        };
+        arguments.push(argument);
+    }
+    Ok(arguments)
 }

@@ -892,8 +892,11 @@ fn random_functions_with_guarded_regions_agree_with_the_scalar_lanes() {
         let func = random_function(seed, 14, 50);
         let facts = analyze(&func, "uvv");
         let mut guarded = func.clone();
-        guarded_regions +=
-            crate::boscc::guard_divergent_regions(&mut guarded, &facts.divergent_branches, 0);
+        guarded_regions += crate::boscc::guard_divergent_regions(
+            &mut guarded,
+            &facts.divergent_branches,
+            &crate::boscc::RegionCosts::counting_instructions(0),
+        );
         verify(&guarded);
         let (result, report) = linearize(&guarded, "uvv", LinearizeMode::Partial);
         assert_eq!(report.uniform_lost, 0, "seed {seed}: Theorem 4.5 broken\n{guarded}\n{result}");

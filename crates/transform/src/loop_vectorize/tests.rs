@@ -381,7 +381,7 @@ fn widest_data_ignores_inner_integer_counters_but_not_reductions() {
     func.loop_hints
         .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
     verify_function(&func).unwrap();
-    assert_eq!(plan(&func).unwrap().widest_data_bits, 32);
+    assert_eq!(plan(&func).unwrap().data_profile.widest_bits(), 32);
 
-    assert_eq!(plan(&counting_loop(1, IntPredicate::Ne)).unwrap().widest_data_bits, 64);
+    assert_eq!(plan(&counting_loop(1, IntPredicate::Ne)).unwrap().data_profile.widest_bits(), 64);
 }
