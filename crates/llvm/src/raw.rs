@@ -968,34 +968,28 @@ impl<'ctx> RawValue<'ctx> {
         if !self.is_function() || !donor.is_function() {
             return;
         }
-        // SAFETY: both are functions of one module of `context`. The old body
-        // is dismantled in three steps so that no instruction is erased while
-        // something still uses it: uses of instruction results are replaced
-        // by poison, then every instruction is erased (terminators drop their
-        // block uses), then the empty blocks are deleted. The donor's blocks
-        // are then moved over, its parameters' uses redirected to ours, and
-        // the (now empty) donor deleted; no handle into it is used afterwards.
+        // SAFETY: both are functions of one module of `context`. The bodies
+        // are swapped block by block (a block keeps its instructions, and
+        // their debug records, when it moves), the donor's parameters' uses
+        // are redirected to ours, and the donor, now holding the old body,
+        // is deleted as a whole: LLVM drops all references inside a function
+        // before it frees its blocks, and a freed block frees the debug
+        // records of its instructions. Erasing the old instructions one by
+        // one instead would move their debug records to the end of their
+        // block as "trailing" records, which deleting the block leaves
+        // behind in the context, keyed by the freed block's address: a new
+        // block allocated there later adopts them (an LLVM verifier error,
+        // "PHI Node must not have any attached DbgRecords", depending on
+        // the allocation order). No handle into the donor is used afterwards.
         unsafe {
             let old_blocks = self.blocks();
-            for block in &old_blocks {
-                for inst in block.instructions() {
-                    let ty = LLVMTypeOf(inst.raw);
-                    if LLVMGetTypeKind(ty) != LLVMTypeKind::LLVMVoidTypeKind {
-                        LLVMReplaceAllUsesWith(inst.raw, LLVMGetPoison(ty));
-                    }
-                }
-            }
-            for block in &old_blocks {
-                for inst in block.instructions().into_iter().rev() {
-                    LLVMInstructionEraseFromParent(inst.raw);
-                }
-            }
-            for block in old_blocks {
-                LLVMDeleteBasicBlock(block.raw);
-            }
             for block in donor.blocks() {
                 LLVMRemoveBasicBlockFromParent(block.raw);
                 LLVMAppendExistingBasicBlock(self.raw, block.raw);
+            }
+            for block in old_blocks {
+                LLVMRemoveBasicBlockFromParent(block.raw);
+                LLVMAppendExistingBasicBlock(donor.raw, block.raw);
             }
             for (ours, theirs) in self.params().into_iter().zip(donor.params()) {
                 LLVMReplaceAllUsesWith(theirs.raw, ours.raw);
