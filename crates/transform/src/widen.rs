@@ -416,10 +416,12 @@ impl<'a> ValueMap<'a> {
                 let mut cursor = self.cursor_after_definition(func, lane0);
                 match &scalar_ty {
                     Type::Ptr(_) => {
-                        let offsets = self.step_vector(func, &Type::I64, stride);
+                        let steps = self.step_vector(func, &Type::I64, stride);
+                        let (base, offsets) =
+                            self.offsets_from_root(func, &mut cursor, lane0, steps);
                         let gep = InstData::Gep {
                             source_ty: Type::I8,
-                            base: lane0,
+                            base,
                             indices: vec![offsets],
                             inbounds: false,
                         };
@@ -454,6 +456,64 @@ impl<'a> ValueMap<'a> {
         };
         self.vectors.insert(value, vector);
         Ok(vector)
+    }
+
+    /// The lanes of a strided pointer as one scalar base and a vector of
+    /// byte offsets: the root of `lane0`'s chain of scalar GEPs and
+    /// `splat(lane0 - root) + steps`, or `lane0` and `steps` when `lane0` is
+    /// not a GEP. A gather of `gep i8, root, offsets` is one `vgatherdps`
+    /// with a base register and 32-bit indices; `gep i8, lane0, steps` with
+    /// a `lane0` that varies in an inner loop, on a base that does not, is
+    /// what LLVM's LICM reassociates into a hoisted vector of 64-bit
+    /// pointers plus the varying index (twice the gathers, `vgatherqps`).
+    fn offsets_from_root(
+        &mut self,
+        func: &mut Function,
+        cursor: &mut Cursor,
+        lane0: Value,
+        steps: Value,
+    ) -> (Value, Value) {
+        let mut root = lane0;
+        while let Some(InstData::Gep { base, .. }) =
+            func.dfg.defining_inst(root).map(|inst| func.dfg.inst(inst))
+        {
+            if !func.dfg.value_type(*base).is_ptr() {
+                break;
+            }
+            root = *base;
+        }
+        if root == lane0 {
+            return (lane0, steps);
+        }
+        let offset_ty = Type::I64;
+        let vector_ty = offset_ty.vector_of(self.width);
+        let mut as_int = |this: &mut Self, pointer: Value| {
+            let cast = InstData::Cast {
+                op: CastOp::PtrToInt,
+                arg: pointer,
+                to: offset_ty.clone(),
+                flags: CastFlags::default(),
+            };
+            this.insert(func, cursor, cast, offset_ty.clone())
+        };
+        let lane0_address = as_int(self, lane0);
+        let root_address = as_int(self, root);
+        let offset = InstData::Binary {
+            op: BinaryOp::Sub,
+            lhs: lane0_address,
+            rhs: root_address,
+            flags: ArithFlags::default(),
+        };
+        let offset = self.insert(func, cursor, offset, offset_ty);
+        let splat = InstData::Splat { scalar: offset, lanes: self.width };
+        let splat = self.insert(func, cursor, splat, vector_ty.clone());
+        let add = InstData::Binary {
+            op: BinaryOp::Add,
+            lhs: splat,
+            rhs: steps,
+            flags: ArithFlags::default(),
+        };
+        (root, self.insert(func, cursor, add, vector_ty))
     }
 
     /// The constant vector `<0, k, 2k, ..>` of integer type `elem`.
