@@ -4,14 +4,14 @@
 # target/bench/programs.md with the per-program kernel times, the speedups and
 # their geometric mean. See bench/programs/README.md.
 #
-#   BENCH_REPEATS=N   kernel repetitions per run (-DBENCH=N, default 50)
-#   BENCH_RUNS=K      runs per executable, the fastest counts (default 3)
+#   BENCH_REPEATS=N   kernel repetitions per run (-DBENCH=N, default 200)
+#   BENCH_RUNS=K      runs per executable, the fastest counts (default 5)
 #   LANEWISE=PATH     the lanewise binary (default target/release/lanewise)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-repeats=${BENCH_REPEATS:-50}
-runs=${BENCH_RUNS:-3}
+repeats=${BENCH_REPEATS:-200}
+runs=${BENCH_RUNS:-5}
 lanewise=${LANEWISE:-target/release/lanewise}
 flags=(-O3 -march=native -fopenmp-simd "-DBENCH=$repeats")
 if [[ ! -x "$lanewise" ]]; then

@@ -66,9 +66,9 @@ static inline void lw_print_ints(const char *label, const int *values, int count
 }
 
 /* Benchmark hook (bench/programs, scripts/bench-programs.sh): built with
- * -DBENCH=N, every LW_TIMED kernel runs N times and the total time of the
- * kernels is printed on stderr at exit. Without BENCH they run once and
- * nothing is timed or printed. Kernels overwrite their outputs, so repeating
+ * -DBENCH=N, every LW_TIMED kernel runs once untimed, then N times, and the
+ * total time of the N runs is printed on stderr at exit. Without BENCH they
+ * run once and nothing is timed or printed. Kernels overwrite their outputs, so repeating
  * them does not change what main prints. */
 #ifdef BENCH
 #include <time.h>
@@ -83,6 +83,7 @@ __attribute__((destructor)) static void lw_print_kernel_time(void) {
 }
 #define LW_TIMED(...)                                                        \
     do {                                                                     \
+        __VA_ARGS__; /* warm-up: caches, page faults of first writes */      \
         double lw_start = lw_now();                                          \
         for (int lw_repeat = 0; lw_repeat < (BENCH); lw_repeat++) {          \
             __VA_ARGS__;                                                     \
