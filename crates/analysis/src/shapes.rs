@@ -722,7 +722,11 @@ impl ShapeAnalysis<'_> {
             | InstData::Branch { .. }
             | InstData::Switch { .. }
             | InstData::Return { .. }
-            | InstData::Unreachable => ValueShape::varying(),
+            | InstData::Unreachable
+            // Exception handling is never widened; varying is the safe answer.
+            | InstData::Invoke { .. }
+            | InstData::LandingPad { .. }
+            | InstData::Resume { .. } => ValueShape::varying(),
         }
     }
 

@@ -207,7 +207,7 @@ mod tests {
     use super::*;
     use crate::builder::FunctionBuilder;
     use crate::instructions::InstData;
-    use crate::test_functions::{counting_loop, diamond, several_returns};
+    use crate::test_functions::{counting_loop, diamond, invoke_with_landing_pad, several_returns};
     use crate::types::Type;
 
     fn block(index: usize) -> Block {
@@ -229,6 +229,16 @@ mod tests {
         assert_eq!(cfg.reverse_post_order(), blocks(&[0, 1, 2, 3]));
         assert_eq!(cfg.post_order().collect::<Vec<_>>(), blocks(&[3, 2, 1, 0]));
         assert_eq!(cfg.entry_block(), Some(block(0)));
+    }
+
+    #[test]
+    fn invoke_has_its_normal_and_unwind_destinations_as_successors() {
+        let cfg = ControlFlowGraph::compute(&invoke_with_landing_pad());
+        assert_eq!(cfg.succs(block(0)), blocks(&[1, 2]));
+        assert_eq!(cfg.preds(block(2)), blocks(&[0]));
+        // `resume` leaves the function, like `ret`.
+        assert_eq!(cfg.succs(block(2)), blocks(&[]));
+        assert_eq!(cfg.reverse_post_order(), blocks(&[0, 1, 2]));
     }
 
     #[test]

@@ -32,6 +32,10 @@ pub struct Function {
     /// The input's loop metadata, per loop-latch terminator (see
     /// [`crate::loop_hints`]); empty for functions Lanewise builds.
     pub loop_hints: HashMap<Inst, LoopHints>,
+    /// The personality function (by name: `__gxx_personality_v0` for C++)
+    /// that interprets the function's landing pads; a function with
+    /// `landingpad` or `resume` must have one.
+    pub personality: Option<String>,
 }
 
 impl Function {
@@ -55,6 +59,7 @@ impl Function {
             layout: Layout::new(),
             shared_allocas: BTreeSet::new(),
             loop_hints: HashMap::new(),
+            personality: None,
         }
     }
 

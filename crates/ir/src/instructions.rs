@@ -1,12 +1,15 @@
 //! Instructions of the Lanewise IR.
 //!
 //! The instruction set is LLVM's, minus what scalar kernels never contain
-//! (exceptions, atomics, varargs), plus [`InstData::Splat`], the broadcast of a
-//! uniform scalar that widening inserts late. Everything a vectorized function
-//! needs beyond LLVM's plain instructions (masked memory operations,
-//! gathers/scatters, reductions, math library variants) is a call to an
-//! intrinsic or library function by name: the bridge declares them in the
-//! output module.
+//! (atomics, varargs), plus [`InstData::Splat`], the broadcast of a uniform
+//! scalar that widening inserts late. Itanium exception handling
+//! ([`InstData::Invoke`], [`InstData::LandingPad`], [`InstData::Resume`]) is
+//! there so that C++ functions holding a `#pragma omp simd` loop round-trip:
+//! the code around the loop passes through unchanged; widening refuses it.
+//! Everything a vectorized function needs beyond LLVM's plain instructions
+//! (masked memory operations, gathers/scatters, reductions, math library
+//! variants) is a call to an intrinsic or library function by name: the
+//! bridge declares them in the output module.
 //!
 //! An instruction's operands are [`Value`]s; its result (if any) is the value
 //! recorded for it in the [`crate::DataFlowGraph`]. Terminators name their
@@ -259,6 +262,31 @@ pub enum CallEffects {
     SideEffects,
 }
 
+/// A clause of a [`InstData::LandingPad`], as in LLVM: both hold a constant.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum LandingPadClause {
+    /// `catch ptr @typeinfo`: the type-info pointer (`null` catches all).
+    Catch(Value),
+    /// `filter [N x ptr] [...]`: the array of type infos an exception
+    /// specification allows.
+    Filter(Value),
+}
+
+impl LandingPadClause {
+    /// The constant the clause holds.
+    pub fn value(self) -> Value {
+        match self {
+            LandingPadClause::Catch(value) | LandingPadClause::Filter(value) => value,
+        }
+    }
+
+    fn value_mut(&mut self) -> &mut Value {
+        match self {
+            LandingPadClause::Catch(value) | LandingPadClause::Filter(value) => value,
+        }
+    }
+}
+
 /// The data of one instruction.
 #[derive(Clone, PartialEq, Debug)]
 pub enum InstData {
@@ -361,6 +389,14 @@ pub enum InstData {
         effects: CallEffects,
         flags: FastMathFlags,
     },
+    /// The landing pad of an exception (first non-phi instruction of a block
+    /// that only unwind edges of [`InstData::Invoke`] enter): `ty` is the
+    /// personality's exception value, `{ ptr, i32 }` for C++.
+    LandingPad {
+        ty: Type,
+        cleanup: bool,
+        clauses: Vec<LandingPadClause>,
+    },
     /// Broadcast of a scalar to all `lanes` lanes of a vector.
     Splat {
         scalar: Value,
@@ -421,6 +457,21 @@ pub enum InstData {
         value: Option<Value>,
     },
     Unreachable,
+    /// A call that continues at `normal_dest` when the callee returns and at
+    /// `unwind_dest` (a landing-pad block) when it throws. The result, if
+    /// any, exists on the normal edge only.
+    Invoke {
+        callee: Callee,
+        args: Vec<Value>,
+        ret_ty: Type,
+        effects: CallEffects,
+        normal_dest: Block,
+        unwind_dest: Block,
+    },
+    /// Resumes propagating the exception `value` (a landing pad's result).
+    Resume {
+        value: Value,
+    },
 }
 
 impl InstData {
@@ -433,6 +484,18 @@ impl InstData {
                 | InstData::Switch { .. }
                 | InstData::Return { .. }
                 | InstData::Unreachable
+                | InstData::Invoke { .. }
+                | InstData::Resume { .. }
+        )
+    }
+
+    /// Whether the instruction belongs to exception handling (`invoke`,
+    /// `landingpad`, `resume`), which Lanewise passes through but never
+    /// vectorizes.
+    pub fn is_exception_handling(&self) -> bool {
+        matches!(
+            self,
+            InstData::Invoke { .. } | InstData::LandingPad { .. } | InstData::Resume { .. }
         )
     }
 
@@ -447,6 +510,7 @@ impl InstData {
                 successors.extend(cases.iter().map(|(_, block)| *block));
                 successors
             }
+            InstData::Invoke { normal_dest, unwind_dest, .. } => vec![*normal_dest, *unwind_dest],
             _ => Vec::new(),
         }
     }
@@ -464,6 +528,10 @@ impl InstData {
             InstData::Switch { default, cases, .. } => {
                 *default = map(*default);
                 cases.iter_mut().for_each(|(_, block)| *block = map(*block));
+            }
+            InstData::Invoke { normal_dest, unwind_dest, .. } => {
+                *normal_dest = map(*normal_dest);
+                *unwind_dest = map(*unwind_dest);
             }
             _ => {}
         }
@@ -485,6 +553,10 @@ impl InstData {
             InstData::Switch { default, cases, .. } => {
                 swap(default);
                 cases.iter_mut().for_each(|(_, block)| swap(block));
+            }
+            InstData::Invoke { normal_dest, unwind_dest, .. } => {
+                swap(normal_dest);
+                swap(unwind_dest);
             }
             _ => {}
         }
@@ -540,12 +612,16 @@ impl InstData {
                 visit(*value);
                 visit(*index);
             }
-            InstData::Call { callee, args, .. } => {
+            InstData::Call { callee, args, .. } | InstData::Invoke { callee, args, .. } => {
                 if let Callee::Indirect(pointer) = callee {
                     visit(*pointer);
                 }
                 args.iter().for_each(|arg| visit(*arg));
             }
+            InstData::LandingPad { clauses, .. } => {
+                clauses.iter().for_each(|clause| visit(clause.value()))
+            }
+            InstData::Resume { value } => visit(*value),
             InstData::Splat { scalar, .. } => visit(*scalar),
             InstData::MaskedLoad { addr, mask, passthru, .. } => {
                 visit(*addr);
@@ -625,12 +701,16 @@ impl InstData {
                 apply(value);
                 apply(index);
             }
-            InstData::Call { callee, args, .. } => {
+            InstData::Call { callee, args, .. } | InstData::Invoke { callee, args, .. } => {
                 if let Callee::Indirect(pointer) = callee {
                     apply(pointer);
                 }
                 args.iter_mut().for_each(apply);
             }
+            InstData::LandingPad { clauses, .. } => {
+                clauses.iter_mut().for_each(|clause| apply(clause.value_mut()))
+            }
+            InstData::Resume { value } => apply(value),
             InstData::Splat { scalar, .. } => apply(scalar),
             InstData::MaskedLoad { addr, mask, passthru, .. } => {
                 apply(addr);
@@ -679,6 +759,8 @@ impl InstData {
             }
             InstData::Load { volatile, .. } => *volatile,
             InstData::Call { effects, .. } => *effects == CallEffects::SideEffects,
+            // Control leaves through the unwinder: never dead, never moved.
+            InstData::Invoke { .. } | InstData::LandingPad { .. } | InstData::Resume { .. } => true,
             _ => false,
         }
     }
@@ -687,7 +769,9 @@ impl InstData {
     pub fn reads_memory(&self) -> bool {
         match self {
             InstData::Load { .. } | InstData::MaskedLoad { .. } | InstData::Gather { .. } => true,
-            InstData::Call { effects, .. } => *effects != CallEffects::Pure,
+            InstData::Call { effects, .. } | InstData::Invoke { effects, .. } => {
+                *effects != CallEffects::Pure
+            }
             _ => false,
         }
     }
@@ -722,6 +806,9 @@ impl InstData {
             InstData::Switch { .. } => "switch",
             InstData::Return { .. } => "ret",
             InstData::Unreachable => "unreachable",
+            InstData::Invoke { .. } => "invoke",
+            InstData::LandingPad { .. } => "landingpad",
+            InstData::Resume { .. } => "resume",
         }
     }
 }

@@ -41,7 +41,7 @@ use crate::dfg::{sign_extend, Constant, ValueDef};
 use crate::entities::{Block, Inst, Value};
 use crate::function::Function;
 use crate::instructions::{
-    ArithFlags, CallEffects, Callee, CastFlags, FastMathFlags, InstData, UnaryOp,
+    ArithFlags, CallEffects, Callee, CastFlags, FastMathFlags, InstData, LandingPadClause, UnaryOp,
 };
 use crate::types::Type;
 use crate::verifier::{VerifierError, VerifierErrors};
@@ -105,7 +105,11 @@ fn write_function(out: &mut dyn Write, func: &Function, errors: &[VerifierError]
         }
         write!(out, "{} {}", param.ty, param.value)?;
     }
-    writeln!(out, ") -> {} {{", func.ret_ty)?;
+    write!(out, ") -> {}", func.ret_ty)?;
+    if let Some(personality) = &func.personality {
+        write!(out, " personality @{personality}")?;
+    }
+    writeln!(out, " {{")?;
     write_errors_at(out, Anchor::Function)?;
 
     for (position, &block) in printed_blocks.iter().enumerate() {
@@ -245,23 +249,32 @@ fn write_inst(out: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result {
         }
         InstData::Freeze { arg } => write!(out, "freeze {}", typed(*arg)),
         InstData::Call { callee, args, ret_ty, effects, flags } => {
-            let callee_text = match callee {
-                Callee::Direct(name) => format!("@{name}"),
-                Callee::Indirect(pointer) => plain(*pointer),
-            };
-            let args_text: Vec<String> = args.iter().map(|arg| typed(*arg)).collect();
-            let effects_text = match effects {
-                CallEffects::Pure => " memory(none)",
-                CallEffects::ReadOnly => " memory(read)",
-                CallEffects::SideEffects => "",
-            };
             write!(
                 out,
-                "call{} {ret_ty} {callee_text}({}){effects_text}",
+                "call{} {}",
                 fast_math_flags(flags),
-                args_text.join(", ")
+                call_text(&printer, callee, args, ret_ty, *effects)
             )
         }
+        InstData::Invoke { callee, args, ret_ty, effects, normal_dest, unwind_dest } => write!(
+            out,
+            "invoke {} to {normal_dest} unwind {unwind_dest}",
+            call_text(&printer, callee, args, ret_ty, *effects)
+        ),
+        InstData::LandingPad { ty, cleanup, clauses } => {
+            write!(out, "landingpad {ty}")?;
+            if *cleanup {
+                write!(out, " cleanup")?;
+            }
+            for clause in clauses {
+                match clause {
+                    LandingPadClause::Catch(value) => write!(out, " catch {}", typed(*value))?,
+                    LandingPadClause::Filter(value) => write!(out, " filter {}", typed(*value))?,
+                }
+            }
+            Ok(())
+        }
+        InstData::Resume { value } => write!(out, "resume {}", typed(*value)),
         InstData::Splat { scalar, lanes } => {
             let scalar_ty = printer.type_text(*scalar);
             write!(out, "splat {} to <{lanes} x {scalar_ty}>", typed(*scalar))
@@ -319,6 +332,27 @@ fn write_inst(out: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result {
         InstData::Return { value: None } => write!(out, "ret void"),
         InstData::Unreachable => write!(out, "unreachable"),
     }
+}
+
+/// `ret_ty callee(args)` and the effects of a call or invoke.
+fn call_text(
+    printer: &ValuePrinter<'_>,
+    callee: &Callee,
+    args: &[Value],
+    ret_ty: &Type,
+    effects: CallEffects,
+) -> String {
+    let callee_text = match callee {
+        Callee::Direct(name) => format!("@{name}"),
+        Callee::Indirect(pointer) => printer.value(*pointer),
+    };
+    let args_text: Vec<String> = args.iter().map(|arg| printer.typed(*arg)).collect();
+    let effects_text = match effects {
+        CallEffects::Pure => " memory(none)",
+        CallEffects::ReadOnly => " memory(read)",
+        CallEffects::SideEffects => "",
+    };
+    format!("{ret_ty} {callee_text}({}){effects_text}", args_text.join(", "))
 }
 
 /// Formats operands: constants inline, other values by id.
@@ -468,7 +502,7 @@ mod tests {
     use super::*;
     use crate::builder::FunctionBuilder;
     use crate::instructions::*;
-    use crate::test_functions::{counting_loop, diamond};
+    use crate::test_functions::{counting_loop, diamond, invoke_with_landing_pad};
     use cranelift_entity::EntityRef;
 
     #[test]
@@ -572,6 +606,25 @@ block3:
 }
 ";
         assert_eq!(counting_loop().to_string(), expected);
+    }
+
+    #[test]
+    fn exception_handling_prints_exactly() {
+        let expected = "\
+function @guarded(ptr v0) -> i32 personality @__gxx_personality_v0 {
+block0: ; entry
+  v1 = invoke i32 @may_throw(ptr v0) to block1 unwind block2
+
+block1: ; ok
+  ret i32 v1
+
+block2: ; lpad
+  v3 = landingpad { ptr, i32 } cleanup catch ptr @_ZTIi
+  call void @release(ptr v0)
+  resume { ptr, i32 } v3
+}
+";
+        assert_eq!(invoke_with_landing_pad().to_string(), expected);
     }
 
     /// Appends `data` to the only block of `func` and returns its text.

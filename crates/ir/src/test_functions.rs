@@ -107,3 +107,60 @@ pub fn several_returns() -> Function {
     b.ret(Some(three));
     func
 }
+
+/// C++ exception handling (the result of the invoke exists on its normal
+/// edge only):
+/// ```text
+/// function @guarded(ptr v0) -> i32 personality @__gxx_personality_v0
+/// block0: v1 = invoke i32 @may_throw(ptr v0) to block1 unwind block2
+/// block1: ret v1
+/// block2: v2 = landingpad { ptr, i32 } cleanup catch ptr @_ZTIi
+///         call void @release(ptr v0)
+///         resume v2
+/// ```
+pub fn invoke_with_landing_pad() -> Function {
+    use crate::dfg::Constant;
+    use crate::instructions::{CallEffects, Callee, InstData, LandingPadClause};
+    let mut func = Function::new("guarded", vec![Type::PTR], Type::I32);
+    func.personality = Some("__gxx_personality_v0".to_owned());
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let normal = b.create_block(Some("ok"));
+    let unwind = b.create_block(Some("lpad"));
+    let pointer = b.func.param_value(0);
+    b.switch_to_block(entry);
+    let invoke = b.ins(
+        InstData::Invoke {
+            callee: Callee::Direct("may_throw".to_owned()),
+            args: vec![pointer],
+            ret_ty: Type::I32,
+            effects: CallEffects::SideEffects,
+            normal_dest: normal,
+            unwind_dest: unwind,
+        },
+        Type::I32,
+    );
+    let result = b.func.dfg.result(invoke).expect("invoke of i32 has a result");
+    b.switch_to_block(normal);
+    b.ret(Some(result));
+    b.switch_to_block(unwind);
+    let type_info = b.func.dfg.make_const(Type::PTR, Constant::Symbol("_ZTIi".to_owned()));
+    let exception_ty = Type::Struct { fields: vec![Type::PTR, Type::I32], packed: false };
+    let pad = b.ins(
+        InstData::LandingPad {
+            ty: exception_ty.clone(),
+            cleanup: true,
+            clauses: vec![LandingPadClause::Catch(type_info)],
+        },
+        exception_ty,
+    );
+    let exception = b.func.dfg.result(pad).expect("landingpad has a result");
+    b.call(
+        Callee::Direct("release".to_owned()),
+        vec![pointer],
+        Type::Void,
+        CallEffects::SideEffects,
+    );
+    b.ins(InstData::Resume { value: exception }, Type::Void);
+    func
+}

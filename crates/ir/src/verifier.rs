@@ -29,6 +29,12 @@
 //! - B6. A phi has exactly one incoming entry per predecessor of its block and
 //!   no entry from a block that is not a predecessor.
 //! - B7. Switch case values are distinct and fit in the switch type.
+//! - B8. Exception handling: a `landingpad` is the first non-phi instruction
+//!   of its block, and every edge into that block is the unwind edge of an
+//!   `invoke`; the unwind destination of every `invoke` begins (after its
+//!   phis) with a `landingpad` and differs from the normal destination. A
+//!   function with `landingpad` or `resume` has a personality; all its
+//!   landing pads and `resume` operands have one type.
 //!
 //! Values and SSA
 //! - V1. Every operand value exists.
@@ -44,7 +50,12 @@
 //!   within a block the definition comes first. A phi uses its incoming value
 //!   at the end of the incoming block, so the definition must dominate that
 //!   block. Uses in blocks unreachable from the entry (and phi entries from
-//!   unreachable blocks) are exempt.
+//!   unreachable blocks) are exempt. The result of an `invoke` exists on its
+//!   normal edge only: a use must be dominated by that edge (the normal
+//!   destination dominates the using block, and every other reachable
+//!   predecessor of the normal destination is dominated by it); a phi may
+//!   take it straight from the invoke's block only in the normal destination
+//!   (never in the unwind destination).
 //!
 //! Types (`<N x T>` is a vector of N lanes; "int-like" means an integer or a
 //! vector of integers, likewise for float-like, pointer-like)
@@ -79,15 +90,19 @@
 //!   is non-empty with elements -1 or below twice the lane count, and the
 //!   result is `<mask length x element>`.
 //! - T13. `freeze`: result of the operand's type.
-//! - T14. Calls: an indirect callee is a pointer, arguments are not `void`,
-//!   the result type is the call's `ret_ty` (no result for `void`).
+//! - T14. Calls and invokes: an indirect callee is a pointer, arguments are
+//!   not `void`, the result type is the call's `ret_ty` (no result for `void`).
 //! - T15. `splat`: a scalar operand, at least one lane, result `<lanes x scalar>`.
 //! - T16. Masked load/store, gather, scatter: the data type is a vector
 //!   `<N x T>`, the mask is `<N x i1>`, the address is a scalar pointer
 //!   (masked) or `<N x ptr>` (gather/scatter), the pass-through value has the
 //!   data type, the result is the data type (loads).
 //! - T17. Terminators: a branch condition is `i1`, a switch value an integer,
-//!   a return value has the function's return type (none for `void`).
+//!   a return value has the function's return type (none for `void`), a
+//!   `resume` operand is not `void`.
+//! - T18. `landingpad`: a non-`void` result of its type, `cleanup` or at
+//!   least one clause; a `catch` clause holds a constant pointer, a `filter`
+//!   clause a constant array.
 
 use std::collections::HashSet;
 
@@ -98,7 +113,7 @@ use crate::dfg::{Constant, ValueDef};
 use crate::dominators::DominatorTree;
 use crate::entities::{Block, Inst, Value};
 use crate::function::Function;
-use crate::instructions::{Callee, CastOp, InstData};
+use crate::instructions::{Callee, CastOp, InstData, LandingPadClause};
 use crate::printer::display_inst;
 use crate::types::Type;
 
@@ -194,6 +209,7 @@ impl<'f> Verifier<'f> {
         let cfg = ControlFlowGraph::compute(self.func);
         let domtree = DominatorTree::compute(self.func, &cfg);
         self.check_entry(&cfg);
+        self.check_exception_handling(&cfg);
         for &block in self.func.layout.blocks() {
             for &inst in self.func.layout.block_insts(block) {
                 let Some(data) = self.func.dfg.insts.get(inst) else { continue };
@@ -208,7 +224,7 @@ impl<'f> Verifier<'f> {
                     continue; // Type and dominance rules need existing operands.
                 }
                 self.check_types(block, inst, data, result_recorded);
-                for problem in self.dominance_problems(&domtree, block, inst, data) {
+                for problem in self.dominance_problems(&cfg, &domtree, block, inst, data) {
                     self.report_inst(block, inst, problem);
                 }
             }
@@ -401,6 +417,114 @@ impl<'f> Verifier<'f> {
         }
     }
 
+    // ---- B8 ----
+
+    fn check_exception_handling(&mut self, cfg: &ControlFlowGraph) {
+        let func = self.func;
+        // The first non-phi instruction of a block, if it exists.
+        let first_non_phi = |block: Block| -> Option<&InstData> {
+            func.layout
+                .block_insts(block)
+                .iter()
+                .filter_map(|inst| func.dfg.insts.get(*inst))
+                .find(|data| !matches!(data, InstData::Phi { .. }))
+        };
+        let mut pad_type: Option<&Type> = None;
+        let mut needs_personality = false;
+        for &block in func.layout.blocks() {
+            for (position, &inst) in func.layout.block_insts(block).iter().enumerate() {
+                let Some(data) = func.dfg.insts.get(inst) else { continue };
+                match data {
+                    InstData::LandingPad { ty, .. } => {
+                        needs_personality = true;
+                        let leads = func.layout.block_insts(block)[..position].iter().all(|inst| {
+                            matches!(func.dfg.insts.get(*inst), Some(InstData::Phi { .. }))
+                        });
+                        if !leads {
+                            self.report_inst(
+                                block,
+                                inst,
+                                "landingpad must be the first non-phi instruction of its block"
+                                    .to_owned(),
+                            );
+                        }
+                        for &pred in cfg.preds(block) {
+                            let unwinds_here = func.terminator(pred).is_some_and(|term| {
+                                matches!(
+                                    func.dfg.inst(term),
+                                    InstData::Invoke { normal_dest, unwind_dest, .. }
+                                        if *unwind_dest == block && *normal_dest != block
+                                )
+                            });
+                            if !unwinds_here {
+                                self.report_inst(
+                                    block,
+                                    inst,
+                                    format!(
+                                        "{pred} enters this landing pad's block other than by the unwind edge of an invoke"
+                                    ),
+                                );
+                            }
+                        }
+                        match pad_type {
+                            Some(first) if first != ty => self.report_inst(
+                                block,
+                                inst,
+                                format!("landingpad of type {ty}, another one has type {first}"),
+                            ),
+                            None => pad_type = Some(ty),
+                            _ => {}
+                        }
+                    }
+                    InstData::Resume { .. } => needs_personality = true,
+                    InstData::Invoke { normal_dest, unwind_dest, .. } => {
+                        if normal_dest == unwind_dest {
+                            self.report_inst(
+                                block,
+                                inst,
+                                "invoke has the same normal and unwind destination".to_owned(),
+                            );
+                        } else if func.layout.is_block_inserted(*unwind_dest)
+                            && !matches!(
+                                first_non_phi(*unwind_dest),
+                                Some(InstData::LandingPad { .. })
+                            )
+                        {
+                            self.report_inst(
+                                block,
+                                inst,
+                                format!(
+                                    "the unwind destination {unwind_dest} does not begin with a landingpad"
+                                ),
+                            );
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        for &block in func.layout.blocks() {
+            for &inst in func.layout.block_insts(block) {
+                let Some(InstData::Resume { value }) = func.dfg.insts.get(inst) else { continue };
+                let value_ty = self.ty(*value);
+                if let Some(pad_ty) = pad_type {
+                    if value_ty != pad_ty {
+                        self.report_inst(
+                            block,
+                            inst,
+                            format!("resume of a {value_ty}, the landing pads have type {pad_ty}"),
+                        );
+                    }
+                }
+            }
+        }
+        if needs_personality && func.personality.is_none() {
+            self.report_function(
+                "the function has landingpad or resume but no personality function".to_owned(),
+            );
+        }
+    }
+
     // ---- V1-V4 ----
 
     /// Checks that every operand exists and is well defined; returns whether
@@ -577,6 +701,7 @@ impl<'f> Verifier<'f> {
     /// V6: the SSA dominance problems of the operands of `inst`.
     fn dominance_problems(
         &self,
+        cfg: &ControlFlowGraph,
         domtree: &DominatorTree,
         block: Block,
         inst: Inst,
@@ -594,12 +719,29 @@ impl<'f> Verifier<'f> {
             }
             Some((def_inst, func.layout.inst_block(def_inst)?))
         };
+        // The normal destination of an operand defined by an invoke.
+        let invoke_normal_dest = |def_inst: Inst| match func.dfg.inst(def_inst) {
+            InstData::Invoke { normal_dest, .. } => Some(*normal_dest),
+            _ => None,
+        };
         if let InstData::Phi { incoming, .. } = data {
             for &(from, value) in incoming {
                 if !domtree.is_reachable(from) {
                     continue;
                 }
-                let Some((_, def_block)) = definition(value) else { continue };
+                let Some((def_inst, def_block)) = definition(value) else { continue };
+                if let Some(normal_dest) = invoke_normal_dest(def_inst) {
+                    let on_normal_edge = from == def_block && block == normal_dest;
+                    if !on_normal_edge
+                        && (from == def_block
+                            || !normal_edge_dominates(cfg, domtree, def_block, normal_dest, from))
+                    {
+                        problems.push(format!(
+                            "{value}, the result of the invoke in {def_block}, is not available at the end of incoming block {from} (it exists on the normal edge to {normal_dest} only)"
+                        ));
+                    }
+                    continue;
+                }
                 if !domtree.dominates(def_block, from) {
                     problems.push(format!(
                         "the definition of {value} (in {def_block}) does not dominate the end of incoming block {from}"
@@ -613,6 +755,20 @@ impl<'f> Verifier<'f> {
         }
         for value in data.operands() {
             let Some((def_inst, def_block)) = definition(value) else { continue };
+            if let Some(normal_dest) = invoke_normal_dest(def_inst) {
+                if def_block == block
+                    || !normal_edge_dominates(cfg, domtree, def_block, normal_dest, block)
+                {
+                    problems.push(if def_inst == inst {
+                        format!("{value} is used by its own definition")
+                    } else {
+                        format!(
+                            "{value}, the result of the invoke in {def_block}, is used where the normal edge to {normal_dest} does not dominate"
+                        )
+                    });
+                }
+                continue;
+            }
             let dominates = if def_block == block {
                 self.inst_position[def_inst] < self.inst_position[inst]
             } else {
@@ -902,7 +1058,8 @@ impl<'f> Verifier<'f> {
                 }
                 value_result(ty)
             }
-            InstData::Call { callee, args, ret_ty, .. } => {
+            InstData::Call { callee, args, ret_ty, .. }
+            | InstData::Invoke { callee, args, ret_ty, .. } => {
                 if let Callee::Indirect(pointer) = callee {
                     self.expect_scalar_pointer("indirect callee", *pointer, problems);
                 }
@@ -959,6 +1116,44 @@ impl<'f> Verifier<'f> {
                 let value_ty = self.ty(*value);
                 self.masked_data_rules("scatter", value_ty, *mask, problems);
                 self.expect_pointer_vector("scatter", *addrs, value_ty.lanes(), problems);
+                Nothing
+            }
+            InstData::LandingPad { ty, cleanup, clauses } => {
+                if *ty == Type::Void {
+                    problems.push("landingpad of type void".to_owned());
+                }
+                if !cleanup && clauses.is_empty() {
+                    problems.push("landingpad without clauses must be a cleanup".to_owned());
+                }
+                for clause in clauses {
+                    let (kind, value) = match clause {
+                        LandingPadClause::Catch(value) => ("catch", *value),
+                        LandingPadClause::Filter(value) => ("filter", *value),
+                    };
+                    let is_constant = self
+                        .func
+                        .dfg
+                        .values
+                        .get(value)
+                        .is_some_and(|data| matches!(data.def, ValueDef::Const(_)));
+                    let clause_ty = self.ty(value);
+                    let type_fits = match clause {
+                        LandingPadClause::Catch(_) => clause_ty.is_ptr(),
+                        LandingPadClause::Filter(_) => matches!(clause_ty, Type::Array { .. }),
+                    };
+                    if !is_constant || !type_fits {
+                        problems.push(format!(
+                            "landingpad {kind} clause {value} must be a constant {}, got {clause_ty}",
+                            if kind == "catch" { "pointer" } else { "array" }
+                        ));
+                    }
+                }
+                value_result(ty)
+            }
+            InstData::Resume { value } => {
+                if *self.ty(*value) == Type::Void {
+                    problems.push("resume of a void value".to_owned());
+                }
                 Nothing
             }
             InstData::Jump { .. } | InstData::Unreachable => Nothing,
@@ -1133,6 +1328,27 @@ impl<'f> Verifier<'f> {
     }
 }
 
+/// Whether the normal edge `invoke_block -> normal_dest` of an invoke
+/// dominates `block` (LLVM's rule for the invoke's result): every path from
+/// the entry to `block` passes through that edge, i.e. `normal_dest`
+/// dominates `block` and is entered from elsewhere only over back edges
+/// (predecessors it dominates) or from unreachable blocks.
+fn normal_edge_dominates(
+    cfg: &ControlFlowGraph,
+    domtree: &DominatorTree,
+    invoke_block: Block,
+    normal_dest: Block,
+    block: Block,
+) -> bool {
+    domtree.is_reachable(normal_dest)
+        && domtree.dominates(normal_dest, block)
+        && cfg.preds(normal_dest).iter().all(|pred| {
+            *pred == invoke_block
+                || !domtree.is_reachable(*pred)
+                || domtree.dominates(normal_dest, *pred)
+        })
+}
+
 /// The alignment operand of memory instructions.
 fn alignment(data: &InstData) -> Option<u32> {
     match data {
@@ -1243,7 +1459,7 @@ mod tests {
     use super::*;
     use crate::builder::FunctionBuilder;
     use crate::instructions::*;
-    use crate::test_functions::{counting_loop, diamond, several_returns};
+    use crate::test_functions::{counting_loop, diamond, invoke_with_landing_pad, several_returns};
     use cranelift_entity::EntityRef;
 
     /// Asserts that `func` is rejected with an error whose message contains
@@ -2011,6 +2227,147 @@ mod tests {
         let (mut func, entry) = one_block(vec![], Type::I32);
         func.append(entry, InstData::Return { value: None }, Type::Void);
         assert_rejected(&func, "ret void in a function returning i32");
+    }
+
+    #[test]
+    fn exception_handling_passes() {
+        assert_valid(&invoke_with_landing_pad());
+    }
+
+    /// The landing pad, its block and the value it defines in
+    /// [`invoke_with_landing_pad`].
+    fn landing_pad(func: &Function) -> (Block, Inst, Value) {
+        let pad = func.layout.block_insts(block(2))[0];
+        (block(2), pad, func.dfg.result(pad).unwrap())
+    }
+
+    #[test]
+    fn b8_landing_pads_lead_blocks_entered_by_unwind_edges() {
+        let mut func = invoke_with_landing_pad();
+        let (lpad, _, _) = landing_pad(&func);
+        let pointer = func.params[0].value;
+        let early = func.dfg.make_inst(
+            InstData::Call {
+                callee: Callee::Direct("log".to_owned()),
+                args: vec![pointer],
+                ret_ty: Type::Void,
+                effects: CallEffects::SideEffects,
+                flags: FastMathFlags::default(),
+            },
+            Type::Void,
+        );
+        func.layout.insert_inst_at(early, lpad, 0);
+        assert_rejected(&func, "landingpad must be the first non-phi instruction");
+        assert_rejected(&func, "does not begin with a landingpad");
+        func.layout.remove_inst(early);
+        assert_valid(&func);
+
+        // A plain branch into the landing pad's block.
+        let invoke = func.layout.last_inst(block(0)).unwrap();
+        let InstData::Invoke { unwind_dest: unwind, .. } = *func.dfg.inst(invoke) else {
+            panic!("block0 ends in the invoke")
+        };
+        let detour = func.dfg.make_block(None);
+        func.layout.append_block(detour);
+        func.append(detour, InstData::Jump { dest: unwind }, Type::Void);
+        if let InstData::Invoke { unwind_dest, .. } = func.dfg.inst_mut(invoke) {
+            *unwind_dest = detour;
+        }
+        assert_rejected(&func, "enters this landing pad's block other than by the unwind edge");
+        assert_rejected(&func, &format!("the unwind destination {detour} does not begin"));
+
+        let mut func = invoke_with_landing_pad();
+        if let InstData::Invoke { normal_dest, .. } = func.dfg.inst_mut(invoke) {
+            *normal_dest = unwind;
+        }
+        assert_rejected(&func, "invoke has the same normal and unwind destination");
+
+        let mut func = invoke_with_landing_pad();
+        func.personality = None;
+        assert_rejected(&func, "no personality function");
+
+        let mut func = invoke_with_landing_pad();
+        let (lpad, _, _) = landing_pad(&func);
+        let resume = func.layout.last_inst(lpad).unwrap();
+        let wrong = func.dfg.make_const(Type::I32, Constant::Zero);
+        *func.dfg.inst_mut(resume) = InstData::Resume { value: wrong };
+        assert_rejected(&func, "resume of a i32, the landing pads have type { ptr, i32 }");
+    }
+
+    #[test]
+    fn v6_invoke_results_exist_on_the_normal_edge_only() {
+        // Used in the landing pad: not defined on the unwind edge.
+        let mut func = invoke_with_landing_pad();
+        let invoke = func.layout.last_inst(block(0)).unwrap();
+        let result = func.dfg.result(invoke).unwrap();
+        let pointer = func.params[0].value;
+        let (lpad, _, _) = landing_pad(&func);
+        let store = func.dfg.make_inst(
+            InstData::Store { value: result, addr: pointer, align: 4, volatile: false },
+            Type::Void,
+        );
+        func.layout.insert_inst_at(store, lpad, 1);
+        assert_rejected(&func, "is used where the normal edge to block1 does not dominate");
+
+        // A phi of the landing pad's block may not take it from the invoke.
+        let mut func = invoke_with_landing_pad();
+        let phi = func.dfg.make_inst(
+            InstData::Phi { ty: Type::I32, incoming: vec![(block(0), result)] },
+            Type::I32,
+        );
+        func.layout.insert_inst_at(phi, lpad, 0);
+        assert_rejected(&func, "is not available at the end of incoming block block0");
+
+        // The normal destination may: a phi there takes it over the normal edge.
+        let mut func = invoke_with_landing_pad();
+        let ok = block(1);
+        let phi = func.dfg.make_inst(
+            InstData::Phi { ty: Type::I32, incoming: vec![(block(0), result)] },
+            Type::I32,
+        );
+        func.layout.insert_inst_at(phi, ok, 0);
+        assert_valid(&func);
+
+        // A normal destination entered from elsewhere too: the result may not
+        // be there.
+        let mut func = invoke_with_landing_pad();
+        let flag = func.dfg.make_param(1, Type::BOOL);
+        func.params.push(crate::function::Param { ty: Type::BOOL, value: flag });
+        // A new entry block branches to the invoke's block or straight to
+        // its normal destination.
+        let entry = func.dfg.make_block(None);
+        func.layout.append_block(entry);
+        let branch = InstData::Branch { cond: flag, then_dest: block(0), else_dest: ok };
+        func.append(entry, branch, Type::Void);
+        func.layout.set_block_order(vec![entry, block(0), block(1), block(2)]);
+        assert_rejected(&func, "is used where the normal edge to block1 does not dominate");
+    }
+
+    #[test]
+    fn t18_landing_pad_clauses() {
+        let mut func = invoke_with_landing_pad();
+        let (_, pad, _) = landing_pad(&func);
+        let pointer = func.params[0].value;
+        if let InstData::LandingPad { clauses, cleanup, .. } = func.dfg.inst_mut(pad) {
+            clauses.clear();
+            *cleanup = false;
+        }
+        assert_rejected(&func, "landingpad without clauses must be a cleanup");
+        if let InstData::LandingPad { clauses, .. } = func.dfg.inst_mut(pad) {
+            clauses.push(LandingPadClause::Catch(pointer));
+        }
+        assert_rejected(&func, "landingpad catch clause v0 must be a constant pointer, got ptr");
+        let null = func.dfg.make_const(Type::PTR, Constant::Null);
+        if let InstData::LandingPad { clauses, .. } = func.dfg.inst_mut(pad) {
+            *clauses = vec![LandingPadClause::Filter(null)];
+        }
+        assert_rejected(&func, "landingpad filter clause");
+        let empty =
+            func.dfg.make_const(Type::Array { elem: Box::new(Type::PTR), len: 0 }, Constant::Zero);
+        if let InstData::LandingPad { clauses, .. } = func.dfg.inst_mut(pad) {
+            *clauses = vec![LandingPadClause::Filter(empty), LandingPadClause::Catch(null)];
+        }
+        assert_valid(&func);
     }
 
     #[test]

@@ -30,7 +30,8 @@ use lanewise_transform::linearize::{linearize_function, DivergenceFacts, Lineari
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
 use lanewise_transform::widen::{
-    widen_function_with_stats, CallStats, CalleeVariants, MemoryAccessStats,
+    refuse_exception_handling, widen_function_with_stats, CallStats, CalleeVariants,
+    MemoryAccessStats,
 };
 use lanewise_transform::{
     guard_divergent_regions, interleave_private_arrays, lower_vector_abi,
@@ -736,6 +737,10 @@ pub(crate) fn widen_variant(
     let analysis_error =
         |message: String| Error::Analysis { function: scalar.name.clone(), message };
     let variant_error = |message: String| Error::Variant { variant: name.to_owned(), message };
+
+    // A call that may throw (C++ `invoke`) cannot run for W lanes at once:
+    // refused before any analysis looks at the unwind edges.
+    refuse_exception_handling(scalar).map_err(|error| variant_error(error.to_string()))?;
 
     // The scalar function is rewritten (masked entry, linearization) on a copy.
     let mut work = scalar.clone();

@@ -21,6 +21,9 @@
 //! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
 //! round-trips unchanged and only the outlined (scalar) loop body is
 //! widened; a loop body that itself holds vector code is refused.
+//! C++ exception handling (`invoke`, landing pads: a `std::vector` or a
+//! `try` block around the loop) lifts and lowers back with the function's
+//! personality; a loop body that holds an `invoke` is refused.
 //!
 //! W: the `vectorize.width` hint (simdlen) if given, else the cheapest per
 //! lane for the body's data profile on the ISA's registers

@@ -522,3 +522,88 @@ fn separately_compiled_files_link_through_weak_variant_fallbacks() {
     let actual = execute(&directory.join("separate.exe")).unwrap();
     compare_outputs(&expected, &actual).unwrap();
 }
+
+/// The `passed` and `missed` loop remarks of `lanewise --simd-loops` on the
+/// step-1 IR of the C++ program `source` (clang++-22 with the driver's
+/// step-1 flags), as `(kind, function, message)`.
+fn simd_loop_remarks(directory: &Path, source: &str) -> Vec<(String, String, String)> {
+    let input = directory.join("step1.ll");
+    let report = directory.join("report.json");
+    let compiled = run(Command::new(CLANGXX)
+        .args(FLAGS)
+        .args(["-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops", "-Wno-pass-failed"])
+        .args(["-S", "-emit-llvm", "-I"])
+        .arg(programs_directory())
+        .arg(programs_directory().join(source))
+        .arg("-o")
+        .arg(&input));
+    assert_success(&compiled, "clang++-22 -S -emit-llvm");
+    let vectorized = run(Command::new(lanewise_binary())
+        .arg(&input)
+        .args(["--simd-loops", "--keep-going", "--verify-each", "--report"])
+        .arg(&report)
+        .arg("-o")
+        .arg(directory.join("step2.ll")));
+    assert_success(&vectorized, "lanewise --simd-loops");
+    let report: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&report).unwrap()).unwrap();
+    report["remarks"]
+        .as_array()
+        .expect("the report lists remarks")
+        .iter()
+        .map(|remark| {
+            let field = |key: &str| remark[key].as_str().unwrap_or_default().to_owned();
+            (field("kind"), field("function"), field("message"))
+        })
+        .collect()
+}
+
+/// C++ functions that hold `invoke` (a `std::vector` in `main`, try/catch
+/// around the loop) are lifted with their exception handling, so their omp
+/// simd loops are vectorized: particles_cpp's two loops in `main` (the
+/// template `apply` inlined there, between the vectors' `invoke`s of
+/// operator new and their cleanup landing pads) and exceptions_cpp's loop
+/// inside a try block. The driver reports them with `-Rpass`.
+/// (whole_programs_match_clang checks the programs' outputs.)
+#[test]
+fn simd_loops_in_functions_with_exception_handling_are_vectorized() {
+    let directory = scratch("exceptions-particles");
+    let remarks = simd_loop_remarks(&directory, "particles_cpp.cpp");
+    let in_main: Vec<_> = remarks.iter().filter(|(_, function, _)| function == "main").collect();
+    assert_eq!(in_main.len(), 2, "{remarks:#?}");
+    for (kind, _, message) in &in_main {
+        assert_eq!(kind, "passed", "{remarks:#?}");
+        assert!(message.starts_with("vectorized loop at W="), "{message}");
+    }
+    let step1 = fs::read_to_string(directory.join("step1.ll")).unwrap();
+    let main = step1.split("\ndefine ").find(|f| f.contains("@main(")).unwrap();
+    assert!(main.contains(" invoke ") && main.contains("landingpad"), "{main}");
+    let step2 = fs::read_to_string(directory.join("step2.ll")).unwrap();
+    let main = step2.split("\ndefine ").find(|f| f.contains("@main(")).unwrap();
+    assert!(main.contains("personality ptr @__gxx_personality_v0"), "{main}");
+    assert!(main.contains(" invoke ") && main.contains("resume { ptr, i32 }"), "{main}");
+    assert!(main.contains("call void @main.lanewise.loop0.x"), "{main}");
+
+    let directory = scratch("exceptions-try-catch");
+    let remarks = simd_loop_remarks(&directory, "exceptions_cpp.cpp");
+    assert!(
+        remarks.iter().any(|(kind, function, _)| kind == "passed" && function.contains("settle")),
+        "{remarks:#?}"
+    );
+    assert!(remarks.iter().all(|(kind, _, _)| kind == "passed"), "{remarks:#?}");
+
+    // The driver's remarks.
+    let output = run(Command::new(lanewise_binary())
+        .current_dir(&directory)
+        .arg("c++")
+        .args(FLAGS)
+        .args(["-Rpass=lanewise", "-Rpass-missed=lanewise", "-S", "-I"])
+        .arg(programs_directory())
+        .arg(programs_directory().join("particles_cpp.cpp"))
+        .arg("-o")
+        .arg(directory.join("particles.s")));
+    assert_success(&output, "lanewise c++ -Rpass=lanewise");
+    let stderr = text(&output.stderr);
+    assert_eq!(stderr.matches("remark: vectorized loop at W=").count(), 2, "{stderr}");
+    assert!(!stderr.contains("loop not vectorized"), "{stderr}");
+}

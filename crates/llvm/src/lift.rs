@@ -26,11 +26,21 @@
 //! instruction, so that the second can resolve operands that are defined
 //! later in layout order (phis, and blocks laid out after their users).
 //!
-//! Everything outside the instruction set of `lanewise_ir` (exception
-//! handling, atomics, `va_arg`, `callbr`, `indirectbr`, x86_fp80/fp128/bfloat,
-//! scalable vectors, musttail calls, operand bundles, inline asm, metadata
-//! operands, ...) is reported as [`BridgeError::Unsupported`] naming the
-//! function, the block and the LLVM text of the instruction.
+//! - **Exception handling** (Itanium: `invoke`, `landingpad`, `resume`)
+//!   lifts one to one, so that a C++ function with a `std::vector` around a
+//!   `#pragma omp simd` loop round-trips; the function's personality becomes
+//!   `Function::personality` (by name). An `invoke` keeps what a `call`
+//!   keeps (callee, arguments, memory effects; the lowering restores the
+//!   callee's calling convention and ABI extension attributes). Landing-pad
+//!   clauses must be plain constants (type-info globals, `null`, arrays of
+//!   them).
+//!
+//! Everything outside the instruction set of `lanewise_ir` (Windows
+//! funclets `catchswitch`/`catchpad`/`cleanuppad`, atomics, `va_arg`,
+//! `callbr`, `indirectbr`, x86_fp80/fp128/bfloat, scalable vectors, musttail
+//! calls, operand bundles, inline asm, metadata operands, ...) is reported
+//! as [`BridgeError::Unsupported`] naming the function, the block and the
+//! LLVM text of the instruction.
 
 use std::collections::HashMap;
 
@@ -39,7 +49,8 @@ use inkwell::llvm_sys::{
 };
 use lanewise_ir::{
     ArithFlags, BinaryOp, Block, CallEffects, Callee, CastFlags, CastOp, Constant, FastMathFlags,
-    FloatPredicate, Function, InstData, IntPredicate, LoopHints, Type, UnaryOp, Value, ValueDef,
+    FloatPredicate, Function, InstData, IntPredicate, LandingPadClause, LoopHints, Type, UnaryOp,
+    Value, ValueDef,
 };
 
 use crate::module::BridgeError;
@@ -204,8 +215,12 @@ fn float_predicate(pred: LLVMRealPredicate) -> FloatPredicate {
     }
 }
 
-/// Whether `inst` is a call to an annotation intrinsic that lifting drops.
+/// Whether `inst` is a call to an annotation intrinsic that lifting drops
+/// (never an `invoke`: that is a terminator).
 fn is_dropped_intrinsic_call(inst: RawValue<'_>) -> bool {
+    if !inst.is_call() {
+        return false;
+    }
     let Some(callee) = inst.called_value() else { return false };
     callee.is_function()
         && callee.name().is_some_and(|name| {
@@ -274,6 +289,21 @@ pub(crate) fn lift_function<'ctx>(
         location: Location { block: String::new(), inst: String::new() },
         placeholder_list: Vec::new(),
     };
+    if let Some(personality) = function.personality() {
+        let named = matches!(
+            personality.kind(),
+            LLVMValueKind::LLVMFunctionValueKind | LLVMValueKind::LLVMGlobalAliasValueKind
+        );
+        match personality.name() {
+            Some(name) if named => lifter.func.personality = Some(name),
+            _ => {
+                return Err(signature_error(format!(
+                    "personality `{}` is not a named function",
+                    personality.to_text()
+                )))
+            }
+        }
+    }
     for (index, param) in function.params().into_iter().enumerate() {
         let value = lifter.func.param_value(index);
         lifter.values.insert(param, value);
@@ -677,7 +707,45 @@ impl<'ctx> Lifter<'ctx> {
                 }
             }
             LLVMFreeze => InstData::Freeze { arg: self.nth_operand(inst, 0)? },
-            LLVMCall => self.lift_call(inst)?,
+            LLVMCall => {
+                if inst.is_musttail() {
+                    return Err(self.unsupported("musttail calls are not supported"));
+                }
+                let (callee, args, ret_ty, effects) = self.lift_call_site(inst)?;
+                let flags = fast_math_from_bits(inst.fast_math_bits());
+                InstData::Call { callee, args, ret_ty, effects, flags }
+            }
+            LLVMInvoke => {
+                let (normal, unwind) = inst
+                    .invoke_destinations()
+                    .ok_or_else(|| self.unsupported("invoke without destinations"))?;
+                let (normal_dest, unwind_dest) = (self.block(normal)?, self.block(unwind)?);
+                let (callee, args, ret_ty, effects) = self.lift_call_site(inst)?;
+                InstData::Invoke { callee, args, ret_ty, effects, normal_dest, unwind_dest }
+            }
+            LLVMLandingPad => {
+                let mut clauses = Vec::new();
+                for (clause, is_filter) in inst.landing_pad_clauses() {
+                    let value = self.operand(clause)?;
+                    if !matches!(self.func.dfg.value_def(value), ValueDef::Const(_)) {
+                        return Err(self.unsupported(format!(
+                            "landingpad clause `{}` is not a plain constant",
+                            clause.to_text()
+                        )));
+                    }
+                    clauses.push(if is_filter {
+                        LandingPadClause::Filter(value)
+                    } else {
+                        LandingPadClause::Catch(value)
+                    });
+                }
+                InstData::LandingPad {
+                    ty: self.lift_type_here(inst.ty())?,
+                    cleanup: inst.is_cleanup(),
+                    clauses,
+                }
+            }
+            LLVMResume => InstData::Resume { value: self.nth_operand(inst, 0)? },
             LLVMBr => {
                 let successors = inst.successors();
                 match inst.branch_condition() {
@@ -719,12 +787,14 @@ impl<'ctx> Lifter<'ctx> {
         })
     }
 
-    fn lift_call(&mut self, inst: RawValue<'ctx>) -> Result<InstData, BridgeError> {
+    /// The callee, arguments, result type and memory effects of a `call` or
+    /// an `invoke`.
+    fn lift_call_site(
+        &mut self,
+        inst: RawValue<'ctx>,
+    ) -> Result<(Callee, Vec<Value>, Type, CallEffects), BridgeError> {
         if inst.operand_bundle_count() > 0 {
             return Err(self.unsupported("calls with operand bundles are not supported"));
-        }
-        if inst.is_musttail() {
-            return Err(self.unsupported("musttail calls are not supported"));
         }
         let called = inst.called_value().ok_or_else(|| self.unsupported("call without callee"))?;
         let function_type = inst.called_function_type().and_then(RawType::function_signature);
@@ -762,13 +832,7 @@ impl<'ctx> Lifter<'ctx> {
         } else {
             callee_effects
         };
-        Ok(InstData::Call {
-            callee,
-            args,
-            ret_ty,
-            effects,
-            flags: fast_math_from_bits(inst.fast_math_bits()),
-        })
+        Ok((callee, args, ret_ty, effects))
     }
 
     fn placeholders_push(&mut self, inst: RawValue<'ctx>, placeholder: lanewise_ir::Inst) {
@@ -813,6 +877,6 @@ mod tests {
     #[test]
     fn rejected_opcodes_have_llvm_like_names() {
         assert_eq!(opcode_name(LLVMOpcode::LLVMAtomicRMW), "atomicrmw");
-        assert_eq!(opcode_name(LLVMOpcode::LLVMInvoke), "invoke");
+        assert_eq!(opcode_name(LLVMOpcode::LLVMCatchSwitch), "catchswitch");
     }
 }

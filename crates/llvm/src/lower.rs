@@ -16,7 +16,11 @@
 //!
 //! Direct calls are resolved by name: a function of the module, an intrinsic
 //! (declared through LLVM's intrinsic tables so that it gets its attributes),
-//! or a new external declaration with the call's signature.
+//! or a new external declaration with the call's signature. An `invoke` is
+//! lowered like a call (same callee resolution, calling convention and ABI
+//! extension attributes), with its two destinations; `landingpad` and
+//! `resume` one to one. A function with a personality (`Function::personality`)
+//! gets it back, so its landing pads verify.
 //!
 //! Blocks are created first, in layout order; instructions are then emitted
 //! in reverse post-order of the CFG so that every definition is emitted
@@ -287,11 +291,14 @@ pub(crate) fn lower_function<'ctx>(
         memory_kind: context.enum_attribute_kind("memory"),
     };
     lowerer.copy_attributes(scalar, function, target_features);
-    let result = lowerer.lower_body(function).and_then(|()| {
-        crate::raw::verify_module(module).map_err(|message| {
-            BridgeError::Verify(format!("in the new function `{}`: {message}", func.name))
-        })
-    });
+    let result = lowerer
+        .set_personality(function)
+        .and_then(|()| lowerer.lower_body(function))
+        .and_then(|()| {
+            crate::raw::verify_module(module).map_err(|message| {
+                BridgeError::Verify(format!("in the new function `{}`: {message}", func.name))
+            })
+        });
     match result {
         Ok(()) => {
             if let Some(declaration) = declaration {
@@ -324,6 +331,17 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 self.func.dfg.inst(inst).opcode_name()
             ),
         }
+    }
+
+    /// Gives `function` the personality of the Lanewise function, if it has one.
+    fn set_personality(&self, function: RawValue<'ctx>) -> Result<(), BridgeError> {
+        let Some(name) = &self.func.personality else { return Ok(()) };
+        let personality = self.module.named_symbol(name).ok_or_else(|| BridgeError::Function {
+            function: self.func.name.clone(),
+            message: format!("the personality function `{name}` is not in the module"),
+        })?;
+        function.set_personality(personality);
+        Ok(())
     }
 
     fn copy_attributes(
@@ -756,7 +774,26 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 self.builder.freeze(arg)
             }
             InstData::Call { callee, args, ret_ty, effects, flags } => {
-                self.lower_call(inst, callee, args, ret_ty, *effects, *flags)?
+                let call = self.lower_call_site(inst, callee, args, ret_ty, *effects, None)?;
+                call.set_fast_math_bits(fast_math_to_bits(*flags));
+                call
+            }
+            InstData::Invoke { callee, args, ret_ty, effects, normal_dest, unwind_dest } => {
+                let destinations =
+                    (self.block(inst, *normal_dest)?, self.block(inst, *unwind_dest)?);
+                self.lower_call_site(inst, callee, args, ret_ty, *effects, Some(destinations))?
+            }
+            InstData::LandingPad { ty, cleanup, clauses } => {
+                let mut lowered_clauses = Vec::with_capacity(clauses.len());
+                for clause in clauses {
+                    lowered_clauses.push(self.operand(clause.value())?);
+                }
+                self.builder.landing_pad(lower_type(self.context, ty), *cleanup, &lowered_clauses)
+            }
+            InstData::Resume { value } => {
+                let value = self.operand(*value)?;
+                self.builder.resume(value);
+                return Ok(None);
             }
             InstData::Splat { scalar, lanes } => {
                 let scalar_value = self.operand(*scalar)?;
@@ -947,14 +984,15 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .and_then(|overloads| self.module.intrinsic_declaration(id, &overloads))
     }
 
-    fn lower_call(
+    /// A `call`, or with `destinations` (normal, unwind) an `invoke`.
+    fn lower_call_site(
         &mut self,
         inst: Inst,
         callee: &Callee,
         args: &[Value],
         ret_ty: &Type,
         effects: CallEffects,
-        flags: FastMathFlags,
+        destinations: Option<(RawBlock<'ctx>, RawBlock<'ctx>)>,
     ) -> Result<RawValue<'ctx>, BridgeError> {
         let mut lowered_args = Vec::with_capacity(args.len());
         for arg in args {
@@ -979,8 +1017,16 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 ));
             }
         }
-        let call = self.builder.call(callee_type, callee_value, &lowered_args);
-        call.set_fast_math_bits(fast_math_to_bits(flags));
+        let call = match destinations {
+            None => self.builder.call(callee_type, callee_value, &lowered_args),
+            Some((normal_dest, unwind_dest)) => self.builder.invoke(
+                callee_type,
+                callee_value,
+                &lowered_args,
+                normal_dest,
+                unwind_dest,
+            ),
+        };
         if callee_value.is_function() {
             call.set_call_convention(callee_value.call_convention());
         }

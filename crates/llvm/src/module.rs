@@ -508,9 +508,11 @@ impl<'ctx> LlvmModule<'ctx> {
     /// Replaces the body of the defined function `func.name` by `func`
     /// (same signature): `func` is lowered into a temporary function, whose
     /// blocks then move into the original, so that linkage, attributes,
-    /// personality and debug subprogram stay. Calls of the new body get a
-    /// line-0 debug location when the function has a subprogram. On error the
-    /// original is left unchanged.
+    /// personality and debug subprogram stay. The temporary gets `func`'s
+    /// personality (`Function::personality`, lifted from the original), which
+    /// its landing pads need to pass the LLVM verifier. Calls and invokes of
+    /// the new body get a line-0 debug location when the function has a
+    /// subprogram. On error the original is left unchanged.
     pub fn replace_function_body(&mut self, func: &Function) -> Result<(), BridgeError> {
         let original = self.defined_function(&func.name)?;
         let mut temporary = func.clone();

@@ -687,32 +687,74 @@ impl<'ctx> RawValue<'ctx> {
             .then(|| RawValue::wrap(unsafe { LLVMGetSwitchCaseValue(self.raw, successor) }))
     }
 
-    // Calls.
+    // Calls and invokes (LLVM's `CallBase`).
     pub(crate) fn is_call(self) -> bool {
         self.has_opcode(&[LLVMOpcode::LLVMCall])
     }
+    pub(crate) fn is_invoke(self) -> bool {
+        self.has_opcode(&[LLVMOpcode::LLVMInvoke])
+    }
+    /// A `call` or an `invoke`: what the `CallBase` getters accept.
+    fn is_call_site(self) -> bool {
+        self.has_opcode(&[LLVMOpcode::LLVMCall, LLVMOpcode::LLVMInvoke])
+    }
     pub(crate) fn called_value(self) -> Option<RawValue<'ctx>> {
-        // SAFETY: only on calls.
-        self.is_call().then(|| RawValue::wrap(unsafe { LLVMGetCalledValue(self.raw) }))
+        // SAFETY: only on calls and invokes.
+        self.is_call_site().then(|| RawValue::wrap(unsafe { LLVMGetCalledValue(self.raw) }))
     }
     pub(crate) fn call_argument_count(self) -> u32 {
-        // SAFETY: only on calls.
-        if self.is_call() {
+        // SAFETY: only on calls and invokes.
+        if self.is_call_site() {
             unsafe { LLVMGetNumArgOperands(self.raw) }
         } else {
             0
         }
     }
     pub(crate) fn called_function_type(self) -> Option<RawType<'ctx>> {
-        // SAFETY: only on calls.
-        self.is_call().then(|| RawType::wrap(unsafe { LLVMGetCalledFunctionType(self.raw) }))
+        // SAFETY: only on calls and invokes.
+        self.is_call_site().then(|| RawType::wrap(unsafe { LLVMGetCalledFunctionType(self.raw) }))
     }
     pub(crate) fn operand_bundle_count(self) -> u32 {
-        // SAFETY: only on calls.
-        if self.is_call() {
+        // SAFETY: only on calls and invokes.
+        if self.is_call_site() {
             unsafe { LLVMGetNumOperandBundles(self.raw) }
         } else {
             0
+        }
+    }
+    /// The normal and unwind destinations of an `invoke`.
+    pub(crate) fn invoke_destinations(self) -> Option<(RawBlock<'ctx>, RawBlock<'ctx>)> {
+        // SAFETY: only on invokes, which always have both destinations.
+        self.is_invoke().then(|| unsafe {
+            (
+                RawBlock::wrap(LLVMGetNormalDest(self.raw)),
+                RawBlock::wrap(LLVMGetUnwindDest(self.raw)),
+            )
+        })
+    }
+
+    // Landing pads.
+    /// Whether a `landingpad` has the `cleanup` flag (false for anything else).
+    pub(crate) fn is_cleanup(self) -> bool {
+        // SAFETY: LLVMIsCleanup casts to LandingPadInst: only on landing pads.
+        self.has_opcode(&[LLVMOpcode::LLVMLandingPad]) && unsafe { LLVMIsCleanup(self.raw) } != 0
+    }
+    /// The clauses of a `landingpad` (empty for anything else), each with
+    /// whether it is a `filter` (LLVM tells them apart by type: a filter
+    /// holds an array of type infos, a catch a pointer).
+    pub(crate) fn landing_pad_clauses(self) -> Vec<(RawValue<'ctx>, bool)> {
+        if !self.has_opcode(&[LLVMOpcode::LLVMLandingPad]) {
+            return Vec::new();
+        }
+        // SAFETY: checked to be a landing pad; indices below the clause count.
+        unsafe {
+            (0..LLVMGetNumClauses(self.raw))
+                .map(|index| {
+                    let clause = RawValue::wrap(LLVMGetClause(self.raw, index));
+                    let is_filter = clause.ty().kind() == LLVMTypeKind::LLVMArrayTypeKind;
+                    (clause, is_filter)
+                })
+                .collect()
         }
     }
     pub(crate) fn is_musttail(self) -> bool {
@@ -723,7 +765,7 @@ impl<'ctx> RawValue<'ctx> {
     }
     pub(crate) fn call_convention(self) -> u32 {
         // SAFETY: each getter on the kind it expects.
-        if self.is_call() {
+        if self.is_call_site() {
             unsafe { LLVMGetInstructionCallConv(self.raw) }
         } else if self.kind() == LLVMValueKind::LLVMFunctionValueKind {
             unsafe { LLVMGetFunctionCallConv(self.raw) }
@@ -732,8 +774,8 @@ impl<'ctx> RawValue<'ctx> {
         }
     }
     pub(crate) fn set_call_convention(self, convention: u32) {
-        // SAFETY: only on calls.
-        if convention != 0 && self.is_call() {
+        // SAFETY: only on calls and invokes.
+        if convention != 0 && self.is_call_site() {
             unsafe { LLVMSetInstructionCallConv(self.raw, convention) }
         }
     }
@@ -747,7 +789,7 @@ impl<'ctx> RawValue<'ctx> {
         let attribute = unsafe {
             if self.kind() == LLVMValueKind::LLVMFunctionValueKind {
                 LLVMGetEnumAttributeAtIndex(self.raw, index, kind)
-            } else if self.is_call() {
+            } else if self.is_call_site() {
                 LLVMGetCallSiteEnumAttribute(self.raw, index, kind)
             } else {
                 return None;
@@ -757,8 +799,8 @@ impl<'ctx> RawValue<'ctx> {
         (!attribute.is_null()).then(|| unsafe { LLVMGetEnumAttributeValue(attribute) })
     }
     pub(crate) fn add_call_site_attribute(self, index: c_uint, attribute: LLVMAttributeRef) {
-        // SAFETY: only on calls; the attribute is of the same context.
-        if self.is_call() {
+        // SAFETY: only on calls and invokes; the attribute is of the same context.
+        if self.is_call_site() {
             unsafe { LLVMAddCallSiteAttribute(self.raw, index, attribute) }
         }
     }
@@ -873,6 +915,22 @@ impl<'ctx> RawValue<'ctx> {
             attributes
         }
     }
+    /// The personality function of a function, if it has one.
+    pub(crate) fn personality(self) -> Option<RawValue<'ctx>> {
+        // SAFETY: only on functions; LLVMGetPersonalityFn is only called when
+        // LLVMHasPersonalityFn says there is one.
+        (self.is_function() && unsafe { LLVMHasPersonalityFn(self.raw) } != 0)
+            .then(|| RawValue::wrap(unsafe { LLVMGetPersonalityFn(self.raw) }))
+    }
+    /// Sets the personality function of a function to `personality` (a
+    /// function or global of the same module).
+    pub(crate) fn set_personality(self, personality: RawValue<'ctx>) {
+        // SAFETY: only on functions; the personality is a constant of the
+        // function's module.
+        if self.is_function() {
+            unsafe { LLVMSetPersonalityFn(self.raw, personality.raw) }
+        }
+    }
     pub(crate) fn set_linkage_internal(self) {
         // SAFETY: only on functions.
         if self.is_function() {
@@ -961,9 +1019,12 @@ impl<'ctx> RawValue<'ctx> {
 
     /// Replaces the body of the function `self` by the body of `donor` (a
     /// function of the same type in the same module), which is deleted.
-    /// Linkage, attributes, personality and debug subprogram of `self` stay.
-    /// If `self` has a debug subprogram, every call of the new body gets a
-    /// line-0 location in it (the LLVM verifier wants one on inlinable calls).
+    /// Linkage, attributes and debug subprogram of `self` stay; so does its
+    /// personality, unless the donor has one (the personality its landing
+    /// pads were built for), which then replaces it.
+    /// If `self` has a debug subprogram, every call and invoke of the new
+    /// body gets a line-0 location in it (the LLVM verifier wants one on
+    /// inlinable calls).
     pub(crate) fn replace_body_with(self, donor: RawValue<'ctx>, context: RawContext<'ctx>) {
         if !self.is_function() || !donor.is_function() {
             return;
@@ -994,6 +1055,9 @@ impl<'ctx> RawValue<'ctx> {
             for (ours, theirs) in self.params().into_iter().zip(donor.params()) {
                 LLVMReplaceAllUsesWith(theirs.raw, ours.raw);
             }
+            if let Some(personality) = donor.personality() {
+                self.set_personality(personality);
+            }
             LLVMDeleteFunction(donor.raw);
             let subprogram = inkwell::llvm_sys::debuginfo::LLVMGetSubprogram(self.raw);
             if !subprogram.is_null() {
@@ -1006,7 +1070,7 @@ impl<'ctx> RawValue<'ctx> {
                 );
                 for block in self.blocks() {
                     for inst in block.instructions() {
-                        if inst.is_call() {
+                        if inst.is_call_site() {
                             inkwell::llvm_sys::debuginfo::LLVMInstructionSetDebugLoc(
                                 inst.raw, location,
                             );
@@ -1425,6 +1489,55 @@ impl<'ctx> RawBuilder<'ctx> {
                 NO_NAME.as_ptr(),
             )
         })
+    }
+    pub(crate) fn invoke(
+        &self,
+        function_type: RawType<'ctx>,
+        callee: RawValue<'ctx>,
+        args: &[RawValue<'ctx>],
+        normal_dest: RawBlock<'ctx>,
+        unwind_dest: RawBlock<'ctx>,
+    ) -> RawValue<'ctx> {
+        let mut raw_args: Vec<LLVMValueRef> = args.iter().map(|arg| arg.raw).collect();
+        RawValue::wrap(unsafe {
+            LLVMBuildInvoke2(
+                self.raw,
+                function_type.raw,
+                callee.raw,
+                raw_args.as_mut_ptr(),
+                raw_args.len() as c_uint,
+                normal_dest.raw,
+                unwind_dest.raw,
+                NO_NAME.as_ptr(),
+            )
+        })
+    }
+    /// A `landingpad` of type `ty` with these clauses (constants: pointers
+    /// for `catch`, arrays for `filter`). No personality is passed here: it
+    /// lives on the function ([`RawValue::set_personality`]).
+    pub(crate) fn landing_pad(
+        &self,
+        ty: RawType<'ctx>,
+        cleanup: bool,
+        clauses: &[RawValue<'ctx>],
+    ) -> RawValue<'ctx> {
+        unsafe {
+            let pad = LLVMBuildLandingPad(
+                self.raw,
+                ty.raw,
+                std::ptr::null_mut(),
+                clauses.len() as c_uint,
+                NO_NAME.as_ptr(),
+            );
+            for clause in clauses {
+                LLVMAddClause(pad, clause.raw);
+            }
+            LLVMSetCleanup(pad, cleanup as LLVMBool);
+            RawValue::wrap(pad)
+        }
+    }
+    pub(crate) fn resume(&self, value: RawValue<'ctx>) {
+        unsafe { LLVMBuildResume(self.raw, value.raw) };
     }
     pub(crate) fn jump(&self, dest: RawBlock<'ctx>) {
         unsafe { LLVMBuildBr(self.raw, dest.raw) };

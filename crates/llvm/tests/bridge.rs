@@ -302,6 +302,112 @@ fn expect_unsupported(text: &str, function: &str, inst_fragment: &str, message_f
     }
 }
 
+/// C++ exception handling around a loop: invokes (direct with a `fastcc`
+/// callee and `signext` result, and indirect), landing pads with cleanup,
+/// catch and filter clauses meeting in a `{ ptr, i32 }` phi, `resume`.
+const EXCEPTIONS: &str = r#"
+@_ZTIi = external constant ptr
+declare fastcc signext i16 @checked(i32)
+declare void @release(ptr) nounwind
+declare i32 @__gxx_personality_v0(...)
+define i32 @guarded(ptr %callback, i32 %x) personality ptr @__gxx_personality_v0 {
+entry:
+  %code = invoke fastcc signext i16 @checked(i32 %x)
+          to label %called unwind label %lpad.first
+called:
+  invoke void %callback(ptr null)
+          to label %done unwind label %lpad.second
+done:
+  %wide = sext i16 %code to i32
+  ret i32 %wide
+lpad.first:
+  %first = landingpad { ptr, i32 }
+          catch ptr @_ZTIi
+          filter [1 x ptr] [ptr @_ZTIi]
+  br label %rethrow
+lpad.second:
+  %second = landingpad { ptr, i32 }
+          cleanup
+  call void @release(ptr %callback)
+  br label %rethrow
+rethrow:
+  %in.flight = phi { ptr, i32 } [ %first, %lpad.first ], [ %second, %lpad.second ]
+  resume { ptr, i32 } %in.flight
+}
+"#;
+
+#[test]
+fn exception_handling_lifts_and_lowers_back() {
+    let (lifted, text) = with_text(EXCEPTIONS, |module| {
+        let lifted = module.lift("guarded")?;
+        let mut copy = lifted.clone();
+        copy.name = "guarded.roundtrip".to_owned();
+        module.add_vector_function(&copy, "guarded", &[])?;
+        module.verify()?;
+        Ok((lifted, module.function_text("guarded.roundtrip")?))
+    });
+    lanewise_ir::verify_function(&lifted).unwrap();
+    assert_eq!(lifted.personality.as_deref(), Some("__gxx_personality_v0"));
+    let block_named = |name: &str| {
+        lifted.layout.blocks().iter().copied().find(|b| lifted.block_name(*b) == name).unwrap()
+    };
+    let invokes: Vec<&InstData> =
+        insts(&lifted).into_iter().filter(|data| matches!(data, InstData::Invoke { .. })).collect();
+    match invokes[..] {
+        [InstData::Invoke {
+            callee: Callee::Direct(first_callee),
+            ret_ty: Type::Int(16),
+            normal_dest: first_normal,
+            unwind_dest: first_unwind,
+            ..
+        }, InstData::Invoke {
+            callee: Callee::Indirect(_),
+            ret_ty: Type::Void,
+            normal_dest: second_normal,
+            unwind_dest: second_unwind,
+            ..
+        }] => {
+            assert_eq!(first_callee, "checked");
+            assert_eq!(*first_normal, block_named("called"));
+            assert_eq!(*first_unwind, block_named("lpad.first"));
+            assert_eq!(*second_normal, block_named("done"));
+            assert_eq!(*second_unwind, block_named("lpad.second"));
+        }
+        _ => panic!("{invokes:?}"),
+    }
+    let pads: Vec<(bool, Vec<bool>)> = insts(&lifted)
+        .into_iter()
+        .filter_map(|data| match data {
+            InstData::LandingPad { ty, cleanup, clauses } => {
+                assert_eq!(*ty, Type::Struct { fields: vec![Type::PTR, Type::I32], packed: false });
+                let filters = clauses
+                    .iter()
+                    .map(|clause| matches!(clause, lanewise_ir::LandingPadClause::Filter(_)))
+                    .collect();
+                Some((*cleanup, filters))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(pads, vec![(false, vec![false, true]), (true, vec![])]);
+    assert!(insts(&lifted).iter().any(|data| matches!(data, InstData::Resume { .. })));
+
+    // Lowered back: the personality, both destinations, the callee's calling
+    // convention and extension attribute, the clauses.
+    assert!(text.contains("personality ptr @__gxx_personality_v0"), "{text}");
+    assert!(text.contains("invoke fastcc signext i16 @checked(i32 %x)"), "{text}");
+    assert!(text.contains("to label %called unwind label %lpad.first"), "{text}");
+    assert!(text.contains("invoke void %callback(ptr null)"), "{text}");
+    assert!(text.contains("catch ptr @_ZTIi"), "{text}");
+    assert!(text.contains("filter [1 x ptr] [ptr @_ZTIi]"), "{text}");
+    assert!(text.contains("cleanup"), "{text}");
+    assert!(
+        text.contains("phi { ptr, i32 } [ %first, %lpad.first ], [ %second, %lpad.second ]"),
+        "{text}"
+    );
+    assert!(text.contains("resume { ptr, i32 } %in.flight"), "{text}");
+}
+
 #[test]
 fn unsupported_instructions_are_errors_naming_function_block_and_instruction() {
     expect_unsupported(
@@ -310,23 +416,27 @@ fn unsupported_instructions_are_errors_naming_function_block_and_instruction() {
         "atomicrmw add ptr %p, i32 1 seq_cst",
         "atomicrmw",
     );
+    // Windows exception handling (funclets): the Itanium instructions lift,
+    // these do not.
     expect_unsupported(
         r#"
 declare void @may_throw()
-declare i32 @__gxx_personality_v0(...)
-define void @throws() personality ptr @__gxx_personality_v0 {
-body:
-  invoke void @may_throw() to label %ok unwind label %bad
+declare i32 @__CxxFrameHandler3(...)
+define void @funclets() personality ptr @__CxxFrameHandler3 {
+entry:
+  invoke void @may_throw() to label %ok unwind label %body
 ok:
   ret void
-bad:
-  %lp = landingpad { ptr, i32 } cleanup
-  resume { ptr, i32 } %lp
+body:
+  %switch = catchswitch within none [label %handler] unwind to caller
+handler:
+  %pad = catchpad within %switch [ptr null, i32 64, ptr null]
+  catchret from %pad to label %ok
 }
 "#,
-        "throws",
-        "invoke void @may_throw()",
-        "invoke",
+        "funclets",
+        "catchswitch within none",
+        "token",
     );
     expect_unsupported(
         "define i32 @ld(ptr %p) {\nbody:\n  %v = load atomic i32, ptr %p acquire, align 4\n  ret i32 %v\n}\n",

@@ -466,3 +466,164 @@ fn whole_module_pipelines_run_and_bitcode_is_written() {
     assert!(matches!(bad, Err(BridgeError::Passes { .. })), "{bad:?}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// C++ with exceptions: `throw`, `try`/`catch` by type and `catch (...)`,
+/// a rethrow, destructors run while unwinding (cleanup landing pads), an
+/// indirect call that may throw and a dynamic exception specification (a
+/// `filter` clause; C++14).
+const CPP_EXCEPTIONS: &str = r#"
+#include <cstdio>
+
+struct Failure { int code; };
+
+static long released = 0;
+
+struct Guard {
+  const char *name;
+  explicit Guard(const char *n) : name(n) {}
+  ~Guard() { released += name[0]; }
+};
+
+__attribute__((noinline)) int check(int x) {
+  if (x % 7 == 3) throw Failure{x};
+  if (x % 11 == 5) throw x;
+  if (x % 13 == 4) throw 2.5;
+  return x * 3;
+}
+
+using checker = int (*)(int);
+
+__attribute__((noinline)) int call_through(checker f, int x) {
+  Guard guard("indirect");
+  return f(x) + 1;
+}
+
+__attribute__((noinline)) int only_ints(int x) throw(int, Failure) {
+  if (x % 13 == 4) return 0;
+  Guard guard("filtered");
+  return check(x);
+}
+
+__attribute__((noinline)) long run(int x) {
+  long total = 0;
+  try {
+    Guard guard("run");
+    total += check(x);
+    total += call_through(check, x + 1);
+    total += only_ints(x + 2);
+  } catch (const Failure &failure) {
+    total = -failure.code;
+  } catch (int value) {
+    total = 1000 + value;
+  } catch (...) {
+    total = -1;
+    try {
+      throw;
+    } catch (double d) {
+      total = static_cast<long>(d * 100);
+    }
+  }
+  return total;
+}
+
+int main() {
+  long sum = 0;
+  for (int x = 0; x < 300; x++) {
+    long result = run(x);
+    sum = sum * 31 + result;
+    if (x < 24) std::printf("%d -> %ld\n", x, result);
+  }
+  std::printf("sum %ld released %ld\n", sum, released);
+  return 0;
+}
+"#;
+
+/// Every function of a C++ program with exceptions (clang++-22 at -O0..-O3)
+/// is lifted as the `#pragma omp simd` loop driver lifts a function that
+/// holds a SIMD loop (`lift_canonical`), its body replaced by the lowered
+/// Lanewise IR (`replace_function_body`, which keeps the personality), the
+/// module checked by the LLVM verifier, and the program run: its output
+/// (which exceptions were caught where, how many destructors ran) must be
+/// the original program's.
+#[test]
+fn cpp_exception_handling_round_trips_and_runs_identically() {
+    let clangxx_found =
+        Command::new("clang++-22").arg("--version").output().is_ok_and(|out| out.status.success());
+    if !clang_available() || !clangxx_found {
+        eprintln!("SKIPPED: clang++-22 is not installed");
+        return;
+    }
+    let dir = scratch_dir("cpp-exceptions");
+    let source_path = dir.join("exceptions.cpp");
+    std::fs::write(&source_path, CPP_EXCEPTIONS).unwrap();
+    let mut opcodes_seen = BTreeSet::new();
+    let (mut catch_clauses, mut filter_clauses, mut cleanups, mut indirect_invokes) = (0, 0, 0, 0);
+    for opt_level in ["-O0", "-O1", "-O2", "-O3"] {
+        let ll_path = dir.join(format!("exceptions{opt_level}.ll"));
+        run(Command::new("clang++-22")
+            .args(["-std=c++14", "-Wno-deprecated-dynamic-exception-spec", "-S", "-emit-llvm"])
+            .arg(opt_level)
+            .arg(&source_path)
+            .arg("-o")
+            .arg(&ll_path));
+        let ir = std::fs::read(&ll_path).unwrap();
+        let text = with_module_from_bytes(&ir, "exceptions.ll", |module| {
+            for name in module.defined_function_names() {
+                let lifted = module.lift_canonical(&name)?;
+                lanewise_ir::verify_function(&lifted).map_err(|errors| BridgeError::Function {
+                    function: name.clone(),
+                    message: errors.to_string(),
+                })?;
+                for inst in lifted.layout.insts() {
+                    let data = lifted.dfg.inst(inst);
+                    opcodes_seen.insert(data.opcode_name());
+                    match data {
+                        lanewise_ir::InstData::LandingPad { cleanup, clauses, .. } => {
+                            cleanups += usize::from(*cleanup);
+                            for clause in clauses {
+                                match clause {
+                                    lanewise_ir::LandingPadClause::Catch(_) => catch_clauses += 1,
+                                    lanewise_ir::LandingPadClause::Filter(_) => filter_clauses += 1,
+                                }
+                            }
+                        }
+                        lanewise_ir::InstData::Invoke {
+                            callee: lanewise_ir::Callee::Indirect(_),
+                            ..
+                        } => indirect_invokes += 1,
+                        _ => {}
+                    }
+                }
+                if lifted.layout.insts().any(|inst| lifted.dfg.inst(inst).is_exception_handling()) {
+                    assert_eq!(
+                        lifted.personality.as_deref(),
+                        Some("__gxx_personality_v0"),
+                        "at {opt_level}: {name}"
+                    );
+                }
+                module.replace_function_body(&lifted)?;
+            }
+            module.verify()?;
+            Ok(module.to_text())
+        })
+        .unwrap_or_else(|error| panic!("at {opt_level}: {error}"));
+        assert!(text.contains("personality ptr @__gxx_personality_v0"), "at {opt_level}");
+        let round_trip_path = dir.join(format!("roundtrip{opt_level}.ll"));
+        std::fs::write(&round_trip_path, &text).unwrap();
+        let mut outputs = Vec::new();
+        for (input, program) in [(&ll_path, "original"), (&round_trip_path, "roundtrip")] {
+            let program = dir.join(format!("{program}{opt_level}"));
+            run(Command::new("clang++-22").arg("-O1").arg(input).arg("-o").arg(&program));
+            outputs.push(run(&mut Command::new(&program)));
+        }
+        assert!(outputs[0].contains("sum "), "at {opt_level}: {}", outputs[0]);
+        assert_eq!(outputs[0], outputs[1], "at {opt_level}: the round trip changed the output");
+    }
+    eprintln!("lifted opcodes: {opcodes_seen:?}");
+    for expected in ["invoke", "landingpad", "resume", "extractvalue"] {
+        assert!(opcodes_seen.contains(expected), "no `{expected}` was lifted: {opcodes_seen:?}");
+    }
+    assert!(catch_clauses > 0 && filter_clauses > 0 && cleanups > 0, "clause kinds missing");
+    assert!(indirect_invokes > 0, "no indirect invoke was lifted");
+    std::fs::remove_dir_all(&dir).ok();
+}

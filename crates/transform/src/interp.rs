@@ -260,6 +260,15 @@ impl<'e> Interpreter<'e> {
                         };
                     }
                     InstData::Unreachable => return error("reached `unreachable`"),
+                    InstData::Invoke { .. }
+                    | InstData::LandingPad { .. }
+                    | InstData::Resume { .. } => {
+                        return error(format!(
+                            "exception handling (`{}` in {}) is not supported by the interpreter",
+                            data.opcode_name(),
+                            func.block_name(block)
+                        ))
+                    }
                     _ => {
                         let result_ty =
                             func.dfg.result(inst).map(|value| func.dfg.value_type(value).clone());
@@ -554,6 +563,12 @@ impl<'e> Interpreter<'e> {
             | InstData::Switch { .. }
             | InstData::Return { .. }
             | InstData::Unreachable => unreachable!("handled by run"),
+            InstData::Invoke { .. } | InstData::LandingPad { .. } | InstData::Resume { .. } => {
+                return error(format!(
+                    "exception handling (`{}`) is not supported by the interpreter",
+                    data.opcode_name()
+                ))
+            }
         };
         Ok(Some(value))
     }

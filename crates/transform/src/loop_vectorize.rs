@@ -22,7 +22,10 @@
 //!    test compares gives the trip count, the others are `linear` variables)
 //!    and the reductions ([`reduction`]); every value used after the loop is
 //!    an induction's last or end value, a reduction result or a
-//!    `lastprivate` value. Anything else is a [`LoopRefusal`] naming why.
+//!    `lastprivate` value. Anything else is a [`LoopRefusal`] naming why;
+//!    so is a loop whose body holds exception handling (an `invoke` of a
+//!    function that may throw, a landing pad): W lanes cannot unwind one by
+//!    one. Exception handling elsewhere in the function passes through.
 //! 3. [`outline_loop_body`]: builds `B`. Inductions become linear
 //!    parameters, values from outside the loop uniform parameters. A
 //!    reduction's accumulator is loaded at entry from `slot[rv_lane_id()]` and
@@ -227,6 +230,29 @@ pub fn plan_simd_loop(
     let lp = candidate.lp;
     let header = candidate.header;
     let in_loop: HashSet<Block> = loops.blocks(lp).iter().copied().collect();
+    // A call that may throw (C++ `invoke`) leaves the loop through its
+    // unwind edge, and W lanes cannot unwind one by one: the loop stays
+    // scalar (the code around it may hold exception handling).
+    let exception_handling =
+        func.layout.blocks().iter().filter(|b| in_loop.contains(b)).find_map(|block| {
+            func.layout
+                .block_insts(*block)
+                .iter()
+                .find(|inst| func.dfg.inst(**inst).is_exception_handling())
+                .map(|inst| (*block, *inst))
+        });
+    if let Some((block, inst)) = exception_handling {
+        let data = func.dfg.inst(inst);
+        let callee = match data {
+            InstData::Invoke { callee: Callee::Direct(name), .. } => format!(" of `{name}`"),
+            _ => String::new(),
+        };
+        return Err(LoopRefusal::new(format!(
+            "the loop body holds exception handling (`{}`{callee} in block %{}): a call that may throw cannot be vectorized",
+            data.opcode_name(),
+            func.block_name(block)
+        )));
+    }
     let latches = loops.latches(lp);
     let [latch] = latches else {
         return Err(LoopRefusal::new(format!("the loop has {} latches", latches.len())));

@@ -66,6 +66,9 @@
 //! Anything else (varying aggregates, vector values in the scalar code,
 //! varying branches) is reported as [`WidenError::Unsupported`] naming the
 //! function, block and instruction; widening never panics on its input.
+//! Exception handling (`invoke`, `landingpad`, `resume`: C++ code that may
+//! throw) is refused up front ([`refuse_exception_handling`]): W lanes
+//! cannot unwind separately, so such a function or loop body stays scalar.
 //! Blocks unreachable from the entry keep their name but only hold
 //! `unreachable` (their code never runs; phi inputs from them are dropped).
 
@@ -242,11 +245,45 @@ pub fn widen_function_with_stats(
     if scalar.entry_block().is_none() {
         return Err(bad_config("the function has no body".to_owned()));
     }
+    refuse_exception_handling(scalar)?;
     let mut widener =
         Widener::new(scalar, shapes, data_layout, config, predicates).map_err(bad_config)?;
     widener.widen_blocks()?;
     widener.complete_phis()?;
     Ok(WidenedFunction { function: widener.func, stats: widener.stats, calls: widener.call_stats })
+}
+
+/// Refuses a function that holds exception handling (`invoke`, `landingpad`,
+/// `resume`), naming the first such instruction: a call that may throw cannot
+/// run for W lanes at once (which lane's exception would unwind, and what
+/// would the other lanes do?), so neither a `declare simd` function nor a
+/// SIMD loop body with one is vectorized. The code around a SIMD loop may
+/// hold them: only the outlined body is widened.
+pub fn refuse_exception_handling(func: &Function) -> Result<(), WidenError> {
+    for &block in func.layout.blocks() {
+        for &inst in func.layout.block_insts(block) {
+            let data = func.dfg.inst(inst);
+            if !data.is_exception_handling() {
+                continue;
+            }
+            let inst_name = match func.dfg.result(inst) {
+                Some(result) => {
+                    format!("{} = {}", func.dfg.display_value(result), data.opcode_name())
+                }
+                None => data.opcode_name().to_owned(),
+            };
+            return Err(WidenError::Unsupported {
+                function: func.name.clone(),
+                block: func.block_name(block),
+                inst: inst_name,
+                message: format!(
+                    "exception handling (`{}`) cannot be vectorized: the code may throw, and W lanes cannot unwind one by one",
+                    data.opcode_name()
+                ),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// How one scalar value is represented in the vector function.
@@ -1029,6 +1066,9 @@ impl<'a> Widener<'a> {
             | InstData::Switch { .. }
             | InstData::Return { .. }
             | InstData::Unreachable => self.widen_terminator(inst),
+            InstData::Invoke { .. } | InstData::LandingPad { .. } | InstData::Resume { .. } => {
+                Err(self.unsupported("exception handling cannot be vectorized"))
+            }
         }
     }
 

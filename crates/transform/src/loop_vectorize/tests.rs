@@ -246,6 +246,73 @@ fn unsupported_exit_tests_are_refused() {
     assert!(refusal.message.contains("unsupported exit test"), "{refusal}");
 }
 
+/// A loop whose body calls a function that may throw (`invoke`, with a
+/// cleanup landing pad outside the loop) is refused, not outlined: its
+/// unwind edge would leave the vectorized body for W lanes at once. The
+/// function itself is valid IR, and widening refuses it as well.
+#[test]
+fn loops_whose_body_may_throw_are_refused() {
+    let mut func = Function::new("f", vec![Type::I64], Type::Void);
+    func.personality = Some("__gxx_personality_v0".to_owned());
+    let bound = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let preheader = b.create_block(Some("preheader"));
+    let header = b.create_block(Some("header"));
+    let latch = b.create_block(Some("latch"));
+    let exit = b.create_block(Some("exit"));
+    let lpad = b.create_block(Some("lpad"));
+    b.switch_to_block(preheader);
+    let zero = b.iconst(Type::I64, 0);
+    b.jump(header);
+    b.switch_to_block(header);
+    let iv = b.phi(Type::I64, vec![(preheader, zero)]);
+    b.ins(
+        InstData::Invoke {
+            callee: Callee::Direct("may_throw".to_owned()),
+            args: vec![iv],
+            ret_ty: Type::Void,
+            effects: CallEffects::SideEffects,
+            normal_dest: latch,
+            unwind_dest: lpad,
+        },
+        Type::Void,
+    );
+    b.switch_to_block(latch);
+    let one = b.iconst(Type::I64, 1);
+    let next = b.binary(BinaryOp::Add, iv, one);
+    let continues = b.icmp(IntPredicate::Ne, next, bound);
+    let latch_branch = b.branch(continues, header, exit);
+    b.switch_to_block(exit);
+    b.ret(None);
+    b.switch_to_block(lpad);
+    let exception_ty = Type::Struct { fields: vec![Type::PTR, Type::I32], packed: false };
+    let pad = b.ins(
+        InstData::LandingPad { ty: exception_ty.clone(), cleanup: true, clauses: vec![] },
+        exception_ty,
+    );
+    let exception = b.func.dfg.result(pad).unwrap();
+    b.ins(InstData::Resume { value: exception }, Type::Void);
+    let phi = func.dfg.defining_inst(iv).unwrap();
+    if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
+        incoming.push((latch, next));
+    }
+    func.loop_hints
+        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    verify_function(&func).unwrap();
+
+    let refusal = plan(&func).unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "the loop body holds exception handling (`invoke` of `may_throw` in block %header): \
+         a call that may throw cannot be vectorized"
+    );
+    let widening = crate::widen::refuse_exception_handling(&func).unwrap_err().to_string();
+    assert!(
+        widening.contains("block `header`, instruction `invoke`: exception handling (`invoke`)"),
+        "{widening}"
+    );
+}
+
 #[test]
 fn outlined_body_loads_and_stores_the_accumulator_per_lane() {
     let func = counting_loop(1, IntPredicate::Slt);
