@@ -9,16 +9,12 @@
 //! order of additions may change): there, the numbers must agree within a
 //! relative tolerance of 1e-4 (`approx double` lines: 1e-10).
 //!
-//! An honest note: Lanewise's `simd_loops` option (vectorizing the `#pragma
-//! omp simd` loops that call `declare simd` functions or hold divergent
-//! loops) is being implemented on another branch. Until it lands, `lanewise
-//! cc` generates the declare-simd variants (every program defines some; they
-//! are checked by the corpus tests) but leaves the loops scalar, so these
-//! programs check the driver, the linking of variants and the unchanged scalar
-//! code rather than vectorized loops. They are written to exercise the loops
-//! (divergent inner loops, flags instead of break, reductions, linear,
-//! simdlen, lastprivate, odd trip counts, masked calls, calls across files)
-//! once it does.
+//! The lanewise build runs with `-Rpass-missed=lanewise`: a `#pragma omp
+//! simd` loop that Lanewise leaves scalar ("loop not vectorized") fails the
+//! program, so every program checks its vectorized loops (divergent inner
+//! loops, flags instead of break, reductions, linear, simdlen, lastprivate,
+//! odd trip counts, masked calls, calls across files, C++ with exceptions),
+//! not scalar code that happens to agree.
 //!
 //! The other tests drive `lanewise cc` like a build system would: `-c`, `-S`,
 //! `-S -emit-llvm`, `-E`, several files, a compile error, `-Rpass=lanewise`,
@@ -104,8 +100,13 @@ fn text(bytes: &[u8]) -> String {
 }
 
 /// Builds `program` with `compiler` (a command and its leading words) and
-/// returns the executable, or the build's stderr.
-fn build(program: &Program, compiler: &[String], executable: &Path) -> Result<PathBuf, String> {
+/// returns the executable and the build's diagnostics, or the diagnostics of
+/// a failed build.
+fn build(
+    program: &Program,
+    compiler: &[String],
+    executable: &Path,
+) -> Result<(PathBuf, String), String> {
     let output = run(Command::new(&compiler[0])
         .args(&compiler[1..])
         .args(FLAGS)
@@ -114,7 +115,7 @@ fn build(program: &Program, compiler: &[String], executable: &Path) -> Result<Pa
         .arg(executable)
         .arg("-lm"));
     if output.status.success() {
-        Ok(executable.to_owned())
+        Ok((executable.to_owned(), text(&output.stderr)))
     } else {
         Err(format!("{} failed:\n{}", compiler.join(" "), text(&output.stderr)))
     }
@@ -181,13 +182,16 @@ fn compare_outputs(expected: &str, actual: &str) -> Result<(), String> {
 fn check_program(program: &Program) -> Result<(), String> {
     let directory = scratch(&program.name);
     let (clang, driver) = if program.cxx { (CLANGXX, "c++") } else { (CLANG, "cc") };
-    let reference = build(
+    let (reference, _) = build(
         program,
         &[clang.to_owned(), "-Wno-pass-failed".to_owned()],
         &directory.join("clang.exe"),
     )?;
-    let vectorized =
-        build(program, &[lanewise_binary(), driver.to_owned()], &directory.join("lanewise.exe"))?;
+    let lanewise = [lanewise_binary(), driver.to_owned(), "-Rpass-missed=lanewise".to_owned()];
+    let (vectorized, remarks) = build(program, &lanewise, &directory.join("lanewise.exe"))?;
+    if let Some(missed) = remarks.lines().find(|line| line.contains("loop not vectorized")) {
+        return Err(format!("an omp simd loop was left scalar: {missed}"));
+    }
     let expected = execute(&reference)?;
     let actual = execute(&vectorized)?;
     if expected.trim().is_empty() {

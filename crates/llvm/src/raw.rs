@@ -1043,14 +1043,16 @@ impl<'ctx> RawValue<'ctx> {
         // "PHI Node must not have any attached DbgRecords", depending on
         // the allocation order). No handle into the donor is used afterwards.
         unsafe {
-            let old_blocks = self.blocks();
-            for block in donor.blocks() {
-                LLVMRemoveBasicBlockFromParent(block.raw);
-                LLVMAppendExistingBasicBlock(self.raw, block.raw);
-            }
-            for block in old_blocks {
+            // The old blocks leave first, so that the new ones keep their
+            // names (a name still taken in the function gets a suffix).
+            let new_blocks = donor.blocks();
+            for block in self.blocks() {
                 LLVMRemoveBasicBlockFromParent(block.raw);
                 LLVMAppendExistingBasicBlock(donor.raw, block.raw);
+            }
+            for block in new_blocks {
+                LLVMRemoveBasicBlockFromParent(block.raw);
+                LLVMAppendExistingBasicBlock(self.raw, block.raw);
             }
             for (ours, theirs) in self.params().into_iter().zip(donor.params()) {
                 LLVMReplaceAllUsesWith(theirs.raw, ours.raw);
