@@ -167,17 +167,41 @@ impl Widener<'_> {
         let width = self.width;
         let mask_ty = Type::BOOL.vector_of(width);
         let zero = self.func.dfg.int_const(Type::I32, 0);
-        let first =
-            self.append_value(InstData::ExtractElement { vector: addrs, index: zero }, Type::PTR);
-        let ptr_vector = Type::PTR.vector_of(width);
-        let first_splat =
-            self.append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
         let lane0_active = masked.then(|| {
             self.append_value(InstData::ExtractElement { vector: mask, index: zero }, Type::BOOL)
         });
         // The fast paths to test, in order: (condition, is the uniform one).
         let mut fast_paths = Vec::new();
-        if tests.uniform {
+        let ptr_vector = Type::PTR.vector_of(width);
+        let indexed = if tests.consecutive { None } else { self.uniform_base_and_index(addrs) };
+        let compares_indices = indexed.is_some();
+        let first = if let Some((source_ty, base, index)) = indexed {
+            // `gep base, index` with a scalar base: the uniform test compares
+            // the indices (equal indices, equal addresses: GEP sign-extends
+            // them, which is one to one), so the gather keeps its scalar base
+            // and narrow indices (`vpgatherdd`) instead of sharing a vector
+            // of 64-bit pointers with the test.
+            let index_ty = self.func.dfg.value_type(index).scalar_type().clone();
+            let first_index = self
+                .append_value(InstData::ExtractElement { vector: index, index: zero }, index_ty);
+            let index_vector_ty = self.func.dfg.value_type(index).clone();
+            let first_index_splat = self.append_value(
+                InstData::Splat { scalar: first_index, lanes: width },
+                index_vector_ty,
+            );
+            let ok =
+                self.all_active_lanes_match(index, first_index_splat, mask, lane0_active, &mask_ty);
+            fast_paths.push((ok, true));
+            self.append_value(
+                InstData::Gep { source_ty, base, indices: vec![first_index], inbounds: false },
+                Type::PTR,
+            )
+        } else {
+            self.append_value(InstData::ExtractElement { vector: addrs, index: zero }, Type::PTR)
+        };
+        let first_splat =
+            self.append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
+        if tests.uniform && !compares_indices {
             let ok = self.all_active_lanes_match(addrs, first_splat, mask, lane0_active, &mask_ty);
             fast_paths.push((ok, true));
         }
@@ -252,6 +276,23 @@ impl Widener<'_> {
         }
         self.current = Some(join);
         Ok(self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty))
+    }
+
+    /// `(source type, base, index)` if the vector of addresses `addrs` (a
+    /// value of the new function) is a GEP of one vector index off a scalar
+    /// base.
+    fn uniform_base_and_index(&self, addrs: Value) -> Option<(Type, Value, Value)> {
+        let inst = self.func.dfg.defining_inst(addrs)?;
+        match self.func.dfg.inst(inst) {
+            InstData::Gep { source_ty, base, indices, .. }
+                if indices.len() == 1
+                    && self.func.dfg.value_type(*base).is_ptr()
+                    && self.func.dfg.value_type(indices[0]).is_vector() =>
+            {
+                Some((source_ty.clone(), *base, indices[0]))
+            }
+            _ => None,
+        }
     }
 
     /// `lane0_active && no lane is active in mask where addrs != expected`
