@@ -329,6 +329,20 @@ fn integer_division() {
     }
 }
 
+/// 64-bit vector division goes through `double` where every active operand
+/// is below 2^53 in magnitude and through the exact per-lane division
+/// otherwise (`widen/division.rs`), bit-exact with the scalar reference at
+/// the extremes of each type and around 2^53.
+#[test]
+fn integer_division_64() {
+    check_source("integer_division_64");
+    let output = scratch_dir("integer_division_64").join("output.ll");
+    let text = std::fs::read_to_string(output).unwrap();
+    // 64-bit lanes on AVX2: W = 2 x 256 / 64.
+    assert!(text.contains("fdiv <8 x double>"), "no double division in:\n{text}");
+    assert!(text.contains("double_division"), "no fast path in:\n{text}");
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -346,6 +360,7 @@ fn every_source_has_a_test() {
         "mixed_vector_code",
         "stencil_recurrence",
         "integer_division",
+        "integer_division_64",
         "switch_all_cases",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {

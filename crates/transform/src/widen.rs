@@ -89,6 +89,7 @@ use crate::vector_math::{
 
 mod builtins;
 pub mod calls;
+mod division;
 mod dynamic;
 pub mod masked;
 
@@ -1125,7 +1126,11 @@ impl<'a> Widener<'a> {
             *to = result_ty.clone();
         }
         self.guard_divisor(&mut data)?;
-        let vector = self.append_value(data, result_ty);
+        let vector = if self.divides_64_bits_through_double(&data) {
+            self.divide_64_bits_through_double(data, result_ty)?
+        } else {
+            self.append_value(data, result_ty)
+        };
         self.define_result(inst, Widened::Vector(vector));
         Ok(())
     }
