@@ -4,10 +4,10 @@
  * a run-time test sends the chunks whose active operands are all below 2^53
  * in magnitude through double division and the others through the exact
  * (per-lane) division. Signed and unsigned quotients and remainders with
- * varying and constant divisors, operands just below and at 2^53, the
- * extremes of the types, quotients just below and above integers, and a
- * guarded division whose inactive lanes hold a zero divisor and huge
- * dividends. */
+ * varying and constant divisors (powers of two keep LLVM's shifts), operands
+ * just below and at 2^53, the extremes of the types, quotients just below
+ * and above integers, and a guarded division whose inactive lanes hold a
+ * zero divisor and huge dividends. */
 #include <limits.h>
 static long long as[LW_MAX], bs[LW_MAX];
 static unsigned long long ua[LW_MAX], ub[LW_MAX];
@@ -33,9 +33,9 @@ NOINLINE void divide_constant(int n) {
   #pragma omp simd
   for (int i = 0; i < n; i++) {
     out_ll[0][i] = as[i] % 1000003 + opaque_zero(i);
-    out_ll[1][i] = as[i] / -7;
+    out_ll[1][i] = as[i] / -7 + as[i] / -4 * 3; /* -4: LLVM's shifts, not double */
     out_ll[2][i] = (long long)(ua[i] % 4294967311ull);
-    out_ll[3][i] = (long long)(ua[i] / 10);
+    out_ll[3][i] = (long long)(ua[i] / 10 + ua[i] % 16);
   }
 }
 NOINLINE void divide_guarded(int n) {

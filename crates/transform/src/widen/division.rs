@@ -41,12 +41,29 @@ impl Widener<'_> {
     /// into a multiplication by the reciprocal, but that needs the high half
     /// of a 64 x 64-bit product, which x86 vectors lack, so it scalarizes
     /// those as well (gcd_pairs, whose `% 1000003` is inlined into the simd
-    /// loop: 1.7x -> 3.0x over clang on AVX-512).
+    /// loop: 1.7x -> 3.0x over clang on AVX-512). Except powers of two
+    /// (and their negations), which LLVM divides by with vector shifts.
     pub(super) fn divides_64_bits_through_double(&self, data: &InstData) -> bool {
-        let InstData::Binary { op, lhs, .. } = data else { return false };
+        let InstData::Binary { op, lhs, rhs, .. } = data else { return false };
         op.can_trap()
             && matches!(self.func.dfg.value_type(*lhs).scalar_type(), Type::Int(64))
             && self.func.dfg.value_type(*lhs).is_vector()
+            && !self.is_power_of_two_splat(*rhs)
+    }
+
+    /// Whether `value` is a constant vector whose lanes all hold the same
+    /// power of two or its negation.
+    fn is_power_of_two_splat(&self, value: Value) -> bool {
+        let Some(Constant::Aggregate(elements)) = self.func.dfg.constant(value) else {
+            return false;
+        };
+        let Some(&first) = elements.first() else { return false };
+        elements.iter().all(|element| *element == first)
+            && self
+                .func
+                .dfg
+                .signed_int_constant(first)
+                .is_some_and(|divisor| divisor.unsigned_abs().is_power_of_two())
     }
 
     /// The division `data` (see [`Self::divides_64_bits_through_double`])
