@@ -87,11 +87,8 @@ impl Widener<'_> {
         let any_big = self.mask_any(big);
 
         let before = self.current.expect("a current block");
-        let base = self.func.block_name(before);
-        let base = base.split(".guard").next().unwrap_or(&base).to_owned();
-        self.guard_serial += 1;
-        let serial = self.guard_serial;
-        let name = |label: &str| Some(format!("{base}.guard{serial}.{label}"));
+        let prefix = self.next_guard_prefix();
+        let name = |label: &str| Some(format!("{prefix}.{label}"));
         let exact = self.func.dfg.make_block(name("exact_division"));
         let fast = self.func.dfg.make_block(name("double_division"));
         let join = self.func.dfg.make_block(name("division_join"));

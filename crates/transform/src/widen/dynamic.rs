@@ -170,17 +170,16 @@ impl Widener<'_> {
         let lane0_active = masked.then(|| {
             self.append_value(InstData::ExtractElement { vector: mask, index: zero }, Type::BOOL)
         });
-        // The fast paths to test, in order: (condition, is the uniform one).
+        // The fast paths to test, in order: (condition, is the uniform one),
+        // and the address of lane 0.
         let mut fast_paths = Vec::new();
-        let ptr_vector = Type::PTR.vector_of(width);
         let indexed = if tests.consecutive { None } else { self.uniform_base_and_index(addrs) };
-        let compares_indices = indexed.is_some();
         let first = if let Some((source_ty, base, index)) = indexed {
-            // `gep base, index` with a scalar base: the uniform test compares
-            // the indices (equal indices, equal addresses: GEP sign-extends
-            // them, which is one to one), so the gather keeps its scalar base
-            // and narrow indices (`vpgatherdd`) instead of sharing a vector
-            // of 64-bit pointers with the test.
+            // Only the uniform test, of `gep base, index` with a scalar base:
+            // it compares the indices (equal indices, equal addresses: GEP
+            // sign-extends them, which is one to one), so the gather keeps
+            // its scalar base and narrow indices (`vpgatherdd`) instead of
+            // sharing a vector of 64-bit pointers with the test.
             let index_ty = self.func.dfg.value_type(index).scalar_type().clone();
             let first_index = self
                 .append_value(InstData::ExtractElement { vector: index, index: zero }, index_ty);
@@ -197,43 +196,45 @@ impl Widener<'_> {
                 Type::PTR,
             )
         } else {
-            self.append_value(InstData::ExtractElement { vector: addrs, index: zero }, Type::PTR)
+            let first = self
+                .append_value(InstData::ExtractElement { vector: addrs, index: zero }, Type::PTR);
+            let ptr_vector = Type::PTR.vector_of(width);
+            let first_splat = self
+                .append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
+            if tests.uniform {
+                let ok =
+                    self.all_active_lanes_match(addrs, first_splat, mask, lane0_active, &mask_ty);
+                fast_paths.push((ok, true));
+            }
+            if tests.consecutive {
+                let lane_numbers: Vec<Value> = (0..width)
+                    .map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane)))
+                    .collect();
+                let ramp = self
+                    .func
+                    .dfg
+                    .make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
+                let consecutive = self.append_value(
+                    InstData::Gep {
+                        source_ty: elem_ty.clone(),
+                        base: first_splat,
+                        indices: vec![ramp],
+                        inbounds: false,
+                    },
+                    ptr_vector,
+                );
+                let ok =
+                    self.all_active_lanes_match(addrs, consecutive, mask, lane0_active, &mask_ty);
+                fast_paths.push((ok, false));
+            }
+            first
         };
-        let first_splat =
-            self.append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
-        if tests.uniform && !compares_indices {
-            let ok = self.all_active_lanes_match(addrs, first_splat, mask, lane0_active, &mask_ty);
-            fast_paths.push((ok, true));
-        }
-        if tests.consecutive {
-            let lane_numbers: Vec<Value> = (0..width)
-                .map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane)))
-                .collect();
-            let ramp = self
-                .func
-                .dfg
-                .make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
-            let consecutive = self.append_value(
-                InstData::Gep {
-                    source_ty: elem_ty.clone(),
-                    base: first_splat,
-                    indices: vec![ramp],
-                    inbounds: false,
-                },
-                ptr_vector,
-            );
-            let ok = self.all_active_lanes_match(addrs, consecutive, mask, lane0_active, &mask_ty);
-            fast_paths.push((ok, false));
-        }
 
         let before = self.current.expect("a current block");
-        let base = self.func.block_name(before);
-        let base = base.split(".guard").next().unwrap_or(&base).to_owned();
-        self.guard_serial += 1;
-        let serial = self.guard_serial;
+        let prefix = self.next_guard_prefix();
         let mut last = before;
         let mut new_block = |this: &mut Self, label: &str| {
-            let block = this.func.dfg.make_block(Some(format!("{base}.guard{serial}.{label}")));
+            let block = this.func.dfg.make_block(Some(format!("{prefix}.{label}")));
             this.func.layout.insert_block_after(block, last);
             last = block;
             block

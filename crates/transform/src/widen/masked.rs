@@ -341,6 +341,17 @@ impl Widener<'_> {
         self.append_value(InstData::ExtractElement { vector: mask, index }, Type::BOOL)
     }
 
+    /// The name prefix of the blocks of a new guard in the current block:
+    /// the current block's name without earlier guard suffixes, then
+    /// `.guardN` with a serial number unique in the function.
+    pub(super) fn next_guard_prefix(&mut self) -> String {
+        let current = self.current.expect("a current block");
+        let name = self.func.block_name(current);
+        let base = name.split(".guard").next().unwrap_or(&name);
+        self.guard_serial += 1;
+        format!("{base}.guard{}", self.guard_serial)
+    }
+
     /// Emits `if cond { body }` at the current point: the current block ends
     /// with a branch, the body goes into a new block, and widening continues
     /// in a new join block. Returns the body's result merged with poison
@@ -352,12 +363,9 @@ impl Widener<'_> {
         body: impl FnOnce(&mut Self) -> Result<Option<Value>, WidenError>,
     ) -> Result<Option<Value>, WidenError> {
         let before = self.current.expect("a current block");
-        let base = self.func.block_name(before);
-        let base = base.split(".guard").next().unwrap_or(&base).to_owned();
-        self.guard_serial += 1;
-        let serial = self.guard_serial;
-        let guarded = self.func.dfg.make_block(Some(format!("{base}.guard{serial}.{label}")));
-        let join = self.func.dfg.make_block(Some(format!("{base}.guard{serial}.{label}.join")));
+        let prefix = self.next_guard_prefix();
+        let guarded = self.func.dfg.make_block(Some(format!("{prefix}.{label}")));
+        let join = self.func.dfg.make_block(Some(format!("{prefix}.{label}.join")));
         self.func.layout.insert_block_after(guarded, before);
         self.func.layout.insert_block_after(join, guarded);
         let branch = InstData::Branch { cond, then_dest: guarded, else_dest: join };
