@@ -49,7 +49,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use lanewise::{Mode, Options, OutputFormat, Remark, RemarkKind, Report, VectorMath};
+use lanewise::{Mode, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy, VectorMath};
 
 /// Which clang driver `lanewise` stands in for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -967,6 +967,7 @@ impl Driver {
             // The Lanewise verifier after every pass: a function that breaks an
             // invariant is skipped (left scalar) instead of miscompiled.
             verify_each: true,
+            simd_tail: self.simd_tail(),
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -1029,6 +1030,27 @@ impl Driver {
                     );
                 }
                 scalar.to_owned()
+            }
+        }
+    }
+
+    /// `LANEWISE_SIMD_TAIL=auto|masked|scalar` (`--simd-tail` of the
+    /// `lanewise` command; clang's command line has no room for it). An
+    /// unknown value is a warning and means `auto`.
+    fn simd_tail(&self) -> TailPolicy {
+        let Ok(value) = std::env::var("LANEWISE_SIMD_TAIL") else { return TailPolicy::Auto };
+        match value.as_str() {
+            "" | "auto" => TailPolicy::Auto,
+            "masked" => TailPolicy::Masked,
+            "scalar" => TailPolicy::Scalar,
+            other => {
+                if !self.invocation.no_warnings {
+                    eprintln!(
+                        "lanewise cc: warning: LANEWISE_SIMD_TAIL={other}: expected auto, masked \
+                         or scalar; using auto"
+                    );
+                }
+                TailPolicy::Auto
             }
         }
     }

@@ -46,6 +46,7 @@ const BOSCC_MIN_REGION_COST: usize = 24;
 
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::linearize::LinearizeMode;
+pub use lanewise_transform::loop_vectorize::TailPolicy;
 pub use lanewise_transform::VectorMath;
 
 /// A pass after which the IR can be dumped.
@@ -111,6 +112,10 @@ pub struct Options {
     /// Also vectorize the loops marked by `#pragma omp simd` (or `#pragma
     /// clang loop vectorize(assume_safety)`) in every defined function.
     pub simd_loops: bool,
+    /// The last `TC % W` iterations of a SIMD loop: a masked call, a scalar
+    /// remainder loop, or (`Auto`) whichever the cost model of
+    /// `loop_vectorize::tail` expects to be faster.
+    pub simd_tail: TailPolicy,
     /// Give every vector variant the module declares but does not define a
     /// weak definition that calls the scalar function once per active lane
     /// (see [`define_weak_variant_fallbacks`]).
@@ -134,6 +139,7 @@ impl Default for Options {
             verify_each: true,
             instrument_utilization: false,
             simd_loops: false,
+            simd_tail: TailPolicy::Auto,
             annotate_variants: false,
             weak_variant_fallbacks: false,
         }

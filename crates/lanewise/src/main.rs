@@ -12,7 +12,9 @@ use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
 
-use lanewise::{ExplicitRequest, LinearizeMode, Mode, Options, OutputFormat, Pass, VectorMath};
+use lanewise::{
+    ExplicitRequest, LinearizeMode, Mode, Options, OutputFormat, Pass, TailPolicy, VectorMath,
+};
 use lanewise_ir::vfabi::{parse_shapes, Isa};
 
 mod cc;
@@ -105,6 +107,23 @@ struct Cli {
     /// gets a remark (shown by --stats, listed under "remarks" in --report).
     #[arg(long)]
     simd_loops: bool,
+
+    /// With --simd-loops: how the last TC % W iterations of a loop run:
+    /// one masked call of the vector body, a scalar remainder loop, or
+    /// whichever the cost model expects to be faster (a run-time test of the
+    /// remaining count when it depends on it).
+    #[arg(long, value_enum, default_value_t = SimdTailArg::Auto)]
+    simd_tail: SimdTailArg,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum SimdTailArg {
+    /// The cost model chooses (static or at run time).
+    Auto,
+    /// Always a masked call of the vector body.
+    Masked,
+    /// Always a scalar remainder loop.
+    Scalar,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -223,6 +242,11 @@ fn run(cli: Cli) -> Result<(), String> {
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,
         simd_loops: cli.simd_loops,
+        simd_tail: match cli.simd_tail {
+            SimdTailArg::Auto => TailPolicy::Auto,
+            SimdTailArg::Masked => TailPolicy::Masked,
+            SimdTailArg::Scalar => TailPolicy::Scalar,
+        },
         annotate_variants: false,
         weak_variant_fallbacks: false,
     };

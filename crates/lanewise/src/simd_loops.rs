@@ -7,15 +7,21 @@
 //! outermost marked loop: plan it, outline its body, run the whole-function
 //! pipeline ([`super::widen_variant`]) on the body for an unmasked and a
 //! masked variant of width W, add both as internal `alwaysinline` functions
-//! (no vector ABI: only this module calls them), and rewrite the loop into a
-//! chunk loop plus masked tail. When at least one loop was rewritten, the
+//! (no vector ABI: only this module calls them), choose the tail
+//! (`loop_vectorize::tail`: the masked call, a scalar remainder loop calling
+//! the body `B` itself, added as `<B>.scalar`, or a run-time choice; the
+//! masked variant is dropped when no tail calls it; `Options::simd_tail`
+//! forces one form), and rewrite the loop into a chunk loop plus that tail.
+//! When at least one loop was rewritten, the
 //! rewritten function replaces the original's body in place
 //! (`LlvmModule::replace_function_body`), keeping its linkage, attributes
 //! and debug subprogram; its instructions lose their metadata (TBAA, debug
 //! locations), which only costs optimization and line tables.
 //!
 //! Every loop gets a remark: `Passed` ("vectorized loop at W=8 (masked
-//! tail, 2 reductions)") or `Missed` with the reason. A refusal never
+//! tail, 2 reductions)", "... (scalar remainder, ...)", "... (masked tail
+//! or scalar remainder (run-time choice at 3 iterations), ...)") or
+//! `Missed` with the reason. A refusal never
 //! changes the function. Functions that already hold vector code (a loop
 //! LLVM did vectorize) are lifted without the scalarizer
 //! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
@@ -44,8 +50,8 @@ use lanewise_llvm::{LlvmModule, SimdLoopFunction};
 use lanewise_transform::loop_vectorize::narrow::narrow_truncated_phis;
 use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
-    find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop, LoopCallTargets,
-    SimdLoopCandidate,
+    choose_tail, find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop,
+    scalar_remainder_body, LoopCallTargets, LoopTail, SimdLoopCandidate, TailCosts,
 };
 
 use crate::{check, widen_variant, Error, Options, Pass, Remark, RemarkKind, Report};
@@ -134,7 +140,7 @@ fn vectorize_function_loops(
                 candidate.hints.location.clone().unwrap_or_else(|| {
                     format!("loop at block %{}", work.block_name(candidate.header))
                 });
-            let serial = added.len() / 2;
+            let serial = passed.len();
             match vectorize_loop(
                 module,
                 &mut work,
@@ -241,6 +247,7 @@ fn vectorize_loop(
 
     let mut names: Vec<String> = Vec::new();
     let mut mask_param_types = Vec::new();
+    let mut masked_body = None;
     for masked in [false, true] {
         let name = format!("{body_name}.x{width}{}", if masked { ".masked" } else { "" });
         let variant = VariantName {
@@ -264,6 +271,7 @@ fn vectorize_loop(
         if masked {
             mask_param_types =
                 vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();
+            masked_body = Some(vector.clone());
         }
         let added = module.add_internal_function(&vector, &work.name, isa.target_features());
         if let Err(error) = added {
@@ -281,13 +289,38 @@ fn vectorize_loop(
         masked: names[1].clone(),
         mask_param_types,
     };
-    if let Err(refused) = rewrite_loop(work, &plan, &targets, data_layout) {
+
+    // The tail: the masked call, the scalar remainder or a run-time choice
+    // (`loop_vectorize::tail`).
+    let masked_body = masked_body.expect("the masked variant was produced");
+    let costs = TailCosts::estimate(&body, &masked_body, isa.register_bits());
+    let form = choose_tail(options.simd_tail, &costs, width);
+    let tail = LoopTail::new(form, &format!("{body_name}.scalar"));
+    if let Some(scalar_name) = tail.scalar_body() {
+        let scalar = scalar_remainder_body(&body, scalar_name);
+        let added = check(&scalar, Pass::Lift, options).and_then(|()| {
+            module.add_internal_function(&scalar, &work.name, &[]).map_err(Error::from)
+        });
+        if let Err(error) = added {
+            for name in &names {
+                module.delete_function(name);
+            }
+            return Err(error);
+        }
+        names.push(scalar_name.to_owned());
+    }
+    if !tail.calls_masked() {
+        module.delete_function(&targets.masked);
+        report.functions.retain(|produced| produced.name != targets.masked);
+        names.retain(|name| *name != targets.masked);
+    }
+    if let Err(refused) = rewrite_loop(work, &plan, &targets, &tail, data_layout) {
         for name in &names {
             module.delete_function(name);
         }
         return Err(refusal(refused.message));
     }
-    let mut details = vec!["masked tail".to_owned()];
+    let mut details = vec![form.to_string()];
     if !plan.reductions.is_empty() {
         details.push(format!(
             "{} reduction{} ({})",

@@ -5,8 +5,10 @@
 //! iteration, the whole-function pipeline (divergence analysis, partial
 //! linearization, widening; Karrenberg 2014 ch. 5-6, PLDI'18) produces an
 //! unmasked and a masked W-lane variant of `B`, and the loop is replaced by a
-//! loop over `TC / W` chunks calling the unmasked variant and one masked call
-//! for the `TC % W` remaining iterations. Inner loops and any reducible
+//! loop over `TC / W` chunks calling the unmasked variant and a tail for the
+//! `TC % W` remaining iterations: one masked call, a scalar remainder loop
+//! calling `B` itself, or a run-time choice between the two, whichever the
+//! cost model of [`tail`] expects to be faster. Inner loops and any reducible
 //! control flow stay inside `B`, so a divergent inner `while` loop becomes a
 //! divergent loop of the variant (PLDI'18 section 5).
 //!
@@ -33,10 +35,17 @@
 //!    has its own partial accumulator in a `[W x T]` stack slot, read and
 //!    written with contiguous (in the tail: masked) vector accesses. A
 //!    `lastprivate` value is stored to its own slot the same way.
-//! 4. [`rewrite_loop`]: replaces the loop in the original function by the
-//!    chunk loop, the masked tail, the horizontal reductions (in lane order,
-//!    with the reduction operator itself) and the final values, and
-//!    re-targets the exit block's LCSSA phis.
+//! 4. [`tail::TailCosts`] and [`choose_tail`]: the form of the tail
+//!    ([`LoopTail`]) from the instruction costs of `B` and of its masked
+//!    variant, or as the user forces it ([`TailPolicy`]).
+//! 5. [`rewrite_loop`]: replaces the loop in the original function by the
+//!    chunk loop, the tail, the horizontal reductions (in lane order, with
+//!    the reduction operator itself) and the final values, and re-targets
+//!    the exit block's LCSSA phis. The scalar remainder calls
+//!    [`scalar_remainder_body`] (`B` with `rv_lane_id() = 0`) for iteration
+//!    `done + j` with `&slot[j]` as every slot: the slot lane `j` of the
+//!    masked call would use, so the reductions and `lastprivate` values come
+//!    out the same, bit for bit, whichever tail ran.
 //!
 //! Reassociating floating-point reductions across lanes is what
 //! `#pragma omp simd reduction(...)` permits (LLVM's
@@ -56,6 +65,7 @@
 pub mod narrow;
 pub mod recurrence;
 pub mod reduction;
+pub mod tail;
 #[cfg(test)]
 mod tests;
 pub mod width;
@@ -69,6 +79,7 @@ use lanewise_ir::{
 };
 
 pub use reduction::{recognize_reduction, Reduction, ReductionKind};
+pub use tail::{choose_tail, TailCosts, TailForm, TailPolicy};
 pub use width::DataProfile;
 
 /// Why a loop is left scalar.
@@ -727,13 +738,85 @@ pub struct LoopCallTargets {
     pub mask_param_types: Vec<Type>,
 }
 
-/// Replaces `plan`'s loop in `func` by the vectorized chunk loop, the masked
-/// tail and the horizontal reductions (see the module docs). The loop's
-/// blocks leave the layout.
+/// The last `TC % W` iterations: what [`rewrite_loop`] emits after the chunk
+/// loop ([`tail`] chooses the form).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoopTail {
+    /// One call of [`LoopCallTargets::masked`].
+    Masked,
+    /// A scalar loop calling `scalar_body` (from [`scalar_remainder_body`])
+    /// once per remaining iteration.
+    Scalar { scalar_body: String },
+    /// The scalar loop when fewer than `scalar_below` iterations remain,
+    /// else the masked call.
+    RunTime { scalar_body: String, scalar_below: u32 },
+}
+
+impl LoopTail {
+    /// The tail of form `form`, with `scalar_body` for the scalar loop.
+    pub fn new(form: TailForm, scalar_body: &str) -> Self {
+        let scalar_body = scalar_body.to_owned();
+        match form {
+            TailForm::Masked => LoopTail::Masked,
+            TailForm::Scalar => LoopTail::Scalar { scalar_body },
+            TailForm::RunTime { scalar_below } => LoopTail::RunTime { scalar_body, scalar_below },
+        }
+    }
+
+    /// Whether the masked variant is called.
+    pub fn calls_masked(&self) -> bool {
+        !matches!(self, LoopTail::Scalar { .. })
+    }
+
+    /// The scalar body the remainder loop calls, if there is one.
+    pub fn scalar_body(&self) -> Option<&str> {
+        match self {
+            LoopTail::Masked => None,
+            LoopTail::Scalar { scalar_body } | LoopTail::RunTime { scalar_body, .. } => {
+                Some(scalar_body)
+            }
+        }
+    }
+}
+
+/// The outlined body `B` as the scalar remainder loop calls it, named
+/// `name`: `rv_lane_id()` is 0, so every slot access is `slot[0]` and the
+/// caller passes `&slot[j]` for remainder iteration `j` (see [`tail`]). The
+/// result is ordinary scalar code, independent of the SPMD builtins.
+pub fn scalar_remainder_body(body: &Function, name: &str) -> Function {
+    let mut scalar = body.clone();
+    scalar.name = name.to_owned();
+    let lane_calls: Vec<Inst> = scalar
+        .layout
+        .insts()
+        .filter(|inst| {
+            matches!(scalar.dfg.inst(*inst),
+                InstData::Call { callee: Callee::Direct(callee), .. } if callee == LANE_ID_BUILTIN)
+        })
+        .collect();
+    for call in lane_calls {
+        let Some(lane) = scalar.dfg.result(call) else { continue };
+        let zero = scalar.dfg.int_const(scalar.dfg.value_type(lane).clone(), 0);
+        let insts: Vec<Inst> = scalar.layout.insts().collect();
+        for inst in insts {
+            scalar
+                .dfg
+                .inst_mut(inst)
+                .map_operands(|value| if value == lane { zero } else { value });
+        }
+        scalar.layout.remove_inst(call);
+    }
+    scalar
+}
+
+/// Replaces `plan`'s loop in `func` by the vectorized chunk loop, the tail
+/// (`tail`: masked, scalar or chosen at run time) and the horizontal
+/// reductions (see the module docs). The loop's blocks leave the layout.
 pub fn rewrite_loop(
     func: &mut Function,
     plan: &LoopPlan,
     targets: &LoopCallTargets,
+    tail: &LoopTail,
     data_layout: &DataLayout,
 ) -> Result<(), LoopRefusal> {
     let width = targets.width;
@@ -767,14 +850,26 @@ pub fn rewrite_loop(
     let chunk_check = b.create_block(Some("simd.chunks"));
     let chunk_body = b.create_block(Some("simd.chunk"));
     let tail_check = b.create_block(Some("simd.tail.check"));
-    let tail = b.create_block(Some("simd.tail"));
+    let tail_choice = match tail {
+        LoopTail::RunTime { .. } => Some(b.create_block(Some("simd.tail.choice"))),
+        _ => None,
+    };
+    let remainder = tail.scalar_body().map(|_| b.create_block(Some("simd.remainder")));
+    let masked_tail = tail.calls_masked().then(|| b.create_block(Some("simd.tail")));
     let finish = b.create_block(Some("simd.done"));
     // Place them after the preheader, in this order.
-    for block in [chunk_check, chunk_body, tail_check, tail, finish] {
+    let new_blocks: Vec<Block> = [chunk_check, chunk_body, tail_check]
+        .into_iter()
+        .chain(tail_choice)
+        .chain(remainder)
+        .chain(masked_tail)
+        .chain([finish])
+        .collect();
+    for &block in &new_blocks {
         b.func.layout.remove_block(block);
     }
     let mut after = plan.preheader;
-    for block in [chunk_check, chunk_body, tail_check, tail, finish] {
+    for &block in &new_blocks {
         b.func.layout.insert_block_after(block, after);
         after = block;
     }
@@ -820,24 +915,68 @@ pub fn rewrite_loop(
         incoming.push((chunk_body, next_chunk));
     }
 
-    // Masked tail.
+    // The tail: `remaining` iterations from `done` on.
     b.switch_to_block(tail_check);
     let done = b.binary(BinaryOp::Mul, chunks, width_value);
     let remaining = b.binary(BinaryOp::Sub, trip_count, done);
+    b.func.dfg.value_names[remaining] = Some("simd.remaining".to_owned());
     let any_left = b.icmp(IntPredicate::Ne, remaining, zero);
-    b.branch(any_left, tail, finish);
+    let first_tail_block = tail_choice.or(remainder).or(masked_tail).expect("a tail form");
+    b.branch(any_left, first_tail_block, finish);
 
-    b.switch_to_block(tail);
-    let mut args = body_call_args(&mut b, plan, done, &slots);
-    let lane_numbers: Vec<Value> =
-        (0..width).map(|lane| b.iconst(iv_ty.clone(), i128::from(lane))).collect();
-    let lanes_ty = iv_ty.vector_of(width);
-    let lanes = b.func.dfg.make_const(lanes_ty, Constant::Aggregate(lane_numbers));
-    let remaining_splat = b.splat(remaining, width);
-    let active = b.icmp(IntPredicate::Ult, lanes, remaining_splat);
-    args.extend(mask_arguments(&mut b, active, width, &targets.mask_param_types)?);
-    b.call(Callee::Direct(targets.masked.clone()), args, Type::Void, CallEffects::SideEffects);
-    b.jump(finish);
+    if let (Some(choice), LoopTail::RunTime { scalar_below, .. }) = (tail_choice, tail) {
+        b.switch_to_block(choice);
+        let threshold = b.iconst(iv_ty.clone(), i128::from(*scalar_below));
+        let few = b.icmp(IntPredicate::Ult, remaining, threshold);
+        let (Some(remainder), Some(masked_tail)) = (remainder, masked_tail) else {
+            unreachable!("a run-time choice has both tails")
+        };
+        b.branch(few, remainder, masked_tail);
+    }
+
+    // Scalar remainder: iteration `done + j` runs the scalar body with the
+    // slots of lane `j` (see `tail`).
+    if let (Some(remainder), Some(scalar_body)) = (remainder, tail.scalar_body()) {
+        let entered_from = tail_choice.unwrap_or(tail_check);
+        b.switch_to_block(remainder);
+        let j = b.phi(iv_ty.clone(), vec![(entered_from, zero)]);
+        b.func.dfg.value_names[j] = Some("simd.remainder.index".to_owned());
+        let iteration = b.binary(BinaryOp::Add, done, j);
+        let lane = match iv_ty.int_bits() {
+            Some(bits) if bits < 64 => b.cast(CastOp::ZExt, j, Type::I64),
+            Some(bits) if bits > 64 => b.cast(CastOp::Trunc, j, Type::I64),
+            _ => j,
+        };
+        let lane_slots: Vec<Value> = slot_types
+            .iter()
+            .zip(&slots)
+            .map(|(ty, slot)| b.gep(ty.clone(), *slot, vec![lane]))
+            .collect();
+        let args = body_call_args(&mut b, plan, iteration, &lane_slots);
+        b.call(Callee::Direct(scalar_body.to_owned()), args, Type::Void, CallEffects::SideEffects);
+        let next_j = b.binary(BinaryOp::Add, j, one);
+        let more = b.icmp(IntPredicate::Ult, next_j, remaining);
+        b.branch(more, remainder, finish);
+        let phi_inst = b.func.dfg.defining_inst(j).expect("phi");
+        if let InstData::Phi { incoming, .. } = b.func.dfg.inst_mut(phi_inst) {
+            incoming.push((remainder, next_j));
+        }
+    }
+
+    // Masked tail: one call, lanes `0..remaining` active.
+    if let Some(masked_tail) = masked_tail {
+        b.switch_to_block(masked_tail);
+        let mut args = body_call_args(&mut b, plan, done, &slots);
+        let lane_numbers: Vec<Value> =
+            (0..width).map(|lane| b.iconst(iv_ty.clone(), i128::from(lane))).collect();
+        let lanes_ty = iv_ty.vector_of(width);
+        let lanes = b.func.dfg.make_const(lanes_ty, Constant::Aggregate(lane_numbers));
+        let remaining_splat = b.splat(remaining, width);
+        let active = b.icmp(IntPredicate::Ult, lanes, remaining_splat);
+        args.extend(mask_arguments(&mut b, active, width, &targets.mask_param_types)?);
+        b.call(Callee::Direct(targets.masked.clone()), args, Type::Void, CallEffects::SideEffects);
+        b.jump(finish);
+    }
 
     // Results.
     b.switch_to_block(finish);

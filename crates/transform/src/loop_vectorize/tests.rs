@@ -332,12 +332,22 @@ fn outlined_body_loads_and_stores_the_accumulator_per_lane() {
 
 /// Runs `func` in the interpreter with the vectorized bodies replaced by
 /// externals; returns the result and the iterations the bodies ran, in order
-/// of their first induction value.
+/// of their first induction value. The scalar remainder body (`body.scalar`)
+/// runs one iteration; its reduction slot must be `&slot[j]` for the `j`-th
+/// iteration of its chunk, as lane `j` of a masked call would use.
 fn run_rewritten(func: &Function, width: u32, args: &[Val]) -> (u128, Vec<u128>) {
+    let Val::Int { value: start, .. } = args[0] else { panic!("start") };
     let iterations = RefCell::new(Vec::new());
+    // The slot base of every call, as lane 0's slot: one base for all.
+    let slot_bases = RefCell::new(HashSet::new());
     let mut interpreter = Interpreter::new(Memory::new(0x1000, 1 << 16), |name, call_args| {
         let Val::Int { value: first, .. } = call_args[0] else { panic!("induction") };
+        // The reduction slot follows the induction and the live-ins x, bound.
+        let Val::Ptr(slot) = call_args[3] else { panic!("slot {call_args:?}") };
+        let lane = if name == "body.scalar" { (first - start) % u128::from(width) } else { 0 };
+        slot_bases.borrow_mut().insert(u128::from(slot) - 8 * lane);
         let active: Vec<bool> = match name {
+            "body.scalar" => vec![true],
             "body.x" => vec![true; width as usize],
             "body.masked" => match call_args.last() {
                 Some(Val::Vector(lanes)) => {
@@ -357,11 +367,81 @@ fn run_rewritten(func: &Function, width: u32, args: &[Val]) -> (u128, Vec<u128>)
     let result = interpreter.run(func, args).unwrap();
     let Some(Val::Int { value, .. }) = result else { panic!("result {result:?}") };
     drop(interpreter);
+    assert_eq!(slot_bases.borrow().len(), 1, "calls with other lane slots: {slot_bases:?}");
     (value, iterations.into_inner())
 }
 
 #[test]
 fn rewritten_loop_runs_every_iteration_once_for_every_trip_count() {
+    check_every_iteration_runs_once(&LoopTail::Masked);
+}
+
+#[test]
+fn scalar_remainder_runs_every_iteration_once_with_its_lanes_slots() {
+    let scalar_body = "body.scalar".to_owned();
+    check_every_iteration_runs_once(&LoopTail::Scalar { scalar_body: scalar_body.clone() });
+    for scalar_below in [1, 3, 7] {
+        check_every_iteration_runs_once(&LoopTail::RunTime {
+            scalar_body: scalar_body.clone(),
+            scalar_below,
+        });
+    }
+}
+
+/// Which bodies the tail of a loop rewritten with `tail` calls.
+fn tail_calls(tail: &LoopTail) -> (bool, bool) {
+    let original = counting_loop(1, IntPredicate::Slt);
+    let plan = plan(&original).unwrap();
+    let mut rewritten = original.clone();
+    let targets = LoopCallTargets {
+        width: 8,
+        unmasked: "body.x".to_owned(),
+        masked: "body.masked".to_owned(),
+        mask_param_types: vec![Type::I32.vector_of(8)],
+    };
+    rewrite_loop(&mut rewritten, &plan, &targets, tail, &DataLayout::default()).unwrap();
+    verify_function(&rewritten).unwrap();
+    let calls = |callee: &str| {
+        rewritten.layout.insts().any(|inst| {
+            matches!(rewritten.dfg.inst(inst),
+                InstData::Call { callee: Callee::Direct(name), .. } if name == callee)
+        })
+    };
+    (calls("body.masked"), calls("body.scalar"))
+}
+
+#[test]
+fn each_tail_form_calls_only_its_bodies() {
+    let scalar_body = "body.scalar".to_owned();
+    assert_eq!(tail_calls(&LoopTail::Masked), (true, false));
+    assert_eq!(tail_calls(&LoopTail::Scalar { scalar_body: scalar_body.clone() }), (false, true));
+    assert_eq!(tail_calls(&LoopTail::RunTime { scalar_body, scalar_below: 4 }), (true, true));
+}
+
+#[test]
+fn the_scalar_remainder_body_uses_lane_zero() {
+    let func = counting_loop(1, IntPredicate::Slt);
+    let plan = plan(&func).unwrap();
+    let body = outline_loop_body(&func, &plan, "f.body", &DataLayout::default());
+    let scalar = scalar_remainder_body(&body, "f.body.scalar");
+    verify_function(&scalar).unwrap();
+    assert_eq!(scalar.name, "f.body.scalar");
+    let insts: Vec<&InstData> = scalar.layout.insts().map(|inst| scalar.dfg.inst(inst)).collect();
+    assert!(!insts.iter().any(|data| matches!(data, InstData::Call { .. })));
+    // The accumulator is loaded from and stored to `slot[0]`.
+    let gep_indices: Vec<Option<u128>> = insts
+        .iter()
+        .filter_map(|data| match data {
+            InstData::Gep { indices, .. } => Some(scalar.dfg.int_constant(indices[0])),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(gep_indices, vec![Some(0), Some(0)]);
+}
+
+/// Rewrites counting loops of every exit test with `tail` and runs them for
+/// trip counts around multiples of W: every iteration runs exactly once.
+fn check_every_iteration_runs_once(tail: &LoopTail) {
     let width = 8;
     for (pred, bound_offset) in [
         (IntPredicate::Ne, 0i64),
@@ -378,9 +458,9 @@ fn rewritten_loop_runs_every_iteration_once_for_every_trip_count() {
             masked: "body.masked".to_owned(),
             mask_param_types: vec![Type::I32.vector_of(width)],
         };
-        rewrite_loop(&mut rewritten, &plan, &targets, &DataLayout::default()).unwrap();
+        rewrite_loop(&mut rewritten, &plan, &targets, tail, &DataLayout::default()).unwrap();
         verify_function(&rewritten).unwrap();
-        for trip_count in [1i64, 7, 8, 9, 17, 100] {
+        for trip_count in [1i64, 2, 3, 6, 7, 8, 9, 10, 15, 17, 100] {
             let start = 5i64;
             let bound = start + trip_count + bound_offset;
             let args = [Val::int(64, start as u128), Val::int(64, bound as u128), Val::int(64, 1)];
@@ -395,10 +475,13 @@ fn rewritten_loop_runs_every_iteration_once_for_every_trip_count() {
             assert_eq!(expected / 1_000_003, trip_count as u128, "{pred:?}");
             let (result, iterations) = run_rewritten(&rewritten, width, &args);
             // The reduction slots are untouched by the fake bodies: 0.
-            assert_eq!(result as i64, expected_end, "{pred:?} trip count {trip_count}");
+            assert_eq!(result as i64, expected_end, "{tail:?} {pred:?} trip count {trip_count}");
             let expected_iterations: Vec<u128> =
                 (0..trip_count).map(|k| (start + k) as u128).collect();
-            assert_eq!(iterations, expected_iterations, "{pred:?} trip count {trip_count}");
+            assert_eq!(
+                iterations, expected_iterations,
+                "{tail:?} {pred:?} trip count {trip_count}"
+            );
         }
     }
 }

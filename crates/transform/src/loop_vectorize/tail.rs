@@ -1,0 +1,243 @@
+//! The last `TC % W` iterations of a SIMD loop: one masked call of the
+//! W-lane body, or a scalar remainder loop calling the scalar body `B` once
+//! per iteration, whichever the cost model expects to be faster (issue 5).
+//!
+//! The masked call costs about the same whatever the number `r` of remaining
+//! iterations (`0 < r < W`): every vector instruction of the masked variant
+//! runs, on all W lanes. The scalar remainder costs `r` scalar iterations.
+//! So the remainder is cheaper below a break-even point, the masked call
+//! above it. [`TailCosts`] estimates both from the instructions of the two
+//! functions, the way `boscc::RegionCosts` and [`super::width`] do, with no
+//! knowledge of trip counts or branch probabilities:
+//!
+//! * an instruction costs one operation per register it occupies
+//!   (`ceil(lanes * bits / register bits)` for vectors, 1 for scalars), the
+//!   widest of its result and operands; phis, allocas and jumps cost nothing;
+//! * a gather or scatter costs W (one element access per lane);
+//! * a call of a function other than an LLVM intrinsic costs
+//!   [`CALL_COST`] (its callee's work is unknown; a per-lane call under a
+//!   mask is counted for every lane although only the active ones run: the
+//!   guard chain still tests all W lanes);
+//! * an instruction inside an inner loop is weighted
+//!   [`INNER_LOOP_WEIGHT`] per nesting level, as for the choice of W;
+//! * a scalar iteration also pays [`SCALAR_ITERATION_OVERHEAD`] (the
+//!   counter, the exit test, the induction arguments).
+//!
+//! With `M` the masked call and `S` a scalar iteration, the scalar remainder
+//! runs when `r * S < M`, i.e. `r < ceil(M / S)`. [`TailCosts::choose`]
+//! turns that into a static choice when the break-even point is 1 (always
+//! masked) or at least W (always scalar), and into a run-time test of `r`
+//! otherwise. The model counts linearized paths in full on the vector side
+//! and every path on the scalar side, so bodies with divergent branches lean
+//! towards the masked tail, which is also the behaviour without the model.
+//!
+//! Both forms give the same results: the remainder iteration `j` (`done +
+//! j`) passes `&slot[j]` as every reduction and `lastprivate` slot, and `B`
+//! (with `rv_lane_id() = 0`) accumulates into and stores to exactly the slot
+//! lane `j` of the masked call would use. The horizontal reductions and the
+//! last lane `(TC - 1) % W` are therefore the same, bit for bit.
+
+use lanewise_analysis::loops::LoopInfo;
+use lanewise_analysis::{ControlFlowGraph, DominatorTree};
+use lanewise_ir::{Callee, Function, Inst, InstData, Type};
+
+use super::width::INNER_LOOP_WEIGHT;
+
+/// The cost of a call of a function that is not an LLVM intrinsic.
+pub const CALL_COST: u64 = 10;
+
+/// The cost of the loop control of one scalar remainder iteration.
+pub const SCALAR_ITERATION_OVERHEAD: u64 = 4;
+
+/// Which tail the user asks for (`--simd-tail`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum TailPolicy {
+    /// The cost model decides ([`TailCosts::choose`]).
+    #[default]
+    Auto,
+    /// Always one masked call.
+    Masked,
+    /// Always the scalar remainder loop.
+    Scalar,
+}
+
+/// How the last `r = TC % W` iterations run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum TailForm {
+    /// One call of the masked variant with lanes `0..r` active.
+    Masked,
+    /// `r` calls of the scalar body.
+    Scalar,
+    /// The scalar remainder when `r < scalar_below`, else the masked call.
+    RunTime { scalar_below: u32 },
+}
+
+impl std::fmt::Display for TailForm {
+    /// The words of the `Passed` remark.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TailForm::Masked => f.write_str("masked tail"),
+            TailForm::Scalar => f.write_str("scalar remainder"),
+            TailForm::RunTime { scalar_below } => write!(
+                f,
+                "masked tail or scalar remainder (run-time choice at {scalar_below} iterations)"
+            ),
+        }
+    }
+}
+
+/// The estimated costs of the two tails (module docs).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct TailCosts {
+    /// One iteration of the scalar remainder loop.
+    pub scalar_iteration: u64,
+    /// One call of the masked variant.
+    pub masked_call: u64,
+}
+
+impl TailCosts {
+    /// The costs of `scalar_body` (the outlined `B`) and `masked_body` (its
+    /// masked W-lane variant) on registers of `register_bits` bits.
+    pub fn estimate(scalar_body: &Function, masked_body: &Function, register_bits: u32) -> Self {
+        TailCosts {
+            scalar_iteration: function_cost(scalar_body, register_bits) + SCALAR_ITERATION_OVERHEAD,
+            masked_call: function_cost(masked_body, register_bits),
+        }
+    }
+
+    /// The fewest remaining iterations for which the masked call is
+    /// expected to be at least as fast: `ceil(M / S)`.
+    pub fn break_even(&self) -> u64 {
+        self.masked_call.div_ceil(self.scalar_iteration.max(1))
+    }
+
+    /// The tail for `width` lanes (module docs).
+    pub fn choose(&self, width: u32) -> TailForm {
+        match self.break_even() {
+            0 | 1 => TailForm::Masked,
+            n if n >= u64::from(width) => TailForm::Scalar,
+            n => TailForm::RunTime { scalar_below: n as u32 },
+        }
+    }
+}
+
+/// The tail `policy` asks for; `costs` decide under [`TailPolicy::Auto`].
+pub fn choose_tail(policy: TailPolicy, costs: &TailCosts, width: u32) -> TailForm {
+    match policy {
+        TailPolicy::Auto => costs.choose(width),
+        TailPolicy::Masked => TailForm::Masked,
+        TailPolicy::Scalar => TailForm::Scalar,
+    }
+}
+
+/// The estimated cost of one run of `func` (module docs).
+pub fn function_cost(func: &Function, register_bits: u32) -> u64 {
+    let cfg = ControlFlowGraph::compute(func);
+    let domtree = DominatorTree::compute(func, &cfg);
+    // The bodies come from reducible loops; without loop information every
+    // block counts once.
+    let loops = LoopInfo::compute(func, &cfg, &domtree).ok();
+    let mut total: u64 = 0;
+    for &block in func.layout.blocks() {
+        let depth = loops.as_ref().map_or(0, |loops| loops.loop_depth(block));
+        let weight = INNER_LOOP_WEIGHT.saturating_pow(depth.min(4));
+        let block_cost: u64 = func
+            .layout
+            .block_insts(block)
+            .iter()
+            .map(|inst| inst_cost(func, *inst, register_bits))
+            .sum();
+        total = total.saturating_add(weight.saturating_mul(block_cost));
+    }
+    total
+}
+
+/// The cost of one instruction (module docs).
+fn inst_cost(func: &Function, inst: Inst, register_bits: u32) -> u64 {
+    let data = func.dfg.inst(inst);
+    match data {
+        InstData::Phi { .. } | InstData::Alloca { .. } | InstData::Jump { .. } => 0,
+        InstData::Gather { .. } | InstData::Scatter { .. } => {
+            let lanes = func
+                .dfg
+                .result(inst)
+                .into_iter()
+                .chain(data.operands())
+                .filter_map(|value| func.dfg.value_type(value).lanes())
+                .max();
+            u64::from(lanes.unwrap_or(1))
+        }
+        InstData::Call { callee: Callee::Direct(name), .. } if !name.starts_with("llvm.") => {
+            CALL_COST
+        }
+        InstData::Call { callee: Callee::Indirect(_), .. } => CALL_COST,
+        _ => func
+            .dfg
+            .result(inst)
+            .into_iter()
+            .chain(data.operands())
+            .map(|value| registers(func.dfg.value_type(value), register_bits))
+            .max()
+            .unwrap_or(1),
+    }
+}
+
+/// The registers a value of type `ty` occupies.
+fn registers(ty: &Type, register_bits: u32) -> u64 {
+    match (ty.lanes(), ty.scalar_type().scalar_bits()) {
+        (Some(lanes), Some(bits)) => {
+            (u64::from(lanes) * u64::from(bits)).div_ceil(u64::from(register_bits.max(1))).max(1)
+        }
+        _ => 1,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn costs(scalar_iteration: u64, masked_call: u64) -> TailCosts {
+        TailCosts { scalar_iteration, masked_call }
+    }
+
+    #[test]
+    fn the_break_even_point_decides() {
+        // A masked call no dearer than one scalar iteration: always masked.
+        assert_eq!(costs(10, 10).choose(8), TailForm::Masked);
+        assert_eq!(costs(10, 3).choose(8), TailForm::Masked);
+        // 25 / 10: one or two scalar iterations are cheaper.
+        assert_eq!(costs(10, 25).choose(8), TailForm::RunTime { scalar_below: 3 });
+        // Eight scalar iterations still cost less than the masked call, and
+        // at most seven remain at W = 8.
+        assert_eq!(costs(10, 80).choose(8), TailForm::Scalar);
+        assert_eq!(costs(10, 71).choose(8), TailForm::Scalar);
+        assert_eq!(costs(10, 70).choose(8), TailForm::RunTime { scalar_below: 7 });
+    }
+
+    #[test]
+    fn a_forced_policy_ignores_the_costs() {
+        let expensive_mask = costs(1, 1000);
+        assert_eq!(choose_tail(TailPolicy::Masked, &expensive_mask, 16), TailForm::Masked);
+        assert_eq!(choose_tail(TailPolicy::Auto, &expensive_mask, 16), TailForm::Scalar);
+        assert_eq!(choose_tail(TailPolicy::Scalar, &costs(1000, 1), 16), TailForm::Scalar);
+    }
+
+    #[test]
+    fn remarks_name_the_tail() {
+        assert_eq!(TailForm::Masked.to_string(), "masked tail");
+        assert_eq!(TailForm::Scalar.to_string(), "scalar remainder");
+        assert_eq!(
+            TailForm::RunTime { scalar_below: 3 }.to_string(),
+            "masked tail or scalar remainder (run-time choice at 3 iterations)"
+        );
+    }
+
+    #[test]
+    fn vector_instructions_cost_their_registers() {
+        assert_eq!(registers(&Type::F32.vector_of(32), 512), 2);
+        assert_eq!(registers(&Type::F32.vector_of(8), 512), 1);
+        assert_eq!(registers(&Type::F64.vector_of(16), 256), 4);
+        assert_eq!(registers(&Type::BOOL.vector_of(16), 256), 1);
+        assert_eq!(registers(&Type::I32, 256), 1);
+    }
+}
