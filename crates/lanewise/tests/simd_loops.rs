@@ -247,6 +247,27 @@ fn cc_keeps_simd_loop_bodies_unit_stride() {
     assert!(text.contains("load <16 x i32>"), "no contiguous vector load:\n{text}");
 }
 
+/// `LANEWISE_SIMD_TAIL` forces the tail form of `lanewise cc` (its command
+/// line is clang's): the remarks say which tail each loop got.
+#[test]
+fn cc_takes_the_tail_form_from_the_environment() {
+    let scratch = scratch_dir("cc_tail_form");
+    for (form, expected) in [
+        ("scalar", "W=16 (scalar remainder"),
+        ("masked", "W=16 (masked tail,"),
+        ("auto", "W=16 (masked tail or scalar remainder (run-time choice at"),
+    ] {
+        let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+            .env("LANEWISE_SIMD_TAIL", form)
+            .args(["cc", "-O3", MARCH, "-fopenmp-simd", "-Rpass=lanewise", "-c"])
+            .arg(sources_dir().join("tail_forms.c"))
+            .arg("-o")
+            .arg(scratch.join(format!("tail_forms.{form}.o"))));
+        let remarks = String::from_utf8_lossy(&compiled.stderr);
+        assert!(remarks.contains(expected), "LANEWISE_SIMD_TAIL={form}:\n{remarks}");
+    }
+}
+
 /// For an AVX-512 target (`-march=x86-64-v4`, and 512-bit vectors preferred:
 /// otherwise LLVM splits them into halves) the loop gets 32 lanes of 32 bits,
 /// two zmm registers per value; on a host with x86-64-v4 the program also runs and
