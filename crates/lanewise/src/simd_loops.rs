@@ -293,11 +293,11 @@ fn vectorize_loop(
     // The tail: the masked call, the scalar remainder or a run-time choice
     // (`loop_vectorize::tail`).
     let masked_body = masked_body.expect("the masked variant was produced");
-    let costs = TailCosts::estimate(&body, &masked_body, isa.register_bits());
+    let scalar = scalar_remainder_body(&body, &format!("{body_name}.scalar"));
+    let costs = TailCosts::estimate(&scalar, &masked_body, isa.register_bits());
     let form = choose_tail(options.simd_tail, &costs, width);
-    let tail = LoopTail::new(form, &format!("{body_name}.scalar"));
+    let tail = LoopTail::new(form, &scalar.name);
     if let Some(scalar_name) = tail.scalar_body() {
-        let scalar = scalar_remainder_body(&body, scalar_name);
         let added = check(&scalar, Pass::Lift, options).and_then(|()| {
             module.add_internal_function(&scalar, &work.name, &[]).map_err(Error::from)
         });
