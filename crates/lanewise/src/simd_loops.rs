@@ -12,18 +12,18 @@
 //! the body `B` itself, added as `<B>.scalar`, or a run-time choice; the
 //! masked variant is dropped when no tail calls it; `Options::simd_tail`
 //! forces one form), and rewrite the loop into a chunk loop plus that tail.
-//! When at least one loop was rewritten, the
-//! rewritten function replaces the original's body in place
-//! (`LlvmModule::replace_function_body`), keeping its linkage, attributes
-//! and debug subprogram; its instructions lose their metadata (TBAA, debug
-//! locations), which only costs optimization and line tables.
+//! When at least one loop was rewritten, the rewritten function replaces
+//! the original's body in place (`LlvmModule::replace_function_body`),
+//! keeping its linkage, attributes and debug subprogram; its instructions
+//! lose their metadata (TBAA, debug locations), which only costs
+//! optimization and line tables.
 //!
 //! Every loop gets a remark: `Passed` ("vectorized loop at W=8 (masked
 //! tail, 2 reductions)", "... (scalar remainder, ...)", "... (masked tail
 //! or scalar remainder (run-time choice at 3 iterations), ...)") or
-//! `Missed` with the reason. A refusal never
-//! changes the function. Functions that already hold vector code (a loop
-//! LLVM did vectorize) are lifted without the scalarizer
+//! `Missed` with the reason. A refusal never changes the function.
+//! Functions that already hold vector code (a loop LLVM did vectorize) are
+//! lifted without the scalarizer
 //! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
 //! round-trips unchanged and only the outlined (scalar) loop body is
 //! widened; a loop body that itself holds vector code is refused.
