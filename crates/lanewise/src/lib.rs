@@ -29,6 +29,7 @@ use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
+use lanewise_transform::select_chains::fold_nested_selects;
 use lanewise_transform::widen::{
     refuse_exception_handling, widen_function_with_stats, CallStats, CalleeVariants,
     MemoryAccessStats,
@@ -811,6 +812,8 @@ pub(crate) fn widen_variant(
                 skip_loops_without_active_lanes(&mut work, &mut predicates);
         }
         mark_blocks_with_an_active_lane(&mut work, &mut predicates);
+        // Trackers of divergent loops: one blend per iteration, not two.
+        fold_nested_selects(&mut work);
         check(&work, Pass::Linearize, options)?;
         predicates
     } else {
