@@ -4,9 +4,9 @@
 //! The pragma asks for vectorization, but a body whose inner loop gathers
 //! one element per lane and iteration and does little else runs slower as W
 //! lanes than as one: each element of a gather costs about as much as
-//! several scalar instructions (on AMD Zen 4 a 16-element `vpgatherdd`
-//! whose lanes sit on different cache lines takes longer than the scalar
-//! loop's 16 contiguous loads and the arithmetic on them), and a divergent
+//! several scalar instructions (on AMD Zen 4, a gather whose lanes sit on
+//! different cache lines takes longer than the scalar loops' contiguous
+//! loads of the same elements and the arithmetic on them), and a divergent
 //! inner loop runs until its slowest lane finishes. The corpus program
 //! tests/programs/nested_simd_outer.c (each lane sums its own 256-byte
 //! strided row) ran at 0.64x of clang's scalar code. Such loops stay scalar
@@ -22,7 +22,8 @@
 //!   an instruction costs the registers of its widest vector value
 //!   (`ceil(lanes * bits / register bits)`, 1 for scalar and mask
 //!   operations: uniform work is shared by the W lanes); a gather or scatter
-//!   costs [`GATHER_ELEMENT_COST`] per lane; per-lane code (scalarized
+//!   costs [`GATHER_ELEMENT_COST`] per lane, [`SPREAD_GATHER_ELEMENT_COST`]
+//!   when its lanes are a constant cache line or more apart; per-lane code (scalarized
 //!   calls and accesses, `extractelement`s) is counted as the instructions
 //!   it is. Only blocks that run on every iteration of their innermost loop
 //!   (that dominate its latches; outside loops: that dominate the returns)
@@ -65,8 +66,8 @@ pub const GATHER_ELEMENT_COST: u64 = 4;
 /// constant [`CACHE_LINE_BYTES`] or more apart: every element is a cache line
 /// of its own, where each lane's scalar loop walks its line contiguously.
 /// Calibrated on AMD Zen 4 with nested_simd_outer (a 32-lane gather of
-/// `float`s 256 bytes apart per divergent inner iteration, next to ten
-/// vector operations): the model then puts the vector body at 1.5 times the
+/// `float`s 256 bytes apart per divergent inner iteration, next to about
+/// twenty vector operations on one or two registers): the model then puts the vector body at 1.5 times the
 /// scalar one, measured 0.64x of clang's speed (1.56 times its time).
 pub const SPREAD_GATHER_ELEMENT_COST: u64 = 6;
 
