@@ -967,6 +967,10 @@ impl Driver {
             // The Lanewise verifier after every pass: a function that breaks an
             // invariant is skipped (left scalar) instead of miscompiled.
             verify_each: true,
+            // `LANEWISE_SIMD_LOOPS_COST=off`: vectorize every omp simd loop,
+            // even where the cost model expects a slowdown.
+            simd_loops_cost: !std::env::var("LANEWISE_SIMD_LOOPS_COST")
+                .is_ok_and(|value| value == "off"),
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {

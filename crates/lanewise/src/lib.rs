@@ -112,6 +112,11 @@ pub struct Options {
     /// Also vectorize the loops marked by `#pragma omp simd` (or `#pragma
     /// clang loop vectorize(assume_safety)`) in every defined function.
     pub simd_loops: bool,
+    /// With `simd_loops`: leave a marked loop scalar (with a `Missed`
+    /// remark) when the cost model of `loop_vectorize::profit` is decisive
+    /// that its vector form is slower. Off: every loop that can be
+    /// vectorized is, as the pragma asks.
+    pub simd_loops_cost: bool,
     /// Give every vector variant the module declares but does not define a
     /// weak definition that calls the scalar function once per active lane
     /// (see [`define_weak_variant_fallbacks`]).
@@ -135,6 +140,7 @@ impl Default for Options {
             verify_each: true,
             instrument_utilization: false,
             simd_loops: false,
+            simd_loops_cost: true,
             annotate_variants: false,
             weak_variant_fallbacks: false,
         }

@@ -54,6 +54,7 @@
 //! iterations).
 
 pub mod narrow;
+pub mod profit;
 pub mod recurrence;
 pub mod reduction;
 #[cfg(test)]
