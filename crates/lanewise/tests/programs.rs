@@ -569,7 +569,9 @@ fn simd_loop_remarks(directory: &Path, source: &str) -> Vec<(String, String, Str
     let report = directory.join("report.json");
     let compiled = run(Command::new(CLANGXX)
         .args(FLAGS)
-        .args(["-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops", "-Wno-pass-failed"])
+        .args(["-fno-vectorize", "-fno-slp-vectorize", "-Wno-pass-failed"])
+        .args(["-mllvm", "-unroll-runtime=false", "-mllvm", "-unroll-allow-partial=false"])
+        .args(["-mllvm", "-unroll-full-max-count=0"])
         .args(["-S", "-emit-llvm", "-I"])
         .arg(programs_directory())
         .arg(programs_directory().join(source))
