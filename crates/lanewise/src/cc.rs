@@ -8,15 +8,20 @@
 //! produces the same kinds of outputs. Per C/C++ source file:
 //!
 //! 1. **Frontend and scalar optimization**: `clang-22 <user flags>
-//!    -fno-vectorize -fno-slp-vectorize -fno-unroll-loops -Wno-pass-failed
-//!    -S -emit-llvm -o tmp.ll file.c`. clang's diagnostics go straight to the
-//!    user's stderr. LLVM's loop vectorizer still vectorizes the `omp simd`
-//!    loops it can (their metadata force it); the others stay scalar with
-//!    their metadata. Without `-fno-unroll-loops` LLVM's runtime unroller
-//!    unrolls those scalar loops by 2-4: each lane of the outlined body would
-//!    then run several iterations, and every `a[i]` would become a strided
-//!    gather (reduce_float 0.55x, lastprivate_values 0.9x; 1.0x and 2.7x
-//!    without); step 3 unrolls what is left scalar.
+//!    -fno-vectorize -fno-slp-vectorize -mllvm -unroll-runtime=false
+//!    -mllvm -unroll-allow-partial=false -mllvm -unroll-full-max-count=0
+//!    -Wno-pass-failed -S -emit-llvm -o tmp.ll file.c`. clang's diagnostics
+//!    go straight to the user's stderr. LLVM's loop vectorizer still
+//!    vectorizes the `omp simd` loops it can (their metadata force it); the
+//!    others stay scalar with their metadata. Step 1 must not unroll: LLVM's
+//!    runtime unroller would unroll those scalar loops by 2-4, each lane of
+//!    the outlined body would then run several iterations, and every `a[i]`
+//!    would become a strided gather (reduce_float 0.55x, lastprivate_values
+//!    0.9x; 1.0x and 2.7x without), and fully unrolled inner loops with early
+//!    exits become long linearized sequences (lastprivate_values 0.7x). The
+//!    `-mllvm` options do that without `-fno-unroll-loops`, whose loop
+//!    metadata would also keep step 3 from unrolling the loops left scalar
+//!    ([`step1_unroll_args`]); step 3 unrolls what is left scalar.
 //! 2. **Lanewise** on the module, in process ([`lanewise::vectorize_module`]):
 //!    declare-simd variants and `omp simd` loops, `keep_going` (a function
 //!    Lanewise refuses stays scalar, with a warning), vector math through
@@ -50,6 +55,29 @@ use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use lanewise::{Mode, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy, VectorMath};
+
+/// The LLVM options that keep step 1 from unrolling (runtime, partial and
+/// full unrolling), passed with `-mllvm`.
+const STEP1_UNROLL_OPTIONS: [&str; 3] =
+    ["-unroll-runtime=false", "-unroll-allow-partial=false", "-unroll-full-max-count=0"];
+
+/// The arguments that keep step 1 from unrolling: [`STEP1_UNROLL_OPTIONS`],
+/// not `-fno-unroll-loops`, which makes the frontend mark every loop
+/// `llvm.loop.unroll.disable` for good, so that step 3 could not unroll the
+/// loops Lanewise leaves scalar either (nested_simd_outer: 0.83x of clang
+/// with the marks, 1.0x without). An option the user already gives with
+/// `-mllvm` is left to the user's value (LLVM accepts each option once).
+fn step1_unroll_args(invocation: &Invocation) -> Vec<String> {
+    let user_words = invocation.option_words(&[Stage::Frontend, Stage::Codegen, Stage::Unknown]);
+    let mut args = Vec::new();
+    for option in STEP1_UNROLL_OPTIONS {
+        let name = option.split('=').next().unwrap_or(option);
+        if !user_words.iter().any(|word| word.split('=').next() == Some(name)) {
+            args.extend(["-mllvm".to_owned(), option.to_owned()]);
+        }
+    }
+    args
+}
 
 /// Which clang driver `lanewise` stands in for.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -940,7 +968,8 @@ impl Driver {
             };
             command.arg("-MT").arg(target);
         }
-        command.args(["-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops"]);
+        command.args(["-fno-vectorize", "-fno-slp-vectorize"]);
+        command.args(step1_unroll_args(&self.invocation));
         command.args(["-Wno-pass-failed", "-S", "-emit-llvm", "-o"]).arg(scalar);
         add_input(&mut command, input, &mut false);
         self.run_step(command)
@@ -968,6 +997,10 @@ impl Driver {
             // invariant is skipped (left scalar) instead of miscompiled.
             verify_each: true,
             simd_tail: self.simd_tail(),
+            // `LANEWISE_SIMD_LOOPS_COST=off`: vectorize every omp simd loop,
+            // even where the cost model expects a slowdown.
+            simd_loops_cost: !std::env::var("LANEWISE_SIMD_LOOPS_COST")
+                .is_ok_and(|value| value == "off"),
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -1406,6 +1439,20 @@ mod tests {
         assert_eq!(invocation.action, Action::Compile);
         assert!(invocation.remarks_passed);
         assert!(!invocation.remarks_missed);
+    }
+
+    #[test]
+    fn step1_keeps_unrolling_to_step3_and_user_options_win() {
+        let mllvm = |option: &str| ["-mllvm".to_owned(), option.to_owned()];
+        assert_eq!(
+            step1_unroll_args(&parse("-O3 -c a.c")),
+            STEP1_UNROLL_OPTIONS.iter().flat_map(|option| mllvm(option)).collect::<Vec<_>>()
+        );
+        let user = parse("-O3 -mllvm -unroll-runtime=true -c a.c");
+        let args = step1_unroll_args(&user);
+        assert!(!args.iter().any(|arg| arg.starts_with("-unroll-runtime")));
+        assert!(args.contains(&"-unroll-full-max-count=0".to_owned()));
+        assert!(!args.contains(&"-fno-unroll-loops".to_owned()));
     }
 
     #[test]

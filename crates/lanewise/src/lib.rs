@@ -29,6 +29,7 @@ use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
+use lanewise_transform::select_chains::fold_nested_selects;
 use lanewise_transform::widen::{
     refuse_exception_handling, widen_function_with_stats, CallStats, CalleeVariants,
     MemoryAccessStats,
@@ -116,6 +117,11 @@ pub struct Options {
     /// remainder loop, or (`Auto`) whichever the cost model of
     /// `loop_vectorize::tail` expects to be faster.
     pub simd_tail: TailPolicy,
+    /// With `simd_loops`: leave a marked loop scalar (with a `Missed`
+    /// remark) when the cost model of `loop_vectorize::profit` is decisive
+    /// that its vector form is slower. Off: every loop that can be
+    /// vectorized is, as the pragma asks.
+    pub simd_loops_cost: bool,
     /// Give every vector variant the module declares but does not define a
     /// weak definition that calls the scalar function once per active lane
     /// (see [`define_weak_variant_fallbacks`]).
@@ -140,6 +146,7 @@ impl Default for Options {
             instrument_utilization: false,
             simd_loops: false,
             simd_tail: TailPolicy::Auto,
+            simd_loops_cost: true,
             annotate_variants: false,
             weak_variant_fallbacks: false,
         }
@@ -817,6 +824,8 @@ pub(crate) fn widen_variant(
                 skip_loops_without_active_lanes(&mut work, &mut predicates);
         }
         mark_blocks_with_an_active_lane(&mut work, &mut predicates);
+        // Trackers of divergent loops: one blend per iteration, not two.
+        fold_nested_selects(&mut work);
         check(&work, Pass::Linearize, options)?;
         predicates
     } else {

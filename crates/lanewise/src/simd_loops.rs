@@ -31,6 +31,13 @@
 //! `try` block around the loop) lifts and lowers back with the function's
 //! personality; a loop body that holds an `invoke` is refused.
 //!
+//! Profitability (`Options::simd_loops_cost`, on by default): after the
+//! unmasked variant is widened, `loop_vectorize::profit` compares its
+//! estimated cost per lane with the scalar body's; a loop whose inner loop
+//! gathers or scatters on every iteration and whose vector form the model
+//! finds clearly slower is refused (`Missed`: "not profitable: ..."), before
+//! anything is added to the module.
+//!
 //! W: the `vectorize.width` hint (simdlen) if given, else the cheapest per
 //! lane for the body's data profile on the ISA's registers
 //! (`loop_vectorize::width`): the register width divided by the widest data
@@ -48,6 +55,7 @@ use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
 use lanewise_ir::{DataLayout, Function};
 use lanewise_llvm::{LlvmModule, SimdLoopFunction};
 use lanewise_transform::loop_vectorize::narrow::narrow_truncated_phis;
+use lanewise_transform::loop_vectorize::profit;
 use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
     choose_tail, find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop,
@@ -272,6 +280,13 @@ fn vectorize_loop(
             mask_param_types =
                 vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();
             masked_body = Some(vector.clone());
+        } else if options.simd_loops_cost {
+            // Gathers in inner loops can make the vector body slower than
+            // the scalar one (loop_vectorize::profit): then the loop stays.
+            let estimate = profit::estimate(&body, &vector, width, isa.register_bits());
+            if let Some(estimate) = estimate.filter(|estimate| estimate.is_unprofitable()) {
+                return Err(refusal(estimate.refusal_message()));
+            }
         }
         let added = module.add_internal_function(&vector, &work.name, isa.target_features());
         if let Err(error) = added {

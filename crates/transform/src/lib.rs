@@ -21,6 +21,7 @@ pub mod masks;
 pub mod one_lane_builtins;
 pub mod predicates;
 pub mod private_memory;
+pub mod select_chains;
 pub mod ssa_repair;
 pub mod struct_split;
 pub mod uniform_memory;

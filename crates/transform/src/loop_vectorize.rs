@@ -63,6 +63,7 @@
 //! iterations).
 
 pub mod narrow;
+pub mod profit;
 pub mod recurrence;
 pub mod reduction;
 pub mod tail;
