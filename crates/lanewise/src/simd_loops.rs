@@ -309,7 +309,8 @@ fn vectorize_loop(
     // (`loop_vectorize::tail`).
     let masked_body = masked_body.expect("the masked variant was produced");
     let scalar = scalar_remainder_body(&body, &format!("{body_name}.scalar"));
-    let costs = TailCosts::estimate(&scalar, &masked_body, isa.register_bits());
+    let slots = plan.reductions.len() + plan.last_private.len();
+    let costs = TailCosts::estimate(&scalar, &masked_body, isa.register_bits(), slots);
     let form = choose_tail(options.simd_tail, &costs, width);
     let tail = LoopTail::new(form, &scalar.name);
     if let Some(scalar_name) = tail.scalar_body() {

@@ -22,10 +22,13 @@
 //! * an instruction inside an inner loop is weighted
 //!   [`INNER_LOOP_WEIGHT`] per nesting level, as for the choice of W;
 //! * a scalar iteration also pays [`SCALAR_ITERATION_OVERHEAD`] (the
-//!   counter, the exit test, the induction arguments).
+//!   counter, the exit test, the induction arguments);
+//! * running a scalar remainder at all costs [`SLOT_FORWARDING_COST`] per
+//!   reduction or `lastprivate` slot, once (`F`): the horizontal reduction's
+//!   wide loads cannot forward from the remainder's scalar stores.
 //!
 //! With `M` the masked call and `S` a scalar iteration, the scalar remainder
-//! runs when `r * S < M`, i.e. `r < ceil(M / S)`. [`TailCosts::choose`]
+//! runs when `r * S + F < M`, i.e. `r < ceil((M - F) / S)`. [`TailCosts::choose`]
 //! turns that into a static choice when the break-even point is 1 (always
 //! masked) or at least W (always scalar), and into a run-time test of `r`
 //! otherwise. The model counts linearized paths in full on the vector side
@@ -59,6 +62,14 @@ pub const CALL_COST: u64 = 40;
 
 /// The cost of the loop control of one scalar remainder iteration.
 pub const SCALAR_ITERATION_OVERHEAD: u64 = 4;
+
+/// The once-per-loop cost, per reduction or `lastprivate` slot, of running
+/// any scalar remainder: its scalar stores to a slot are read back by the
+/// horizontal reduction's wider loads, which cannot forward from them (a
+/// store-forwarding stall of some 20 cycles each on Zen 4; reduce_float with
+/// 8 reductions ran 12% slower with one-iteration scalar remainders before
+/// this was counted).
+pub const SLOT_FORWARDING_COST: u64 = 32;
 
 /// Which tail the user asks for (`--simd-tail`).
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -104,23 +115,34 @@ pub struct TailCosts {
     pub scalar_iteration: u64,
     /// One call of the masked variant.
     pub masked_call: u64,
+    /// Paid once when the scalar remainder runs at all
+    /// ([`SLOT_FORWARDING_COST`] per slot).
+    pub scalar_once: u64,
 }
 
 impl TailCosts {
     /// The costs of `scalar_body` (the scalar remainder body, without
     /// `rv_lane_id` calls) and `masked_body` (the masked W-lane variant) on
-    /// registers of `register_bits` bits.
-    pub fn estimate(scalar_body: &Function, masked_body: &Function, register_bits: u32) -> Self {
+    /// registers of `register_bits` bits, for a loop with `slots` reduction
+    /// and `lastprivate` slots.
+    pub fn estimate(
+        scalar_body: &Function,
+        masked_body: &Function,
+        register_bits: u32,
+        slots: usize,
+    ) -> Self {
         TailCosts {
             scalar_iteration: function_cost(scalar_body, register_bits) + SCALAR_ITERATION_OVERHEAD,
             masked_call: function_cost(masked_body, register_bits),
+            scalar_once: SLOT_FORWARDING_COST * slots as u64,
         }
     }
 
     /// The fewest remaining iterations for which the masked call is
-    /// expected to be at least as fast: `ceil(M / S)`.
+    /// expected to be at least as fast: `ceil((M - F) / S)`, with `F` the
+    /// scalar remainder's once-per-loop cost.
     pub fn break_even(&self) -> u64 {
-        self.masked_call.div_ceil(self.scalar_iteration.max(1))
+        self.masked_call.saturating_sub(self.scalar_once).div_ceil(self.scalar_iteration.max(1))
     }
 
     /// The tail for `width` lanes (module docs).
@@ -209,7 +231,7 @@ mod tests {
     use super::*;
 
     fn costs(scalar_iteration: u64, masked_call: u64) -> TailCosts {
-        TailCosts { scalar_iteration, masked_call }
+        TailCosts { scalar_iteration, masked_call, scalar_once: 0 }
     }
 
     #[test]
@@ -224,6 +246,17 @@ mod tests {
         assert_eq!(costs(10, 80).choose(8), TailForm::Scalar);
         assert_eq!(costs(10, 71).choose(8), TailForm::Scalar);
         assert_eq!(costs(10, 70).choose(8), TailForm::RunTime { scalar_below: 7 });
+    }
+
+    #[test]
+    fn slots_make_the_scalar_remainder_dearer() {
+        // 25 / 10 without slots; two slots (64) leave nothing to save.
+        assert_eq!(costs(10, 25).choose(8), TailForm::RunTime { scalar_below: 3 });
+        let with_slots = TailCosts { scalar_once: 2 * SLOT_FORWARDING_COST, ..costs(10, 25) };
+        assert_eq!(with_slots.choose(8), TailForm::Masked);
+        // (120 - 64) / 10: still a run-time choice, at 6 instead of 12.
+        let dear_mask = TailCosts { scalar_once: 2 * SLOT_FORWARDING_COST, ..costs(10, 120) };
+        assert_eq!(dear_mask.choose(16), TailForm::RunTime { scalar_below: 6 });
     }
 
     #[test]
