@@ -59,7 +59,7 @@ use lanewise_transform::loop_vectorize::profit;
 use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
     choose_tail, find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop,
-    scalar_remainder_body, LoopCallTargets, LoopTail, SimdLoopCandidate, TailCosts,
+    scalar_remainder_body, LoopCallTargets, SimdLoopCandidate, TailCosts,
 };
 
 use crate::{check, widen_variant, Error, Options, Pass, Remark, RemarkKind, Report};
@@ -298,22 +298,21 @@ fn vectorize_loop(
         report.functions.push(produced);
         names.push(name);
     }
-    let targets = LoopCallTargets {
-        width,
-        unmasked: names[0].clone(),
-        masked: names[1].clone(),
-        mask_param_types,
-    };
-
     // The tail: the masked call, the scalar remainder or a run-time choice
     // (`loop_vectorize::tail`).
     let masked_body = masked_body.expect("the masked variant was produced");
     let scalar = scalar_remainder_body(&body, &format!("{body_name}.scalar"));
+    let targets = LoopCallTargets {
+        width,
+        unmasked: names[0].clone(),
+        masked: names[1].clone(),
+        scalar: scalar.name.clone(),
+        mask_param_types,
+    };
     let slots = plan.reductions.len() + plan.last_private.len();
     let costs = TailCosts::estimate(&scalar, &masked_body, isa.register_bits(), slots);
     let form = choose_tail(options.simd_tail, &costs, width);
-    let tail = LoopTail::new(form, &scalar.name);
-    if let Some(scalar_name) = tail.scalar_body() {
+    if form.runs_scalar() {
         let added = check(&scalar, Pass::Lift, options).and_then(|()| {
             module.add_internal_function(&scalar, &work.name, &[]).map_err(Error::from)
         });
@@ -323,14 +322,14 @@ fn vectorize_loop(
             }
             return Err(error);
         }
-        names.push(scalar_name.to_owned());
+        names.push(scalar.name.clone());
     }
-    if !tail.calls_masked() {
+    if !form.calls_masked() {
         module.delete_function(&targets.masked);
         report.functions.retain(|produced| produced.name != targets.masked);
         names.retain(|name| *name != targets.masked);
     }
-    if let Err(refused) = rewrite_loop(work, &plan, &targets, &tail, data_layout) {
+    if let Err(refused) = rewrite_loop(work, &plan, &targets, form, data_layout) {
         for name in &names {
             module.delete_function(name);
         }

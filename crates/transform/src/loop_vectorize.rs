@@ -36,7 +36,7 @@
 //!    written with contiguous (in the tail: masked) vector accesses. A
 //!    `lastprivate` value is stored to its own slot the same way.
 //! 4. [`tail::TailCosts`] and [`choose_tail`]: the form of the tail
-//!    ([`LoopTail`]) from the instruction costs of `B` and of its masked
+//!    ([`TailForm`]) from the instruction costs of `B` and of its masked
 //!    variant, or as the user forces it ([`TailPolicy`]).
 //! 5. [`rewrite_loop`]: replaces the loop in the original function by the
 //!    chunk loop, the tail, the horizontal reductions (in lane order, with
@@ -725,7 +725,7 @@ pub fn outline_loop_body(
     body
 }
 
-/// The vectorized bodies [`rewrite_loop`] calls.
+/// The bodies [`rewrite_loop`] calls.
 #[derive(Clone, Debug)]
 pub struct LoopCallTargets {
     pub width: u32,
@@ -733,51 +733,12 @@ pub struct LoopCallTargets {
     pub unmasked: String,
     /// The masked variant: the same plus the mask parameters.
     pub masked: String,
+    /// The scalar remainder body ([`scalar_remainder_body`]).
+    pub scalar: String,
     /// The types of the masked variant's mask parameters (the widener's
     /// mask ABI: `<W x iN>`/`<W x fN>` with non-zero lanes active, or one
     /// integer of at least W bits with lane `i` in bit `i`).
     pub mask_param_types: Vec<Type>,
-}
-
-/// The last `TC % W` iterations: what [`rewrite_loop`] emits after the chunk
-/// loop ([`tail`] chooses the form).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LoopTail {
-    /// One call of [`LoopCallTargets::masked`].
-    Masked,
-    /// A scalar loop calling `scalar_body` (from [`scalar_remainder_body`])
-    /// once per remaining iteration.
-    Scalar { scalar_body: String },
-    /// The scalar loop when fewer than `scalar_below` iterations remain,
-    /// else the masked call.
-    RunTime { scalar_body: String, scalar_below: u32 },
-}
-
-impl LoopTail {
-    /// The tail of form `form`, with `scalar_body` for the scalar loop.
-    pub fn new(form: TailForm, scalar_body: &str) -> Self {
-        let scalar_body = scalar_body.to_owned();
-        match form {
-            TailForm::Masked => LoopTail::Masked,
-            TailForm::Scalar => LoopTail::Scalar { scalar_body },
-            TailForm::RunTime { scalar_below } => LoopTail::RunTime { scalar_body, scalar_below },
-        }
-    }
-
-    /// Whether the masked variant is called.
-    pub fn calls_masked(&self) -> bool {
-        !matches!(self, LoopTail::Scalar { .. })
-    }
-
-    /// The scalar body the remainder loop calls, if there is one.
-    pub fn scalar_body(&self) -> Option<&str> {
-        match self {
-            LoopTail::Masked => None,
-            LoopTail::Scalar { scalar_body } | LoopTail::RunTime { scalar_body, .. } => {
-                Some(scalar_body)
-            }
-        }
-    }
 }
 
 /// The outlined body `B` as the scalar remainder loop calls it, named
@@ -795,18 +756,14 @@ pub fn scalar_remainder_body(body: &Function, name: &str) -> Function {
                 InstData::Call { callee: Callee::Direct(callee), .. } if callee == LANE_ID_BUILTIN)
         })
         .collect();
+    let mut lane_zero = HashMap::new();
     for call in lane_calls {
-        let Some(lane) = scalar.dfg.result(call) else { continue };
-        let zero = scalar.dfg.int_const(scalar.dfg.value_type(lane).clone(), 0);
-        let insts: Vec<Inst> = scalar.layout.insts().collect();
-        for inst in insts {
-            scalar
-                .dfg
-                .inst_mut(inst)
-                .map_operands(|value| if value == lane { zero } else { value });
+        if let Some(lane) = scalar.dfg.result(call) {
+            lane_zero.insert(lane, scalar.dfg.int_const(scalar.dfg.value_type(lane).clone(), 0));
         }
         scalar.layout.remove_inst(call);
     }
+    crate::cfg_canon::replace_uses(&mut scalar, &lane_zero);
     scalar
 }
 
@@ -817,7 +774,7 @@ pub fn rewrite_loop(
     func: &mut Function,
     plan: &LoopPlan,
     targets: &LoopCallTargets,
-    tail: &LoopTail,
+    tail: TailForm,
     data_layout: &DataLayout,
 ) -> Result<(), LoopRefusal> {
     let width = targets.width;
@@ -852,10 +809,10 @@ pub fn rewrite_loop(
     let chunk_body = b.create_block(Some("simd.chunk"));
     let tail_check = b.create_block(Some("simd.tail.check"));
     let tail_choice = match tail {
-        LoopTail::RunTime { .. } => Some(b.create_block(Some("simd.tail.choice"))),
+        TailForm::RunTime { .. } => Some(b.create_block(Some("simd.tail.choice"))),
         _ => None,
     };
-    let remainder = tail.scalar_body().map(|_| b.create_block(Some("simd.remainder")));
+    let remainder = tail.runs_scalar().then(|| b.create_block(Some("simd.remainder")));
     let masked_tail = tail.calls_masked().then(|| b.create_block(Some("simd.tail")));
     let finish = b.create_block(Some("simd.done"));
     // Place them after the preheader, in this order.
@@ -925,9 +882,9 @@ pub fn rewrite_loop(
     let first_tail_block = tail_choice.or(remainder).or(masked_tail).expect("a tail form");
     b.branch(any_left, first_tail_block, finish);
 
-    if let (Some(choice), LoopTail::RunTime { scalar_below, .. }) = (tail_choice, tail) {
+    if let (Some(choice), TailForm::RunTime { scalar_below }) = (tail_choice, tail) {
         b.switch_to_block(choice);
-        let threshold = b.iconst(iv_ty.clone(), i128::from(*scalar_below));
+        let threshold = b.iconst(iv_ty.clone(), i128::from(scalar_below));
         let few = b.icmp(IntPredicate::Ult, remaining, threshold);
         let (Some(remainder), Some(masked_tail)) = (remainder, masked_tail) else {
             unreachable!("a run-time choice has both tails")
@@ -937,7 +894,7 @@ pub fn rewrite_loop(
 
     // Scalar remainder: iteration `done + j` runs the scalar body with the
     // slots of lane `j` (see `tail`).
-    if let (Some(remainder), Some(scalar_body)) = (remainder, tail.scalar_body()) {
+    if let Some(remainder) = remainder {
         let entered_from = tail_choice.unwrap_or(tail_check);
         b.switch_to_block(remainder);
         let j = b.phi(iv_ty.clone(), vec![(entered_from, zero)]);
@@ -954,7 +911,7 @@ pub fn rewrite_loop(
             .map(|(ty, slot)| b.gep(ty.clone(), *slot, vec![lane]))
             .collect();
         let args = body_call_args(&mut b, plan, iteration, &lane_slots);
-        b.call(Callee::Direct(scalar_body.to_owned()), args, Type::Void, CallEffects::SideEffects);
+        b.call(Callee::Direct(targets.scalar.clone()), args, Type::Void, CallEffects::SideEffects);
         let next_j = b.binary(BinaryOp::Add, j, one);
         let more = b.icmp(IntPredicate::Ult, next_j, remaining);
         b.branch(more, remainder, finish);

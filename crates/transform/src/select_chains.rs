@@ -209,38 +209,24 @@ mod tests {
 
     #[test]
     fn all_four_patterns_keep_their_meaning() {
-        // select(a, select(b, x, y), x)
-        check_folds(
-            function(|b, c1, c2, x, y| {
-                let inner = b.select(c2, x, y);
-                b.select(c1, inner, x)
-            }),
-            2,
-        );
-        // select(a, select(b, y, x), x)
-        check_folds(
-            function(|b, c1, c2, x, y| {
-                let inner = b.select(c2, y, x);
-                b.select(c1, inner, x)
-            }),
-            2,
-        );
-        // select(a, x, select(b, x, y))
-        check_folds(
-            function(|b, c1, c2, x, y| {
-                let inner = b.select(c2, x, y);
-                b.select(c1, x, inner)
-            }),
-            2,
-        );
-        // select(a, x, select(b, y, x))
-        check_folds(
-            function(|b, c1, c2, x, y| {
-                let inner = b.select(c2, y, x);
-                b.select(c1, x, inner)
-            }),
-            2,
-        );
+        // select(a, select(b, x, y), x), select(a, select(b, y, x), x),
+        // select(a, x, select(b, x, y)), select(a, x, select(b, y, x)).
+        for inner_arms_swapped in [false, true] {
+            for inner_on_false_side in [false, true] {
+                check_folds(
+                    function(|b, c1, c2, x, y| {
+                        let (first, second) = if inner_arms_swapped { (y, x) } else { (x, y) };
+                        let inner = b.select(c2, first, second);
+                        if inner_on_false_side {
+                            b.select(c1, x, inner)
+                        } else {
+                            b.select(c1, inner, x)
+                        }
+                    }),
+                    2,
+                );
+            }
+        }
     }
 
     #[test]

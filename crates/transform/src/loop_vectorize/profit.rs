@@ -55,6 +55,7 @@ use lanewise_ir::{
     BinaryOp, Block, Callee, CastOp, Constant, Function, Inst, InstData, Type, Value, ValueDef,
 };
 
+use super::width::inst_registers;
 pub use super::width::INNER_LOOP_WEIGHT;
 
 /// The cost of one lane's element of a gather or scatter, in scalar
@@ -209,7 +210,7 @@ fn vector_body_cost(func: &Function, register_bits: u32) -> Option<(u64, u32)> {
                         if spread { SPREAD_GATHER_ELEMENT_COST } else { GATHER_ELEMENT_COST };
                     u64::from(lanes(func, *addrs)) * element
                 }
-                _ => registers(func, inst, register_bits),
+                _ => inst_registers(func, inst, register_bits),
             };
             total = total.saturating_add(weight.saturating_mul(cost));
         }
@@ -234,28 +235,6 @@ fn costs(func: &Function, inst: Inst) -> bool {
         }
         _ => true,
     }
-}
-
-/// The vector registers the widest value `inst` defines or reads occupies;
-/// 1 for scalar instructions and masks that fit one register.
-fn registers(func: &Function, inst: Inst, register_bits: u32) -> u64 {
-    let value_registers = |value: Value| {
-        let ty = func.dfg.value_type(value);
-        match (ty.lanes(), ty.scalar_type().scalar_bits()) {
-            (Some(lanes), Some(bits)) if bits > 1 => {
-                (u64::from(lanes) * u64::from(bits)).div_ceil(u64::from(register_bits.max(1)))
-            }
-            _ => 1,
-        }
-    };
-    let data = func.dfg.inst(inst);
-    data.operands()
-        .into_iter()
-        .chain(func.dfg.result(inst))
-        .map(value_registers)
-        .max()
-        .unwrap_or(1)
-        .max(1)
 }
 
 /// The lanes of a vector value, 1 for a scalar.

@@ -52,9 +52,9 @@
 
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::{ControlFlowGraph, DominatorTree};
-use lanewise_ir::{Callee, Function, Inst, InstData, Type};
+use lanewise_ir::{Callee, Function, Inst, InstData};
 
-use super::width::INNER_LOOP_WEIGHT;
+use super::width::{inst_registers, INNER_LOOP_WEIGHT};
 
 /// The cost of a call of a function that is not an LLVM intrinsic (see the
 /// module docs for the measurements behind it).
@@ -92,6 +92,18 @@ pub enum TailForm {
     Scalar,
     /// The scalar remainder when `r < scalar_below`, else the masked call.
     RunTime { scalar_below: u32 },
+}
+
+impl TailForm {
+    /// Whether the tail may call the masked variant.
+    pub fn calls_masked(self) -> bool {
+        !matches!(self, TailForm::Scalar)
+    }
+
+    /// Whether the tail may run the scalar remainder loop.
+    pub fn runs_scalar(self) -> bool {
+        !matches!(self, TailForm::Masked)
+    }
 }
 
 impl std::fmt::Display for TailForm {
@@ -205,29 +217,14 @@ fn inst_cost(func: &Function, inst: Inst, register_bits: u32) -> u64 {
             CALL_COST
         }
         InstData::Call { callee: Callee::Indirect(_), .. } => CALL_COST,
-        _ => func
-            .dfg
-            .result(inst)
-            .into_iter()
-            .chain(data.operands())
-            .map(|value| registers(func.dfg.value_type(value), register_bits))
-            .max()
-            .unwrap_or(1),
-    }
-}
-
-/// The registers a value of type `ty` occupies.
-fn registers(ty: &Type, register_bits: u32) -> u64 {
-    match (ty.lanes(), ty.scalar_type().scalar_bits()) {
-        (Some(lanes), Some(bits)) => {
-            (u64::from(lanes) * u64::from(bits)).div_ceil(u64::from(register_bits.max(1))).max(1)
-        }
-        _ => 1,
+        _ => inst_registers(func, inst, register_bits),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use lanewise_ir::Type;
+
     use super::*;
 
     fn costs(scalar_iteration: u64, masked_call: u64) -> TailCosts {
@@ -305,6 +302,7 @@ mod tests {
 
     #[test]
     fn vector_instructions_cost_their_registers() {
+        use super::super::width::type_registers as registers;
         assert_eq!(registers(&Type::F32.vector_of(32), 512), 2);
         assert_eq!(registers(&Type::F32.vector_of(8), 512), 1);
         assert_eq!(registers(&Type::F64.vector_of(16), 256), 4);

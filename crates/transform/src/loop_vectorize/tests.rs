@@ -373,23 +373,19 @@ fn run_rewritten(func: &Function, width: u32, args: &[Val]) -> (u128, Vec<u128>)
 
 #[test]
 fn rewritten_loop_runs_every_iteration_once_for_every_trip_count() {
-    check_every_iteration_runs_once(&LoopTail::Masked);
+    check_every_iteration_runs_once(TailForm::Masked);
 }
 
 #[test]
 fn scalar_remainder_runs_every_iteration_once_with_its_lanes_slots() {
-    let scalar_body = "body.scalar".to_owned();
-    check_every_iteration_runs_once(&LoopTail::Scalar { scalar_body: scalar_body.clone() });
+    check_every_iteration_runs_once(TailForm::Scalar);
     for scalar_below in [1, 3, 7] {
-        check_every_iteration_runs_once(&LoopTail::RunTime {
-            scalar_body: scalar_body.clone(),
-            scalar_below,
-        });
+        check_every_iteration_runs_once(TailForm::RunTime { scalar_below });
     }
 }
 
 /// Which bodies the tail of a loop rewritten with `tail` calls.
-fn tail_calls(tail: &LoopTail) -> (bool, bool) {
+fn tail_calls(tail: TailForm) -> (bool, bool) {
     let original = counting_loop(1, IntPredicate::Slt);
     let plan = plan(&original).unwrap();
     let mut rewritten = original.clone();
@@ -397,6 +393,7 @@ fn tail_calls(tail: &LoopTail) -> (bool, bool) {
         width: 8,
         unmasked: "body.x".to_owned(),
         masked: "body.masked".to_owned(),
+        scalar: "body.scalar".to_owned(),
         mask_param_types: vec![Type::I32.vector_of(8)],
     };
     rewrite_loop(&mut rewritten, &plan, &targets, tail, &DataLayout::default()).unwrap();
@@ -412,10 +409,9 @@ fn tail_calls(tail: &LoopTail) -> (bool, bool) {
 
 #[test]
 fn each_tail_form_calls_only_its_bodies() {
-    let scalar_body = "body.scalar".to_owned();
-    assert_eq!(tail_calls(&LoopTail::Masked), (true, false));
-    assert_eq!(tail_calls(&LoopTail::Scalar { scalar_body: scalar_body.clone() }), (false, true));
-    assert_eq!(tail_calls(&LoopTail::RunTime { scalar_body, scalar_below: 4 }), (true, true));
+    assert_eq!(tail_calls(TailForm::Masked), (true, false));
+    assert_eq!(tail_calls(TailForm::Scalar), (false, true));
+    assert_eq!(tail_calls(TailForm::RunTime { scalar_below: 4 }), (true, true));
 }
 
 #[test]
@@ -441,7 +437,7 @@ fn the_scalar_remainder_body_uses_lane_zero() {
 
 /// Rewrites counting loops of every exit test with `tail` and runs them for
 /// trip counts around multiples of W: every iteration runs exactly once.
-fn check_every_iteration_runs_once(tail: &LoopTail) {
+fn check_every_iteration_runs_once(tail: TailForm) {
     let width = 8;
     for (pred, bound_offset) in [
         (IntPredicate::Ne, 0i64),
@@ -456,6 +452,7 @@ fn check_every_iteration_runs_once(tail: &LoopTail) {
             width,
             unmasked: "body.x".to_owned(),
             masked: "body.masked".to_owned(),
+            scalar: "body.scalar".to_owned(),
             mask_param_types: vec![Type::I32.vector_of(width)],
         };
         rewrite_loop(&mut rewritten, &plan, &targets, tail, &DataLayout::default()).unwrap();

@@ -47,6 +47,32 @@ use lanewise_ir::{Function, Inst, InstData, Type};
 /// The weight of an operation per level of inner-loop nesting it sits in.
 pub const INNER_LOOP_WEIGHT: u64 = 8;
 
+/// The vector registers of `register_bits` bits a value of type `ty`
+/// occupies: `ceil(lanes * bits / register_bits)`; 1 for scalars and for
+/// masks (`<W x i1>`: one mask register, or one vector on AVX2).
+pub fn type_registers(ty: &Type, register_bits: u32) -> u64 {
+    match (ty.lanes(), ty.scalar_type().scalar_bits()) {
+        (Some(lanes), Some(bits)) if bits > 1 => {
+            (u64::from(lanes) * u64::from(bits)).div_ceil(u64::from(register_bits.max(1))).max(1)
+        }
+        _ => 1,
+    }
+}
+
+/// The registers of the widest value `inst` defines or reads
+/// ([`type_registers`]): what one operation of the cost models of
+/// [`super::tail`] and [`super::profit`] costs.
+pub fn inst_registers(func: &Function, inst: Inst, register_bits: u32) -> u64 {
+    func.dfg
+        .inst(inst)
+        .operands()
+        .into_iter()
+        .chain(func.dfg.result(inst))
+        .map(|value| type_registers(func.dfg.value_type(value), register_bits))
+        .max()
+        .unwrap_or(1)
+}
+
 /// How much cheaper per lane (in percent) a wider W must be to be chosen.
 pub const WIDER_MIN_GAIN_PERCENT: u64 = 20;
 
