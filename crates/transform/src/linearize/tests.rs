@@ -17,7 +17,7 @@ use lanewise_ir::vfabi::parse_shapes;
 use lanewise_ir::*;
 
 use super::*;
-use crate::cfg_canon::{block_phis, rename_phi_predecessor, replace_uses};
+use crate::cfg_canon::{block_phis, phi_incoming, rename_phi_predecessor, replace_uses, result_of};
 use crate::interp::{InterpError, Interpreter, Memory, Val};
 
 // ----- Helpers -----
@@ -1016,4 +1016,94 @@ fn mandelbrot_with_memory_keeps_its_meaning() {
     let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
     assert_eq!(report.loops_divergent, 1);
     check_same_meaning(&func, &result, &report, 17, 200);
+}
+
+/// `i32 f(i32 u, i32 v, ptr out)`: a rotated loop over the set bits of `v`
+/// (`low = x & -x; r |= low * u; x ^= low` while `x != 0`), returning `r`
+/// and, with `with_product`, also `r + x * 3` where `x * 3` is computed in
+/// the loop but carried by no phi.
+fn set_bits_loop(with_product: bool) -> Function {
+    let params = vec![Type::I32, Type::I32, Type::PTR];
+    let mut func = Function::new("set_bits", params, Type::I32);
+    let (u, v) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let body = b.create_block(Some("body"));
+    let end = b.create_block(Some("end"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I32, 0);
+    let any_bits = b.icmp(IntPredicate::Ne, v, zero);
+    b.branch(any_bits, body, end);
+    b.switch_to_block(body);
+    let x = b.phi(Type::I32, vec![(entry, v)]);
+    let r = b.phi(Type::I32, vec![(entry, zero)]);
+    let negated = b.binary(BinaryOp::Sub, zero, x);
+    let low = b.binary(BinaryOp::And, x, negated);
+    let spread = b.binary(BinaryOp::Mul, low, u);
+    let r_next = b.binary(BinaryOp::Or, r, spread);
+    let x_next = b.binary(BinaryOp::Xor, x, low);
+    let three = b.iconst(Type::I32, 3);
+    let product = b.binary(BinaryOp::Mul, x, three);
+    let more = b.icmp(IntPredicate::Ne, x_next, zero);
+    b.branch(more, body, end);
+    b.switch_to_block(end);
+    let result = b.phi(Type::I32, vec![(entry, zero), (body, r_next)]);
+    let returned = if with_product {
+        let last_product = b.phi(Type::I32, vec![(entry, zero), (body, product)]);
+        b.binary(BinaryOp::Add, result, last_product)
+    } else {
+        result
+    };
+    b.ret(Some(returned));
+    for (phi, value) in [(x, x_next), (r, r_next)] {
+        let inst = func.dfg.defining_inst(phi).unwrap();
+        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+            incoming.push((body, value));
+        }
+    }
+    func
+}
+
+/// The header phis of the divergent loop headed by `body`.
+fn loop_header_phis(func: &Function) -> Vec<Inst> {
+    block_phis(func, block_named(func, "body"))
+}
+
+#[test]
+fn a_carried_live_out_is_its_own_tracker() {
+    // `r` leaves the loop with the value it carries into the next
+    // iteration, off the loop's longest recurrence (`x`): the header phi
+    // keeps it, `select(live, r.next, r)`, and no tracker phi is added.
+    let func = set_bits_loop(false);
+    let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
+    assert_eq!(report.loops_divergent, 1);
+    // The live mask, x and r.
+    assert_eq!(loop_header_phis(&result).len(), 3, "{result}");
+    let pure_latch = report.divergent_loops[0].pure_latch;
+    let r_phi = loop_header_phis(&result)[2];
+    let from_latch = phi_incoming(&result, r_phi)
+        .into_iter()
+        .find(|(from, _)| *from == pure_latch)
+        .map(|(_, value)| value)
+        .unwrap();
+    let select = result.dfg.defining_inst(from_latch).unwrap();
+    assert!(
+        matches!(result.dfg.inst(select), InstData::Select { cond, if_false, .. }
+            if *cond == report.divergent_loops[0].live_mask && *if_false == result_of(&result, r_phi)),
+        "{result}"
+    );
+    check_same_meaning(&func, &result, &report, 1, 40);
+    check_widened(&func, &result, &report, 8, 2, 30);
+}
+
+#[test]
+fn trackers_stay_when_one_live_out_is_not_carried() {
+    // `x * 3` is carried by no phi, so it needs a tracker; then `r` keeps
+    // one too (two trackers share one blend condition).
+    let func = set_bits_loop(true);
+    let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
+    // The live mask, x, r and two trackers.
+    assert_eq!(loop_header_phis(&result).len(), 5, "{result}");
+    check_same_meaning(&func, &result, &report, 3, 40);
+    check_widened(&func, &result, &report, 8, 4, 30);
 }
