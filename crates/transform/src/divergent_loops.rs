@@ -33,15 +33,12 @@
 //!   where `update` is a phi that takes the value on the exit edges and keeps
 //!   the tracker on the old latch edges. Each lane so keeps the value of the
 //!   iteration in which it left. Phis of exit blocks become trackers too.
-//!   When every live-out is the value a header phi carries into the next
-//!   iteration (a rotated loop's result: `r = r | ...` leaving as `r`'s next
-//!   value), those header phis are the trackers: their back-edge value
-//!   becomes `select(live, next, phi)`, one select per iteration instead of
-//!   two. Only where that select does not lengthen the loop's longest
-//!   recurrence (`Recurrences`) and the phi is not uniform (a uniform
-//!   counter would become a vector): reduce_float 1.26x, reduce_int_bitwise
-//!   1.12x faster; stencil_conditional (a 4-cycle float recurrence) lost 11%
-//!   when its recurrence got the select.
+//!   Most live-outs are one value `v` computed in every iteration (a rotated
+//!   loop's result): then the tracker simply follows it while the lane is
+//!   live, `select(live, v, tracker)`, one blend per iteration instead of two
+//!   and no mask operation (on AVX-512, W=32: trip_counts 1.21x,
+//!   early_exit_search 1.14x, stencil_conditional 1.13x, masked_inbranch
+//!   1.13x, collatz_declare_simd 1.11x, reduce_float 1.29x faster).
 //! - **Dispatch**: after the loop, a chain of branches on the final exit
 //!   masks sends each lane to its original exit. These branches are divergent
 //!   and belong to the parent loop, which is why loops are processed
@@ -66,8 +63,7 @@ use std::collections::{HashMap, HashSet};
 use lanewise_analysis::Loop;
 use lanewise_ir::dominators::GenericDominatorTree;
 use lanewise_ir::{
-    Block, CallEffects, Callee, EntityRef, FastMathFlags, Function, Inst, InstData, Type, Value,
-    ValueDef,
+    Block, CallEffects, Callee, EntityRef, FastMathFlags, Function, InstData, Type, Value, ValueDef,
 };
 
 use crate::cfg_canon::{
@@ -129,14 +125,10 @@ pub fn loop_is_divergent(
 
 /// Rewrites divergent loop `lp` (which must have a dedicated preheader) as
 /// described in the module docs. `snapshot` must be current.
-/// `uniform_phis`: phis the divergence analysis found uniform; a uniform
-/// header phi is not made a tracker (the lane-wise select would make it
-/// varying: a scalar counter would become a vector one).
 pub fn transform_divergent_loop(
     func: &mut Function,
     snapshot: &CfgSnapshot,
     lp: Loop,
-    uniform_phis: &HashSet<Value>,
 ) -> DivergentLoop {
     let loops = &snapshot.loops;
     let header = loops.header(lp);
@@ -235,82 +227,7 @@ pub fn transform_divergent_loop(
     let false_value = bool_const(func, false);
     let mut mask_values = Vec::new();
 
-    // The value each tracker keeps for a lane leaving on each exit edge:
-    // exit phis (their entry from the exiting block when the edge leads to
-    // their block) and other live-outs (where they dominate the exit).
-    let exit_phi_values: Vec<Vec<Value>> = exit_phis
-        .iter()
-        .map(|(target, phi)| {
-            let ty = func.dfg.value_type(result_of(func, *phi)).clone();
-            let incoming = phi_incoming(func, *phi);
-            exit_edges
-                .iter()
-                .map(|(exiting, edge_target)| {
-                    let found = incoming.iter().find(|(from, _)| from == exiting);
-                    match found {
-                        Some((_, value)) if edge_target == target => *value,
-                        _ => poison(func, ty.clone()),
-                    }
-                })
-                .collect()
-        })
-        .collect();
-    let live_out_values: Vec<Vec<Value>> = live_outs
-        .iter()
-        .map(|value| {
-            let ty = func.dfg.value_type(*value).clone();
-            let def_block = match func.dfg.value_def(*value) {
-                ValueDef::Result(inst) => func.layout.inst_block(*inst),
-                _ => None,
-            }
-            .expect("live-out defined in the loop");
-            exit_edges
-                .iter()
-                .map(|(exiting, _)| {
-                    if snapshot.domtree.dominates(def_block, *exiting) {
-                        *value
-                    } else {
-                        poison(func, ty.clone())
-                    }
-                })
-                .collect()
-        })
-        .collect();
-
-    // Header phis as their own trackers (see `make_tracker` below): only
-    // when every tracker can be one; several trackers left would share one
-    // blend condition (`select_chains`), so reusing some and keeping one
-    // saves nothing. The select lengthens the phi's recurrence, so the phi
-    // must not be on the loop's critical cycle.
-    let tracker_count = exit_phi_values.len() + live_out_values.len();
-    let recurrences = Recurrences::measure(func, snapshot, lp, tracker_count);
-    let kept_value = |values: &Vec<Value>| {
-        values.first().copied().filter(|first| values.iter().all(|value| value == first))
-    };
-    let header_phi_candidates: HashMap<Value, Inst> = block_phis(func, header)
-        .into_iter()
-        .filter(|phi| {
-            !uniform_phis.contains(&result_of(func, *phi))
-                && recurrences.select_is_off_the_critical_cycle(*phi)
-        })
-        .filter_map(|phi| {
-            let back_edge_values: Vec<Value> = phi_incoming(func, phi)
-                .into_iter()
-                .filter(|(from, _)| latches.contains(from))
-                .map(|(_, value)| value)
-                .collect();
-            kept_value(&back_edge_values).map(|value| (value, phi))
-        })
-        .collect();
-    let reuse_header_phis = tracker_count > 0
-        && exit_phi_values.iter().chain(&live_out_values).all(|values| {
-            kept_value(values).is_some_and(|value| header_phi_candidates.contains_key(&value))
-        });
-
     // Header phis: the latch entries now arrive through the pure latch.
-    // `carried` maps the value a header phi takes on every old back edge to
-    // the phi and its pure-latch `next` phi (a tracker may reuse them).
-    let mut carried: HashMap<Value, CarriedValue> = HashMap::new();
     for phi in block_phis(func, header) {
         let ty = func.dfg.value_type(result_of(func, phi)).clone();
         let incoming = phi_incoming(func, phi);
@@ -323,20 +240,6 @@ pub fn transform_divergent_loop(
             incoming.into_iter().filter(|(from, _)| !latches.contains(from)).collect();
         entries.push((pure_latch, next));
         set_phi_incoming(func, phi, entries);
-        let back_edge_value = header_phi_candidates
-            .iter()
-            .find(|(_, candidate)| **candidate == phi)
-            .map(|(value, _)| *value);
-        if let (true, Some(back_edge_value)) = (reuse_header_phis, back_edge_value) {
-            let ValueDef::Result(next_phi) = *func.dfg.value_def(next) else {
-                unreachable!("insert_phi returns an instruction result")
-            };
-            carried.entry(back_edge_value).or_insert(CarriedValue {
-                header_phi: phi,
-                next_phi,
-                kept_at_exit: None,
-            });
-        }
     }
 
     // Live mask and the `continued` phi.
@@ -405,32 +308,31 @@ pub fn transform_divergent_loop(
         }
     }
 
-    // A tracker: header phi + update phi in the pure latch + select.
-    // `on_exit(edge index)` gives the value a lane leaving on that edge keeps.
-    // When every exit edge keeps the value `v` that a header phi `p` takes
-    // on every back edge (a rotated loop's live-out is typically the next
-    // value of a carried variable), `p` itself is the tracker: its next
-    // value becomes `select(live, v, p)`, so a lane that left keeps the `v`
-    // of its last iteration. One select per iteration instead of two, and
-    // no extra phi.
-    let mut make_tracker = |func: &mut Function, ty: Type, exit_values: Vec<Value>| {
-        if let Some(kept_value) = kept_value(&exit_values) {
-            if let Some(carried_value) = carried.get_mut(&kept_value) {
-                if let Some(kept) = carried_value.kept_at_exit {
-                    return kept;
-                }
-                let phi_value = result_of(func, carried_value.header_phi);
-                let kept = select(func, pure_latch, live_mask, kept_value, phi_value);
-                let entries = phi_incoming(func, carried_value.header_phi)
-                    .into_iter()
-                    .map(|(from, value)| (from, if from == pure_latch { kept } else { value }))
-                    .collect();
-                set_phi_incoming(func, carried_value.header_phi, entries);
-                func.layout.remove_inst(carried_value.next_phi);
-                carried_value.kept_at_exit = Some(kept);
-                return kept;
+    // Whether `value` is computed in every iteration before it ends, on the
+    // back edges and on the exits (then it dominates the pure latch).
+    let domtree = &snapshot.domtree;
+    let computed_every_iteration = |func: &Function, value: Value| -> bool {
+        let def_block = match func.dfg.value_def(value) {
+            ValueDef::Result(inst) => func.layout.inst_block(*inst),
+            _ => None,
+        };
+        match def_block {
+            Some(block) if loop_blocks.contains(&block) => {
+                latches.iter().all(|latch| domtree.dominates(block, *latch))
+                    && exit_edges.iter().all(|(exiting, _)| domtree.dominates(block, *exiting))
             }
+            _ => true,
         }
+    };
+
+    // A tracker: a header phi updated in the pure latch. `exit_values[i]` is
+    // the value a lane leaving on exit edge i keeps. When that is one value
+    // `v` computed in every iteration, the tracker follows it while the lane
+    // is live, `select(live, v, tracker)`, and so holds the `v` of the lane's
+    // last iteration. Otherwise an update phi takes the exit value on the
+    // exit edges and the tracker on the old latch edges, and the tracker
+    // becomes `select(live, update, tracker)`: two blends per iteration.
+    let make_tracker = |func: &mut Function, ty: Type, exit_values: Vec<Value>| {
         let undefined = poison(func, ty.clone());
         let tracker_inst = func.dfg.make_inst(
             InstData::Phi { ty: ty.clone(), incoming: vec![(preheader, undefined)] },
@@ -439,11 +341,21 @@ pub fn transform_divergent_loop(
         let position = block_phis(func, header).len();
         func.layout.insert_inst_at(tracker_inst, header, position);
         let tracker = result_of(func, tracker_inst);
-        let mut update_entries: Vec<(Block, Value)> =
-            continuing_preds.iter().map(|block| (*block, tracker)).collect();
-        update_entries.extend(edge_blocks.iter().copied().zip(exit_values));
-        let update = insert_phi(func, pure_latch, ty, update_entries);
-        let next = select(func, pure_latch, live_mask, update, tracker);
+        let followed = exit_values
+            .first()
+            .copied()
+            .filter(|first| exit_values.iter().all(|value| value == first))
+            .filter(|value| computed_every_iteration(func, *value));
+        let next = match followed {
+            Some(value) => select(func, pure_latch, live_mask, value, tracker),
+            None => {
+                let mut update_entries: Vec<(Block, Value)> =
+                    continuing_preds.iter().map(|block| (*block, tracker)).collect();
+                update_entries.extend(edge_blocks.iter().copied().zip(exit_values));
+                let update = insert_phi(func, pure_latch, ty, update_entries);
+                select(func, pure_latch, live_mask, update, tracker)
+            }
+        };
         let mut entries = phi_incoming(func, tracker_inst);
         entries.push((pure_latch, next));
         set_phi_incoming(func, tracker_inst, entries);
@@ -453,16 +365,39 @@ pub fn transform_divergent_loop(
     // Exit phis become trackers; their entries from the loop are replaced by
     // one entry from the dispatch block that reaches the target.
     let mut exit_phi_trackers: Vec<(Block, lanewise_ir::Inst, Value)> = Vec::new();
-    for ((target, phi), exit_values) in exit_phis.iter().zip(exit_phi_values) {
+    for (target, phi) in &exit_phis {
         let ty = func.dfg.value_type(result_of(func, *phi)).clone();
+        let incoming = phi_incoming(func, *phi);
+        let exit_values = exit_edges
+            .iter()
+            .map(|(exiting, edge_target)| match incoming.iter().find(|(from, _)| from == exiting) {
+                Some((_, value)) if edge_target == target => *value,
+                _ => poison(func, ty.clone()),
+            })
+            .collect();
         let next = make_tracker(func, ty, exit_values);
         exit_phi_trackers.push((*target, *phi, next));
     }
 
     // Other live-outs: trackers, and their outside uses rewritten.
     let mut live_out_replacements: HashMap<Value, Value> = HashMap::new();
-    for (value, exit_values) in live_outs.iter().zip(live_out_values) {
+    for value in &live_outs {
         let ty = func.dfg.value_type(*value).clone();
+        let def_block = match func.dfg.value_def(*value) {
+            ValueDef::Result(inst) => func.layout.inst_block(*inst),
+            _ => None,
+        }
+        .expect("live-out defined in the loop");
+        let exit_values = exit_edges
+            .iter()
+            .map(|(exiting, _)| {
+                if snapshot.domtree.dominates(def_block, *exiting) {
+                    *value
+                } else {
+                    poison(func, ty.clone())
+                }
+            })
+            .collect();
         let next = make_tracker(func, ty, exit_values);
         live_out_replacements.insert(*value, next);
     }
@@ -574,179 +509,4 @@ pub fn transform_divergent_loop(
         continue_mask,
         mask_values,
     }
-}
-
-/// A header phi that takes the same value on every back edge, and the phi in
-/// the pure latch that forwards it; `kept_at_exit` is set once the header
-/// phi serves as the tracker of that value.
-struct CarriedValue {
-    header_phi: Inst,
-    next_phi: Inst,
-    kept_at_exit: Option<Value>,
-}
-
-/// Approximate result latencies in cycles (AVX-512 class x86 cores), for
-/// comparing recurrence cycles only.
-fn latency(func: &Function, inst: Inst) -> u32 {
-    use lanewise_ir::BinaryOp;
-    match func.dfg.inst(inst) {
-        InstData::Binary { op, .. } => match op {
-            BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul => 4,
-            BinaryOp::Mul => 3,
-            BinaryOp::FDiv => 11,
-            BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::URem | BinaryOp::SRem | BinaryOp::FRem => {
-                20
-            }
-            _ => 1,
-        },
-        InstData::Fcmp { .. } => 4,
-        InstData::Cast { arg, to, .. } => {
-            let float =
-                func.dfg.value_type(*arg).scalar_type().is_float() || to.scalar_type().is_float();
-            if float {
-                4
-            } else {
-                1
-            }
-        }
-        InstData::Load { .. } | InstData::MaskedLoad { .. } => 5,
-        InstData::Call { callee: Callee::Direct(name), .. }
-            if name.starts_with("llvm.fmuladd") || name.starts_with("llvm.fma") =>
-        {
-            4
-        }
-        InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.") => 4,
-        InstData::Call { .. } => 20,
-        _ => 1,
-    }
-}
-
-/// The loop-carried dependence cycles of a loop, measured in [`latency`]
-/// units: for each header phi, the longest path from the phi to the value
-/// it takes on the back edges; and the cycle of the live mask, the exit
-/// compare (AVX-512 folds `live & cond` into a masked compare), plus a mask
-/// move when one tracker keeps both masks alive for its two blends:
-/// reduce_float's loop ran 1.25x faster without that tracker, while
-/// masked_inbranch's two folded trackers beat two selects on 4-cycle
-/// recurrences (0.87x).
-struct Recurrences {
-    cycle_by_phi: HashMap<Inst, u32>,
-    longest_cycle: u32,
-    second_longest_cycle: u32,
-}
-
-impl Recurrences {
-    /// `tracker_count`: a lone tracker keeps two masks alive across its
-    /// blends, which costs the mask cycle a mask move.
-    fn measure(
-        func: &Function,
-        snapshot: &CfgSnapshot,
-        lp: Loop,
-        tracker_count: usize,
-    ) -> Recurrences {
-        let loops = &snapshot.loops;
-        let header = loops.header(lp);
-        let latches = loops.latches(lp);
-        let in_loop = |block: Block| loops.contains(lp, block);
-        let order = loop_body_order(func, snapshot, lp);
-        let mut cycles: Vec<(Option<Inst>, u32)> = Vec::new();
-        for phi in block_phis(func, header) {
-            let phi_value = result_of(func, phi);
-            // Longest path from the phi, forward in the body order (values
-            // from inner-loop back edges are not visited yet: ignored).
-            let mut distance: HashMap<Value, u32> = HashMap::from([(phi_value, 0)]);
-            for &block in &order {
-                for &inst in func.layout.block_insts(block) {
-                    if inst == phi {
-                        continue;
-                    }
-                    let mut longest: Option<u32> = None;
-                    func.dfg.inst(inst).for_each_operand(|operand| {
-                        if let Some(&d) = distance.get(&operand) {
-                            longest = Some(longest.map_or(d, |l| l.max(d)));
-                        }
-                    });
-                    let is_header_phi =
-                        block == header && matches!(func.dfg.inst(inst), InstData::Phi { .. });
-                    if let (Some(d), Some(result), false) =
-                        (longest, func.dfg.result(inst), is_header_phi)
-                    {
-                        distance.insert(result, d + latency(func, inst));
-                    }
-                }
-            }
-            let cycle = phi_incoming(func, phi)
-                .iter()
-                .filter(|(from, _)| latches.contains(from))
-                .filter_map(|(_, value)| distance.get(value).copied())
-                .max()
-                .unwrap_or(0);
-            cycles.push((Some(phi), cycle));
-        }
-        // The live mask: the latency of the exit conditions' compares.
-        let mask_cycle = loops
-            .blocks(lp)
-            .iter()
-            .filter(|block| func.successors(**block).iter().any(|succ| !in_loop(*succ)))
-            .filter_map(|block| match func.terminator(*block).map(|t| func.dfg.inst(t)) {
-                Some(InstData::Branch { cond, .. }) => match func.dfg.value_def(*cond) {
-                    ValueDef::Result(inst) => {
-                        Some(latency(func, *inst) + u32::from(tracker_count == 1))
-                    }
-                    _ => None,
-                },
-                _ => None,
-            })
-            .max()
-            .unwrap_or(1);
-        cycles.push((None, mask_cycle));
-        let mut lengths: Vec<u32> = cycles.iter().map(|(_, cycle)| *cycle).collect();
-        lengths.sort_unstable_by(|a, b| b.cmp(a));
-        Recurrences {
-            cycle_by_phi: cycles.into_iter().filter_map(|(phi, c)| phi.map(|p| (p, c))).collect(),
-            longest_cycle: lengths[0],
-            second_longest_cycle: lengths.get(1).copied().unwrap_or(0),
-        }
-    }
-
-    /// Whether a select on `phi`'s back-edge value (one more cycle of
-    /// latency on its recurrence) leaves the loop's longest cycle as it was.
-    fn select_is_off_the_critical_cycle(&self, phi: Inst) -> bool {
-        let Some(&cycle) = self.cycle_by_phi.get(&phi) else { return false };
-        let longest_other = if cycle == self.longest_cycle {
-            self.second_longest_cycle
-        } else {
-            self.longest_cycle
-        };
-        // cycle + 1 <= longest_other
-        cycle < longest_other
-    }
-}
-
-/// The blocks of loop `lp` in reverse post-order from its header, ignoring
-/// back edges to the header (inner loops' back edges are skipped by the
-/// visited set).
-fn loop_body_order(func: &Function, snapshot: &CfgSnapshot, lp: Loop) -> Vec<Block> {
-    let loops = &snapshot.loops;
-    let header = loops.header(lp);
-    let mut visited: HashSet<Block> = HashSet::from([header]);
-    let mut post_order = Vec::new();
-    let mut stack: Vec<(Block, Vec<Block>)> = vec![(header, func.successors(header))];
-    while let Some((block, successors)) = stack.last_mut() {
-        let block = *block;
-        match successors.pop() {
-            Some(succ) => {
-                if succ != header && loops.contains(lp, succ) && visited.insert(succ) {
-                    let next = func.successors(succ);
-                    stack.push((succ, next));
-                }
-            }
-            None => {
-                post_order.push(block);
-                stack.pop();
-            }
-        }
-    }
-    post_order.reverse();
-    post_order
 }

@@ -232,7 +232,7 @@ pub fn linearize_function(
             || divergence.divergent_loop_headers.contains(header)
             || loop_is_divergent(func, &snapshot, lp, &truly_divergent);
         if divergent {
-            let record = transform_divergent_loop(func, &snapshot, lp, &divergence.uniform_phis);
+            let record = transform_divergent_loop(func, &snapshot, lp);
             truly_divergent.extend(record.dispatch_blocks.iter().copied());
             report.divergent_loops.push(record);
             report.loops_divergent += 1;

@@ -1019,10 +1019,8 @@ fn mandelbrot_with_memory_keeps_its_meaning() {
 }
 
 /// `i32 f(i32 u, i32 v, ptr out)`: a rotated loop over the set bits of `v`
-/// (`low = x & -x; r |= low * u; x ^= low` while `x != 0`), returning `r`
-/// and, with `with_product`, also `r + x * 3` where `x * 3` is computed in
-/// the loop but carried by no phi.
-fn set_bits_loop(with_product: bool) -> Function {
+/// (`low = x & -x; r |= low * u; x ^= low` while `x != 0`), returning `r`.
+fn set_bits_loop() -> Function {
     let params = vec![Type::I32, Type::I32, Type::PTR];
     let mut func = Function::new("set_bits", params, Type::I32);
     let (u, v) = (func.param_value(0), func.param_value(1));
@@ -1042,19 +1040,11 @@ fn set_bits_loop(with_product: bool) -> Function {
     let spread = b.binary(BinaryOp::Mul, low, u);
     let r_next = b.binary(BinaryOp::Or, r, spread);
     let x_next = b.binary(BinaryOp::Xor, x, low);
-    let three = b.iconst(Type::I32, 3);
-    let product = b.binary(BinaryOp::Mul, x, three);
     let more = b.icmp(IntPredicate::Ne, x_next, zero);
     b.branch(more, body, end);
     b.switch_to_block(end);
     let result = b.phi(Type::I32, vec![(entry, zero), (body, r_next)]);
-    let returned = if with_product {
-        let last_product = b.phi(Type::I32, vec![(entry, zero), (body, product)]);
-        b.binary(BinaryOp::Add, result, last_product)
-    } else {
-        result
-    };
-    b.ret(Some(returned));
+    b.ret(Some(result));
     for (phi, value) in [(x, x_next), (r, r_next)] {
         let inst = func.dfg.defining_inst(phi).unwrap();
         if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
@@ -1064,46 +1054,100 @@ fn set_bits_loop(with_product: bool) -> Function {
     func
 }
 
-/// The header phis of the divergent loop headed by `body`.
-fn loop_header_phis(func: &Function) -> Vec<Inst> {
-    block_phis(func, block_named(func, "body"))
+/// `i32 f(i32 u, i32 v, ptr out)`: `x` counts up from `v`; an odd `x + u`
+/// leaves with `3 * (x + u)` when that exceeds 40 (from a block that does
+/// not dominate the latch), otherwise the loop ends with `x + 1` at 20.
+fn two_exit_values_loop() -> Function {
+    let params = vec![Type::I32, Type::I32, Type::PTR];
+    let mut func = Function::new("two_exit_values", params, Type::I32);
+    let (u, v) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let body = b.create_block(Some("body"));
+    let side = b.create_block(Some("side"));
+    let latch = b.create_block(Some("latch"));
+    let end = b.create_block(Some("end"));
+    b.switch_to_block(entry);
+    b.jump(body);
+    b.switch_to_block(body);
+    let x = b.phi(Type::I32, vec![(entry, v)]);
+    let t = b.binary(BinaryOp::Add, x, u);
+    let one = b.iconst(Type::I32, 1);
+    let low_bit = b.binary(BinaryOp::And, t, one);
+    let zero = b.iconst(Type::I32, 0);
+    let odd = b.icmp(IntPredicate::Ne, low_bit, zero);
+    b.branch(odd, side, latch);
+    b.switch_to_block(side);
+    let three = b.iconst(Type::I32, 3);
+    let y = b.binary(BinaryOp::Mul, t, three);
+    let forty = b.iconst(Type::I32, 40);
+    let big = b.icmp(IntPredicate::Ugt, y, forty);
+    b.branch(big, end, latch);
+    b.switch_to_block(latch);
+    let x_next = b.binary(BinaryOp::Add, x, one);
+    let twenty = b.iconst(Type::I32, 20);
+    let more = b.icmp(IntPredicate::Ult, x_next, twenty);
+    b.branch(more, body, end);
+    b.switch_to_block(end);
+    let result = b.phi(Type::I32, vec![(side, y), (latch, x_next)]);
+    b.ret(Some(result));
+    let inst = func.dfg.defining_inst(x).unwrap();
+    if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+        incoming.push((latch, x_next));
+    }
+    func
+}
+
+/// The value the single tracker of the loop headed by `body` takes from the
+/// pure latch: `select(live, kept, tracker)`; returns `kept`.
+fn tracker_update(func: &Function, report: &LinearizeReport) -> Value {
+    let record = &report.divergent_loops[0];
+    let header_phis = block_phis(func, block_named(func, "body"));
+    let tracker = *header_phis.last().unwrap();
+    let from_latch = phi_incoming(func, tracker)
+        .into_iter()
+        .find(|(from, _)| *from == record.pure_latch)
+        .map(|(_, value)| value)
+        .unwrap();
+    let select = func.dfg.defining_inst(from_latch).unwrap();
+    let InstData::Select { cond, if_true, if_false, .. } = func.dfg.inst(select).clone() else {
+        panic!("the tracker is updated by a select\n{func}");
+    };
+    assert_eq!((cond, if_false), (record.live_mask, result_of(func, tracker)), "{func}");
+    if_true
 }
 
 #[test]
-fn a_carried_live_out_is_its_own_tracker() {
-    // `r` leaves the loop with the value it carries into the next
-    // iteration, off the loop's longest recurrence (`x`): the header phi
-    // keeps it, `select(live, r.next, r)`, and no tracker phi is added.
-    let func = set_bits_loop(false);
+fn a_live_out_computed_every_iteration_is_followed() {
+    // `r | ...` is computed in every iteration and is what leaves: the
+    // tracker follows it while the lane is live, without an update phi.
+    let func = set_bits_loop();
     let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
     assert_eq!(report.loops_divergent, 1);
-    // The live mask, x and r.
-    assert_eq!(loop_header_phis(&result).len(), 3, "{result}");
-    let pure_latch = report.divergent_loops[0].pure_latch;
-    let r_phi = loop_header_phis(&result)[2];
-    let from_latch = phi_incoming(&result, r_phi)
-        .into_iter()
-        .find(|(from, _)| *from == pure_latch)
-        .map(|(_, value)| value)
-        .unwrap();
-    let select = result.dfg.defining_inst(from_latch).unwrap();
-    assert!(
-        matches!(result.dfg.inst(select), InstData::Select { cond, if_false, .. }
-            if *cond == report.divergent_loops[0].live_mask && *if_false == result_of(&result, r_phi)),
-        "{result}"
-    );
+    // The live mask, x, r and the tracker.
+    assert_eq!(block_phis(&result, block_named(&result, "body")).len(), 4, "{result}");
+    let kept = tracker_update(&result, &report);
+    let kept_inst = result.dfg.defining_inst(kept).unwrap();
+    assert!(matches!(result.dfg.inst(kept_inst), InstData::Binary { op: BinaryOp::Or, .. }));
     check_same_meaning(&func, &result, &report, 1, 40);
     check_widened(&func, &result, &report, 8, 2, 30);
 }
 
 #[test]
-fn trackers_stay_when_one_live_out_is_not_carried() {
-    // `x * 3` is carried by no phi, so it needs a tracker; then `r` keeps
-    // one too (two trackers share one blend condition).
-    let func = set_bits_loop(true);
+fn live_outs_that_differ_between_exits_get_an_update_phi() {
+    // The two exits leave with different values, one computed only on the
+    // way to its exit: the tracker takes an update phi of the exit values
+    // (a blend after linearization).
+    let func = two_exit_values_loop();
     let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
-    // The live mask, x, r and two trackers.
-    assert_eq!(loop_header_phis(&result).len(), 5, "{result}");
+    assert_eq!(report.loops_divergent, 1);
+    let kept = tracker_update(&result, &report);
+    let kept_inst = result.dfg.defining_inst(kept).unwrap();
+    // The update phi, a blend of the exit values after linearization.
+    assert!(
+        matches!(result.dfg.inst(kept_inst), InstData::Phi { .. } | InstData::Select { .. }),
+        "{result}"
+    );
     check_same_meaning(&func, &result, &report, 3, 40);
     check_widened(&func, &result, &report, 8, 4, 30);
 }
