@@ -1151,3 +1151,47 @@ fn live_outs_that_differ_between_exits_get_an_update_phi() {
     check_same_meaning(&func, &result, &report, 3, 40);
     check_widened(&func, &result, &report, 8, 4, 30);
 }
+
+/// `i32 f(ptr table, i32 key)`: `j = 0; while (table[j] < key) j++;
+/// return j;` with a uniform table: the load address is uniform in the
+/// divergent loop.
+fn first_at_least() -> Function {
+    let mut func = Function::new("first_at_least", vec![Type::PTR, Type::I32], Type::I32);
+    let (table, key) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let body = b.create_block(Some("body"));
+    let end = b.create_block(Some("end"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I32, 0);
+    b.jump(body);
+    b.switch_to_block(body);
+    let j = b.phi(Type::I32, vec![(entry, zero)]);
+    let addr = b.gep(Type::I32, table, vec![j]);
+    let x = b.load(Type::I32, addr, 4);
+    let one = b.iconst(Type::I32, 1);
+    let j_next = b.binary(BinaryOp::Add, j, one);
+    let more = b.icmp(IntPredicate::Slt, x, key);
+    b.branch(more, body, end);
+    b.switch_to_block(end);
+    let result = b.phi(Type::I32, vec![(body, j)]);
+    b.ret(Some(result));
+    let inst = func.dfg.defining_inst(j).unwrap();
+    if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+        incoming.push((body, j_next));
+    }
+    func
+}
+
+#[test]
+fn a_divergent_loop_header_runs_with_an_active_lane() {
+    // Entered with all lanes and repeated on rv_any(live.next): the header
+    // (and the uniform load in it) runs only while some lane is live.
+    let (mut result, report) = linearize(&first_at_least(), "uv", LinearizeMode::Partial);
+    let mut predicates = report.predicates.clone();
+    let header = report.divergent_loops[0].header;
+    assert_eq!(predicates.get(header), Some(report.divergent_loops[0].live_mask));
+    assert!(!predicates.some_lane_active(header));
+    crate::boscc::mark_blocks_with_an_active_lane(&mut result, &mut predicates);
+    assert!(predicates.some_lane_active(header), "{result}");
+}
