@@ -1126,10 +1126,9 @@ impl<'a> Widener<'a> {
             *to = result_ty.clone();
         }
         self.guard_divisor(&mut data)?;
-        let vector = if self.divides_64_bits_through_double(&data) {
-            self.divide_64_bits_through_double(data, result_ty)?
-        } else {
-            self.append_value(data, result_ty)
+        let vector = match self.division_fast_path(&data) {
+            Some(path) => self.divide_with_fast_path(data, result_ty, path)?,
+            None => self.append_value(data, result_ty),
         };
         self.define_result(inst, Widened::Vector(vector));
         Ok(())

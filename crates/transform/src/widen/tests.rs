@@ -234,6 +234,59 @@ fn memory_base(_: &mut Rng) -> Val {
 
 // ----- Kernels -----
 
+/// `a = q * d + e; return (a / d) * 31 + a % d` on i32 (`udiv`/`urem` when
+/// not `signed`), with `d = (b & -4) | 2` (never 0 or -1) signed and `d = b
+/// | 1` unsigned: `a` lands next to multiples of `d`, where a rounded
+/// floating-point quotient may overshoot the truncated one.
+fn division_kernel(signed: bool) -> Function {
+    let params = vec![Type::I32, Type::I32, Type::I32];
+    let mut func = Function::new("divide", params, Type::I32);
+    let (q, b_arg, e) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let divisor = if signed {
+        let minus_four = b.iconst(Type::I32, -4);
+        let two = b.iconst(Type::I32, 2);
+        let cleared = b.binary(BinaryOp::And, b_arg, minus_four);
+        b.binary(BinaryOp::Or, cleared, two)
+    } else {
+        let one = b.iconst(Type::I32, 1);
+        b.binary(BinaryOp::Or, b_arg, one)
+    };
+    let product = b.binary(BinaryOp::Mul, q, divisor);
+    let a = b.binary(BinaryOp::Add, product, e);
+    let (div, rem) =
+        if signed { (BinaryOp::SDiv, BinaryOp::SRem) } else { (BinaryOp::UDiv, BinaryOp::URem) };
+    let quotient = b.binary(div, a, divisor);
+    let remainder = b.binary(rem, a, divisor);
+    let factor = b.iconst(Type::I32, 31);
+    let scaled = b.binary(BinaryOp::Mul, quotient, factor);
+    let result = b.binary(BinaryOp::Add, scaled, remainder);
+    b.ret(Some(result));
+    func
+}
+
+/// A random 32-bit value shifted right by 0 to 31 bits, negated half the
+/// time: magnitudes spread evenly over the bit lengths.
+fn any_magnitude(rng: &mut Rng) -> Val {
+    let magnitude = (rng.next() as u32) >> rng.below(32);
+    let value = if rng.below(2) == 0 { magnitude } else { magnitude.wrapping_neg() };
+    Val::int(32, u128::from(value))
+}
+
+/// A quotient whose product with a divisor of similar spread often lands
+/// below 2^24 (the float fast path) and sometimes above.
+fn quotient_magnitude(rng: &mut Rng) -> Val {
+    let magnitude = (rng.next() as u32) >> (8 + rng.below(24));
+    let value = if rng.below(2) == 0 { magnitude } else { magnitude.wrapping_neg() };
+    Val::int(32, u128::from(value))
+}
+
+fn small_offset(rng: &mut Rng) -> Val {
+    Val::int(32, (rng.below(5) as u32).wrapping_sub(2) as u128)
+}
+
 /// `out[i + 256] = a[i] * (s * 2) + x; return that`, with `a` uniform, `i`
 /// linear, `x` varying, `s` uniform.
 fn contiguous_kernel() -> (Function, ShapeInfo) {
@@ -1021,6 +1074,22 @@ mod random {
             let vector = widen(&scalar, &info, &config);
             check_differential(&scalar, &vector, &config, &[memory_base, any_int, any_int, any_int], 8);
         }
+    }
+}
+
+#[test]
+fn i32_division_takes_the_float_path_when_exact_and_agrees_with_the_scalar_lanes() {
+    for signed in [true, false] {
+        let scalar = division_kernel(signed);
+        let config = config(8, Isa::Avx2, &[VECTOR, VECTOR, VECTOR]);
+        let info = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
+        let vector = widen(&scalar, &info, &config);
+        // Both divisions get a float fast path behind a magnitude test.
+        let float_divisions =
+            count(&vector, |data| matches!(data, InstData::Binary { op: BinaryOp::FDiv, .. }));
+        assert_eq!(float_divisions, 2, "{vector}");
+        let args: [ArgGen; 3] = [quotient_magnitude, any_magnitude, small_offset];
+        check_differential(&scalar, &vector, &config, &args, 3000);
     }
 }
 
