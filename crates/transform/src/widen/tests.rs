@@ -267,6 +267,41 @@ fn division_kernel(signed: bool) -> Function {
     func
 }
 
+/// `a = k * d + e; return (a / d) * 31 + a % d` on i64 with a constant `d`
+/// (`udiv`/`urem` when not `signed`): `a` next to multiples of `d`, where a
+/// rounded quotient may land on the wrong side of an integer.
+fn constant_division_kernel(signed: bool, divisor: i64) -> Function {
+    let mut func = Function::new("divide_by_constant", vec![Type::I64, Type::I64], Type::I64);
+    let (k, e) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let d = b.iconst(Type::I64, i128::from(divisor));
+    let product = b.binary(BinaryOp::Mul, k, d);
+    let a = b.binary(BinaryOp::Add, product, e);
+    let (div, rem) =
+        if signed { (BinaryOp::SDiv, BinaryOp::SRem) } else { (BinaryOp::UDiv, BinaryOp::URem) };
+    let quotient = b.binary(div, a, d);
+    let remainder = b.binary(rem, a, d);
+    let factor = b.iconst(Type::I64, 31);
+    let scaled = b.binary(BinaryOp::Mul, quotient, factor);
+    let result = b.binary(BinaryOp::Add, scaled, remainder);
+    b.ret(Some(result));
+    func
+}
+
+/// A random 64-bit value shifted right by 11 to 63 bits (below 2^53),
+/// negated half the time.
+fn multiple_count64(rng: &mut Rng) -> Val {
+    let magnitude = rng.next() >> (11 + rng.below(53));
+    let value = if rng.below(2) == 0 { magnitude } else { magnitude.wrapping_neg() };
+    Val::int(64, u128::from(value))
+}
+
+fn small_offset64(rng: &mut Rng) -> Val {
+    Val::int(64, u128::from(rng.below(5).wrapping_sub(2)))
+}
+
 /// A random 32-bit value shifted right by 0 to 31 bits, negated half the
 /// time: magnitudes spread evenly over the bit lengths.
 fn any_magnitude(rng: &mut Rng) -> Val {
@@ -1090,6 +1125,21 @@ fn i32_division_takes_the_float_path_when_exact_and_agrees_with_the_scalar_lanes
         assert_eq!(float_divisions, 2, "{vector}");
         let args: [ArgGen; 3] = [quotient_magnitude, any_magnitude, small_offset];
         check_differential(&scalar, &vector, &config, &args, 3000);
+    }
+}
+
+#[test]
+fn i64_division_by_a_constant_takes_the_double_path_and_agrees_with_the_scalar_lanes() {
+    let cases = [(true, 1_000_003), (true, -7), (true, 3), (false, 1_000_003), (false, 10)];
+    for (signed, divisor) in cases {
+        let scalar = constant_division_kernel(signed, divisor);
+        let config = config(8, Isa::Avx512, &[VECTOR, VECTOR]);
+        let info = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
+        let vector = widen(&scalar, &info, &config);
+        let divisions =
+            count(&vector, |data| matches!(data, InstData::Binary { op: BinaryOp::FDiv, .. }));
+        assert_eq!(divisions, 2, "{vector}");
+        check_differential(&scalar, &vector, &config, &[multiple_count64, small_offset64], 3000);
     }
 }
 
