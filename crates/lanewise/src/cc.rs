@@ -54,7 +54,9 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use lanewise::{Mode, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy, VectorMath};
+use lanewise::{
+    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy, VectorMath,
+};
 
 /// The LLVM options that keep step 1 from unrolling (runtime, partial and
 /// full unrolling), passed with `-mllvm`.
@@ -1001,6 +1003,7 @@ impl Driver {
             // even where the cost model expects a slowdown.
             simd_loops_cost: !std::env::var("LANEWISE_SIMD_LOOPS_COST")
                 .is_ok_and(|value| value == "off"),
+            narrow_loops: self.narrow_loops(),
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -1084,6 +1087,26 @@ impl Driver {
                     );
                 }
                 TailPolicy::Auto
+            }
+        }
+    }
+
+    /// `LANEWISE_NARROW_LOOPS=auto|off|always` (`--narrow-loops` of the
+    /// `lanewise` command). An unknown value is a warning and means `auto`.
+    fn narrow_loops(&self) -> NarrowLoops {
+        let Ok(value) = std::env::var("LANEWISE_NARROW_LOOPS") else { return NarrowLoops::Auto };
+        match value.as_str() {
+            "" | "auto" => NarrowLoops::Auto,
+            "off" => NarrowLoops::Off,
+            "always" => NarrowLoops::Always,
+            other => {
+                if !self.invocation.no_warnings {
+                    eprintln!(
+                        "lanewise cc: warning: LANEWISE_NARROW_LOOPS={other}: expected auto, off \
+                         or always; using auto"
+                    );
+                }
+                NarrowLoops::Auto
             }
         }
     }

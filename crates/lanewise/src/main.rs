@@ -13,7 +13,8 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 
 use lanewise::{
-    ExplicitRequest, LinearizeMode, Mode, Options, OutputFormat, Pass, TailPolicy, VectorMath,
+    ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, TailPolicy,
+    VectorMath,
 };
 use lanewise_ir::vfabi::{parse_shapes, Isa};
 
@@ -121,6 +122,24 @@ struct Cli {
     /// pragma asks.
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     simd_loops_cost: OnOffArg,
+
+    /// Divergent loops continue at half the width (and again at a quarter)
+    /// once at most half of their lanes are live: `auto` on AVX-512 targets
+    /// where it pays, `off` never, `always` on every target at every chance
+    /// (for tests).
+    #[arg(long, value_enum, default_value_t = NarrowLoopsArg::Auto)]
+    narrow_loops: NarrowLoopsArg,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum NarrowLoopsArg {
+    /// On AVX-512 targets (avx512f, avx512vl), down to 256-bit vectors,
+    /// after 16 iterations of the loop.
+    Auto,
+    /// Never.
+    Off,
+    /// On every target, down to one lane, as soon as half the lanes are idle.
+    Always,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -173,6 +192,7 @@ enum PassArg {
     Linearize,
     Widen,
     Abi,
+    Narrow,
     Lower,
     All,
 }
@@ -241,9 +261,10 @@ fn run(cli: Cli) -> Result<(), String> {
             PassArg::Linearize => vec![Pass::Linearize],
             PassArg::Widen => vec![Pass::Widen],
             PassArg::Abi => vec![Pass::Abi],
+            PassArg::Narrow => vec![Pass::Narrow],
             PassArg::Lower => vec![Pass::Lower],
             PassArg::All => {
-                vec![Pass::Lift, Pass::Linearize, Pass::Widen, Pass::Abi, Pass::Lower]
+                vec![Pass::Lift, Pass::Linearize, Pass::Widen, Pass::Narrow, Pass::Abi, Pass::Lower]
             }
         }),
         linearize: match cli.linearize {
@@ -261,6 +282,11 @@ fn run(cli: Cli) -> Result<(), String> {
             SimdTailArg::Scalar => TailPolicy::Scalar,
         },
         simd_loops_cost: cli.simd_loops_cost == OnOffArg::On,
+        narrow_loops: match cli.narrow_loops {
+            NarrowLoopsArg::Auto => NarrowLoops::Auto,
+            NarrowLoopsArg::Off => NarrowLoops::Off,
+            NarrowLoopsArg::Always => NarrowLoops::Always,
+        },
         annotate_variants: false,
         weak_variant_fallbacks: false,
     };

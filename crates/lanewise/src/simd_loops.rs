@@ -20,8 +20,10 @@
 //!
 //! Every loop gets a remark: `Passed` ("vectorized loop at W=8 (masked
 //! tail, 2 reductions)", "... (scalar remainder, ...)", "... (masked tail
-//! or scalar remainder (run-time choice at 3 iterations), ...)") or
-//! `Missed` with the reason. A refusal never changes the function.
+//! or scalar remainder (run-time choice at 3 iterations), ...)", "...,
+//! 1 divergent loop narrowed)") or `Missed` with the reason. The divergent
+//! loops of the bodies are narrowed (`crate::finish_variant`) after the
+//! cost models have weighed the bodies without their narrow copies. A refusal never changes the function.
 //! Functions that already hold vector code (a loop LLVM did vectorize) are
 //! lifted without the scalarizer
 //! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
@@ -62,7 +64,10 @@ use lanewise_transform::loop_vectorize::{
     scalar_remainder_body, LoopCallTargets, SimdLoopCandidate, TailCosts,
 };
 
-use crate::{check, widen_variant, Error, Options, Pass, Remark, RemarkKind, Report};
+use crate::{
+    check, finish_variant, widen_masks_below_avx512vl, widen_variant, Error, Options, Pass, Remark,
+    RemarkKind, Report,
+};
 
 /// Vectorizes the marked loops of every function of `module`; returns the
 /// names of the functions added (the vectorized bodies). Refusals become
@@ -256,6 +261,7 @@ fn vectorize_loop(
     let mut names: Vec<String> = Vec::new();
     let mut mask_param_types = Vec::new();
     let mut masked_body = None;
+    let mut narrowed_loops = 0;
     for masked in [false, true] {
         let name = format!("{body_name}.x{width}{}", if masked { ".masked" } else { "" });
         let variant = VariantName {
@@ -267,7 +273,7 @@ fn vectorize_loop(
         };
         // widen_variant adds the entry-mask parameter of the masked variant.
         let callee_variants = crate::variant_calls::callee_variant_table(module);
-        let (vector, produced) = widen_variant(
+        let (mut vector, mut produced) = widen_variant(
             &body,
             &variant,
             &name,
@@ -276,24 +282,32 @@ fn vectorize_loop(
             target_features,
             options,
         )?;
+        // The cost models weigh the vector body without narrow copies of
+        // its divergent loops (they count every loop once).
+        let mut estimated = vector.clone();
+        widen_masks_below_avx512vl(&mut estimated, isa, target_features);
         if masked {
             mask_param_types =
                 vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();
-            masked_body = Some(vector.clone());
+            masked_body = Some(estimated);
         } else if options.simd_loops_cost {
             // Gathers in inner loops can make the vector body slower than
             // the scalar one (loop_vectorize::profit): then the loop stays.
-            let estimate = profit::estimate(&body, &vector, width, isa.register_bits());
+            let estimate = profit::estimate(&body, &estimated, width, isa.register_bits());
             if let Some(estimate) = estimate.filter(|estimate| estimate.is_unprofitable()) {
                 return Err(refusal(estimate.refusal_message()));
             }
         }
+        finish_variant(&mut vector, &mut produced, isa, target_features, options)?;
         let added = module.add_internal_function(&vector, &work.name, isa.target_features());
         if let Err(error) = added {
             for name in &names {
                 module.delete_function(name);
             }
             return Err(error.into());
+        }
+        if !masked {
+            narrowed_loops = produced.loops.narrowed;
         }
         report.functions.push(produced);
         names.push(name);
@@ -349,6 +363,12 @@ fn vectorize_loop(
     }
     if plan.inductions.len() > 1 {
         details.push(format!("{} linear", plan.inductions.len() - 1));
+    }
+    if narrowed_loops > 0 {
+        details.push(format!(
+            "{narrowed_loops} divergent loop{} narrowed",
+            if narrowed_loops == 1 { "" } else { "s" }
+        ));
     }
     Ok((names, format!("vectorized loop at W={width} ({})", details.join(", "))))
 }

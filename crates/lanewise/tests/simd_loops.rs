@@ -312,6 +312,69 @@ fn avx512_targets_get_32_lanes() {
     );
 }
 
+/// Narrowing of divergent loops on AVX-512 (`--narrow-loops`,
+/// `LANEWISE_NARROW_LOOPS`): tests/programs/narrowed_lanes.c, whose chunks
+/// leave exactly W/2, W/2 + 1, W/4, 1 and 0 lanes live when the loop may be
+/// compacted, gets a narrow copy of its loop (the remark says so, the
+/// assembly compresses and expands lanes) by default and in `always` mode,
+/// none with `off`; on a host with x86-64-v4 every build agrees with
+/// clang's.
+#[test]
+fn avx512_divergent_loops_are_narrowed() {
+    let scratch = scratch_dir("narrowed_lanes");
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
+    let source = programs.join("narrowed_lanes.c");
+    let flags = ["-O3", "-march=x86-64-v4", "-mprefer-vector-width=512", "-fopenmp-simd"];
+    let host_has_x86_64_v4 = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512cd")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl");
+    let reference = scratch.join("reference");
+    run(Command::new("clang-22")
+        .args(flags)
+        .arg("-I")
+        .arg(&programs)
+        .arg(&source)
+        .arg("-o")
+        .arg(&reference));
+    for mode in ["auto", "always", "off"] {
+        let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+            .env("LANEWISE_NARROW_LOOPS", mode)
+            .arg("cc")
+            .args(flags)
+            .args(["-Rpass=lanewise", "-S", "-I"])
+            .arg(&programs)
+            .arg(&source)
+            .arg("-o")
+            .arg(scratch.join(format!("{mode}.s"))));
+        let remarks = String::from_utf8_lossy(&compiled.stderr);
+        let assembly = std::fs::read_to_string(scratch.join(format!("{mode}.s"))).unwrap();
+        let narrowed = remarks.contains("1 divergent loop narrowed");
+        let compresses = assembly.contains("vpcompressd") && assembly.contains("vpexpandd");
+        assert_eq!(narrowed, mode != "off", "{mode}: {remarks}");
+        assert_eq!(compresses, mode != "off", "{mode}: compress and expand instructions");
+        if !host_has_x86_64_v4 {
+            continue;
+        }
+        let vectorized = scratch.join(mode);
+        run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+            .env("LANEWISE_NARROW_LOOPS", mode)
+            .arg("cc")
+            .args(flags)
+            .arg("-I")
+            .arg(&programs)
+            .arg(&source)
+            .arg("-o")
+            .arg(&vectorized));
+        assert_eq!(
+            String::from_utf8_lossy(&run(&mut Command::new(&reference)).stdout),
+            String::from_utf8_lossy(&run(&mut Command::new(&vectorized)).stdout),
+            "narrowed_lanes with LANEWISE_NARROW_LOOPS={mode}"
+        );
+    }
+}
+
 /// A stencil whose `in[i]` LLVM's GVN carries over from the previous
 /// iteration's `in[i + 1]` (a header phi of loaded values): the phi becomes
 /// a load again and the loop is vectorized, bit-exact. Built without loop

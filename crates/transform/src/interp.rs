@@ -10,7 +10,8 @@
 //! start at [`Memory::base`], allocas (appended to the memory), `Splat`,
 //! vector operations (`<N x i1>` masks included, packed into an integer and
 //! unpacked again by `bitcast`, lane i as bit i), gathers/scatters, masked loads/stores, the elementwise
-//! LLVM intrinsics in scalar and vector form, and `_ZGV` vector-variant
+//! LLVM intrinsics in scalar and vector form, `llvm.experimental.vector.compress`,
+//! `llvm.masked.expandload` and `llvm.x86.avx512.mask.expand`, and `_ZGV` vector-variant
 //! calls (run as the scalar function per lane). Other calls go to an
 //! [`Externals`] callback. Undefined behaviour that matters (division by
 //! zero, out-of-bounds accesses, branching on poison) is an error, not a
@@ -599,6 +600,12 @@ impl<'e> Interpreter<'e> {
                 }
                 return Ok(Some(Val::int(bits.unwrap_or(1), accumulator)));
             }
+            if matches!(
+                base,
+                "experimental.vector.compress" | "masked.expandload" | "x86.avx512.mask.expand"
+            ) {
+                return self.compress_or_expand(base, args, ret_ty).map(Some);
+            }
             let lanes = args.iter().find_map(|arg| arg.lanes().map(<[Val]>::len));
             let mut run_lane = |lane: Option<usize>| -> Result<Val, InterpError> {
                 let lane_args: Vec<Val> = match lane {
@@ -634,6 +641,64 @@ impl<'e> Interpreter<'e> {
             return Ok((*ret_ty != Type::Void).then_some(Val::Vector(results)));
         }
         (self.externals)(name, args)
+    }
+
+    /// `llvm.experimental.vector.compress(value, mask, passthru)`: the lanes
+    /// of `value` whose mask bit is set, in order, then the remaining lanes
+    /// of `passthru`. `llvm.masked.expandload(address, mask, passthru)`:
+    /// consecutive elements from `address` into the lanes whose mask bit is
+    /// set, in order; the other lanes from `passthru`.
+    /// `llvm.x86.avx512.mask.expand(value, passthru, mask)`: the same from
+    /// the lanes of `value`.
+    fn compress_or_expand(
+        &self,
+        base: &str,
+        args: &[Val],
+        ret_ty: &Type,
+    ) -> Result<Val, InterpError> {
+        let (source, mask, passthru) = match args {
+            [source, passthru, mask] if base == "x86.avx512.mask.expand" => {
+                (source, mask, passthru)
+            }
+            [source, mask, passthru] => (source, mask, passthru),
+            _ => return error(format!("llvm.{base} takes three arguments")),
+        };
+        let (Some(mask), Some(passthru)) = (mask.lanes(), passthru.lanes()) else {
+            return error(format!("llvm.{base} of {args:?}"));
+        };
+        let mut lanes = passthru.to_vec();
+        if base == "experimental.vector.compress" {
+            let Some(source) = source.lanes() else {
+                return error(format!("llvm.{base} of {args:?}"));
+            };
+            let mut next = 0;
+            for (lane, bit) in source.iter().zip(mask) {
+                if bit.as_u128()? != 0 {
+                    lanes[next] = lane.clone();
+                    next += 1;
+                }
+            }
+        } else if base == "x86.avx512.mask.expand" {
+            let Some(source) = source.lanes() else {
+                return error(format!("llvm.{base} of {args:?}"));
+            };
+            let mut next = source.iter();
+            for (lane, bit) in lanes.iter_mut().zip(mask) {
+                if bit.as_u128()? != 0 {
+                    *lane = next.next().cloned().unwrap_or(Val::Poison);
+                }
+            }
+        } else {
+            let elem = ret_ty.scalar_type();
+            let mut address = pointer(source)?;
+            for (lane, bit) in lanes.iter_mut().zip(mask) {
+                if bit.as_u128()? != 0 {
+                    *lane = self.read(elem, address)?;
+                    address += self.data_layout.store_size(elem);
+                }
+            }
+        }
+        Ok(Val::Vector(lanes))
     }
 
     fn gep(&self, source_ty: &Type, base: &Val, indices: &[Val]) -> Result<Val, InterpError> {

@@ -3,6 +3,8 @@
 //!
 //! * [`widen`]: instruction widening (Karrenberg 2014, section 6.4), under
 //!   the block predicates of a linearized function ([`predicates`]).
+//! * [`narrow_loops`]: divergent loops of a widened function continue at
+//!   half the width once half of their lanes are idle.
 //! * [`abi`]: the Vector Function ABI signature of a variant (wide vectors
 //!   split into register-sized parts, booleans as bytes).
 //! * [`vector_math`]: vector forms of math calls (LLVM intrinsics, libmvec).
@@ -18,6 +20,7 @@ pub mod linearize;
 pub mod loop_vectorize;
 pub mod mask_phis;
 pub mod masks;
+pub mod narrow_loops;
 pub mod one_lane_builtins;
 pub mod predicates;
 pub mod private_memory;
@@ -37,6 +40,7 @@ pub use linearize::{
     linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,
 };
 pub use mask_phis::widen_mask_phis;
+pub use narrow_loops::{narrow_divergent_loops, NarrowConfig, NarrowReport};
 pub use predicates::{add_entry_mask_param, BlockPredicates};
 pub use private_memory::{interleave_private_arrays, InterleaveReport};
 pub use struct_split::split_private_structs;

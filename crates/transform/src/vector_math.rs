@@ -169,6 +169,16 @@ pub fn vector_intrinsic(scalar_name: &str, ret_ty: &Type, width: u32) -> Option<
     })
 }
 
+/// The name without its type suffix of a call of an elementwise intrinsic
+/// returning `ret_ty`, scalar or vector: `llvm.smax` for `llvm.smax.v16i32`
+/// returning `<16 x i32>`; `None` for any other callee. The same name with
+/// the suffix of another lane count computes the same per lane.
+pub fn elementwise_intrinsic_base<'name>(name: &'name str, ret_ty: &Type) -> Option<&'name str> {
+    let suffix = intrinsic_type_suffix(ret_ty)?;
+    let base = name.strip_suffix(&suffix)?.strip_suffix('.')?;
+    ELEMENTWISE_INTRINSICS.iter().any(|entry| entry.base == base).then_some(base)
+}
+
 /// Double-precision names of the one-argument functions in libmvec (the
 /// single-precision ones add `f`).
 const LIBMVEC_UNARY: &[&str] = &[
@@ -257,6 +267,10 @@ mod tests {
         let sine = vector_intrinsic("llvm.sin.f32", &Type::F32, 8).unwrap();
         assert_eq!(sine.libm_name.as_deref(), Some("sinf"));
         assert_eq!(intrinsic_type_suffix(&Type::PTR.vector_of(4)).unwrap(), "v4p0");
+        let i32x16 = Type::I32.vector_of(16);
+        assert_eq!(elementwise_intrinsic_base("llvm.smax.v16i32", &i32x16), Some("llvm.smax"));
+        assert_eq!(elementwise_intrinsic_base("llvm.smax.v8i32", &i32x16), None);
+        assert_eq!(elementwise_intrinsic_base("llvm.vector.reduce.or.v16i1", &Type::BOOL), None);
     }
 
     #[test]
