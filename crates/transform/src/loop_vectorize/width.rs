@@ -26,11 +26,6 @@
 //! independent halves hide that latency. On the program corpus (AVX-512,
 //! W=32 against 16): collatz_declare_simd 1.9x faster, bisection_flag 1.7x,
 //! masked_inbranch 1.7x, mandelbrot 1.5x, straight-line bodies about equal.
-//! Bodies whose inner loops load from addresses that depend on the previous
-//! iteration's data (a binary search, a pointer chase:
-//! `loop_vectorize::loads_a_data_dependent_address`) wait for each load's
-//! latency; they get four registers per value (table_lookup_gather: 1.12x
-//! faster than with two).
 //! Bodies whose inner loops access bytes or halfwords are not interleaved:
 //! those accesses become one scalar load per lane when the address varies
 //! (no byte gathers), and twice the lanes only added address vectors and
@@ -90,9 +85,6 @@ pub struct DataProfile {
     address_weight: u64,
     /// Loads and stores of 8- or 16-bit values inside inner loops.
     inner_narrow_accesses: u64,
-    /// Loads in inner loops whose address depends on the previous
-    /// iteration's data (`loop_vectorize::loads_a_data_dependent_address`).
-    inner_data_dependent_loads: u64,
 }
 
 impl DataProfile {
@@ -125,12 +117,6 @@ impl DataProfile {
         }
     }
 
-    /// Records a load in an inner loop whose address depends on the
-    /// previous iteration's data.
-    pub fn add_data_dependent_load(&mut self) {
-        self.inner_data_dependent_loads += 1;
-    }
-
     /// The widest data type in bits; 32 for a body without data.
     pub fn widest_bits(&self) -> u32 {
         self.weight_by_bits.keys().next_back().copied().unwrap_or(32)
@@ -141,12 +127,10 @@ impl DataProfile {
     pub fn choose_width(&self, register_bits: u32) -> u32 {
         let cheapest = self.cheapest_width(register_bits);
         let widest = (register_bits / self.widest_bits().max(8)).clamp(2, 64);
-        if cheapest > widest || self.inner_narrow_accesses > 0 {
-            cheapest
-        } else if self.inner_data_dependent_loads > 0 {
-            (4 * cheapest).min(64)
-        } else {
+        if cheapest <= widest && self.inner_narrow_accesses == 0 {
             (2 * cheapest).min(64)
+        } else {
+            cheapest
         }
     }
 
@@ -260,23 +244,6 @@ mod tests {
         let mut bytes = profile(&[(32, 10)]);
         bytes.inner_narrow_accesses = 1;
         assert_eq!(bytes.choose_width(512), 16);
-    }
-
-    #[test]
-    fn data_dependent_inner_loads_interleave_four_registers() {
-        // table_lookup_gather: a binary search whose next address waits for
-        // the gathered value; four chains in flight (1.12x over two).
-        let mut search = profile(&[(32, 10)]);
-        search.add_data_dependent_load();
-        assert_eq!(search.choose_width(512), 64);
-        assert_eq!(search.choose_width(256), 32);
-        // Not beyond 64 lanes, and not where byte accesses already keep one.
-        let mut bytes = profile(&[(8, 10)]);
-        bytes.add_data_dependent_load();
-        assert_eq!(bytes.choose_width(512), 64);
-        let mut narrow = search.clone();
-        narrow.inner_narrow_accesses = 1;
-        assert_eq!(narrow.choose_width(512), 16);
     }
 
     #[test]
