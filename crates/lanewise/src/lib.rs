@@ -38,7 +38,7 @@ use lanewise_transform::{
     guard_divergent_regions, interleave_private_arrays, lower_vector_abi,
     mark_blocks_with_an_active_lane, narrow_divergent_loops, share_uniform_allocas,
     skip_loops_without_active_lanes, split_private_structs, widen_mask_phis, BlockPredicates,
-    NarrowConfig, RegionCosts, WidenConfig,
+    NarrowConfig, NarrowReport, RegionCosts, WidenConfig,
 };
 
 /// Regions that cost less than this are not worth an `any` test and a
@@ -906,16 +906,20 @@ pub(crate) fn widen_variant(
 /// in full-width lanes where the target has no AVX-512VL mask registers
 /// ([`widen_masks_below_avx512vl`]; narrowing needs the `<W x i1>` masks:
 /// a mask's lanes past the live count must be false in a narrow copy).
+/// Returns the divergent loops narrowing left as they were, by header name,
+/// with the reason (empty when narrowing does not apply to the target).
 pub(crate) fn finish_variant(
     vector: &mut Function,
     produced: &mut ProducedFunction,
     isa: Isa,
     target_features: &str,
     options: &Options,
-) -> Result<(), Error> {
-    produced.loops.narrowed = narrow_loops(vector, isa, target_features, options);
+) -> Result<Vec<(String, String)>, Error> {
+    let narrowing = narrow_loops(vector, isa, target_features, options);
+    produced.loops.narrowed = narrowing.narrowed_loops;
     widen_masks_below_avx512vl(vector, isa, target_features);
-    check(vector, Pass::Narrow, options)
+    check(vector, Pass::Narrow, options)?;
+    Ok(narrowing.refused)
 }
 
 /// AVX-512VL mask registers hold `<W x i1>` at every width: where the
@@ -930,7 +934,7 @@ pub(crate) fn widen_masks_below_avx512vl(vector: &mut Function, isa: Isa, target
 
 /// Narrow copies of the divergent loops of the widened `vector`
 /// (`lanewise_transform::narrow_loops`), as `options.narrow_loops` says;
-/// returns how many loops were narrowed. `Auto` narrows on targets with
+/// returns what the pass did (nothing where it does not apply). `Auto` narrows on targets with
 /// AVX-512 mask registers and compress and expand instructions (avx512f
 /// and avx512vl in `target_features`, the features of the function the
 /// variant is added to, or the `e` ISA with avx512vl): below AVX-512, LLVM
@@ -942,13 +946,13 @@ fn narrow_loops(
     isa: Isa,
     target_features: &str,
     options: &Options,
-) -> usize {
+) -> NarrowReport {
     let config = match options.narrow_loops {
-        NarrowLoops::Off => return 0,
+        NarrowLoops::Off => return NarrowReport::default(),
         NarrowLoops::Auto => {
             let avx512 = isa == Isa::Avx512 || enables_avx512_mask_registers(target_features);
             if !avx512 || !has_target_feature(target_features, "+avx512vl") {
-                return 0;
+                return NarrowReport::default();
             }
             NarrowConfig::profitable_on_avx512()
         }
@@ -959,7 +963,7 @@ fn narrow_loops(
             NarrowConfig::always(register_bits, avx512)
         }
     };
-    narrow_divergent_loops(vector, &config).narrowed_loops
+    narrow_divergent_loops(vector, &config)
 }
 
 /// The costs BOSCC weighs regions with: loads and stores whose address is

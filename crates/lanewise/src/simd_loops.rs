@@ -262,6 +262,7 @@ fn vectorize_loop(
     let mut mask_param_types = Vec::new();
     let mut masked_body = None;
     let mut narrowed_loops = 0;
+    let mut not_narrowed: Vec<(String, String)> = Vec::new();
     for masked in [false, true] {
         let name = format!("{body_name}.x{width}{}", if masked { ".masked" } else { "" });
         let variant = VariantName {
@@ -298,7 +299,7 @@ fn vectorize_loop(
                 return Err(refusal(estimate.refusal_message()));
             }
         }
-        finish_variant(&mut vector, &mut produced, isa, target_features, options)?;
+        let left_wide = finish_variant(&mut vector, &mut produced, isa, target_features, options)?;
         let added = module.add_internal_function(&vector, &work.name, isa.target_features());
         if let Err(error) = added {
             for name in &names {
@@ -308,6 +309,7 @@ fn vectorize_loop(
         }
         if !masked {
             narrowed_loops = produced.loops.narrowed;
+            not_narrowed = left_wide;
         }
         report.functions.push(produced);
         names.push(name);
@@ -369,6 +371,10 @@ fn vectorize_loop(
             "{narrowed_loops} divergent loop{} narrowed",
             if narrowed_loops == 1 { "" } else { "s" }
         ));
+    }
+    // Where narrowing applies (AVX-512), why a divergent loop kept its width.
+    for (header, reason) in &not_narrowed {
+        details.push(format!("divergent loop at %{header} not narrowed: {reason}"));
     }
     Ok((names, format!("vectorized loop at W={width} ({})", details.join(", "))))
 }

@@ -495,3 +495,29 @@ fn every_source_has_a_test() {
         }
     }
 }
+
+/// On AVX-512, a divergent loop narrowing leaves at its width is named in
+/// the loop's remark with the reason: table_lookup_gather's binary search
+/// (its dynamic uniform-gather test reads lanes by position).
+#[test]
+fn loops_left_wide_say_why_in_the_remark() {
+    let scratch = scratch_dir("not_narrowed");
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
+    let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+        .arg("cc")
+        .args(["-O3", "-march=x86-64-v4", "-mprefer-vector-width=512", "-fopenmp-simd"])
+        .args(["-Rpass=lanewise", "-S", "-I"])
+        .arg(&programs)
+        .arg(programs.join("table_lookup_gather.c"))
+        .arg("-o")
+        .arg(scratch.join("out.s")));
+    let remarks = String::from_utf8_lossy(&compiled.stderr);
+    let loop_remark = remarks
+        .lines()
+        .find(|line| line.contains("vectorized loop at W="))
+        .unwrap_or_else(|| panic!("no loop remark in\n{remarks}"));
+    assert!(
+        loop_remark.contains("divergent loop at %") && loop_remark.contains(" not narrowed: "),
+        "{loop_remark}"
+    );
+}
