@@ -498,7 +498,9 @@ fn every_source_has_a_test() {
 
 /// On AVX-512, a divergent loop narrowing leaves at its width is named in
 /// the loop's remark with the reason: table_lookup_gather's binary search
-/// (its dynamic uniform-gather test reads lanes by position).
+/// (its dynamic uniform-gather test reads lanes by position). As its loads
+/// wait for the previous iteration's data, the loop then gets twice the
+/// lanes: W=64, four registers per value.
 #[test]
 fn loops_left_wide_say_why_in_the_remark() {
     let scratch = scratch_dir("not_narrowed");
@@ -520,4 +522,5 @@ fn loops_left_wide_say_why_in_the_remark() {
         loop_remark.contains("divergent loop at %") && loop_remark.contains(" not narrowed: "),
         "{loop_remark}"
     );
+    assert!(loop_remark.contains("vectorized loop at W=64 "), "{loop_remark}");
 }

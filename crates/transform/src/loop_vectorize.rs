@@ -489,6 +489,9 @@ pub fn plan_simd_loop(
             });
             let inner_depth = loops.loop_depth(block) - loops.depth(lp);
             data_profile.add_inst(func, inst, inner_depth, is_index_phi);
+            if inner_depth > 0 && loads_a_data_dependent_address(func, loops, inst) {
+                data_profile.add_data_dependent_load();
+            }
             if let Some(result) = func.dfg.result(inst) {
                 for user in all_users.get(&result).into_iter().flatten() {
                     let user_block = func.layout.inst_block(*user);
@@ -1145,4 +1148,59 @@ fn mask_arguments(
         arguments.push(argument);
     }
     Ok(arguments)
+}
+
+/// Whether `inst` is a load whose address, in its innermost loop, depends on
+/// a loaded value or on a header phi of that loop that is not a counter (a
+/// counter's back-edge value is the phi plus a constant): each iteration's
+/// address waits for the previous iteration's data, as in a binary search or
+/// a pointer chase.
+fn loads_a_data_dependent_address(func: &Function, loops: &LoopInfo, inst: Inst) -> bool {
+    let InstData::Load { addr, .. } = func.dfg.inst(inst) else { return false };
+    let Some(block) = func.layout.inst_block(inst) else { return false };
+    let Some(lp) = loops.innermost_loop(block) else { return false };
+    let header = loops.header(lp);
+    let in_loop = |value: Value| match func.dfg.value_def(value) {
+        ValueDef::Result(def) => {
+            func.layout.inst_block(*def).is_some_and(|b| loops.contains(lp, b)).then_some(*def)
+        }
+        _ => None,
+    };
+    let is_counter = |phi: Inst| {
+        let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { return false };
+        let phi_value = func.dfg.result(phi);
+        incoming.iter().filter(|(from, _)| loops.contains(lp, *from)).all(|(_, value)| {
+            let Some(def) = in_loop(*value) else { return false };
+            match func.dfg.inst(def) {
+                InstData::Binary { op: BinaryOp::Add | BinaryOp::Sub, lhs, rhs, .. } => {
+                    (Some(*lhs) == phi_value && func.dfg.constant(*rhs).is_some())
+                        || (Some(*rhs) == phi_value && func.dfg.constant(*lhs).is_some())
+                }
+                InstData::Gep { base, indices, .. } => {
+                    Some(*base) == phi_value
+                        && indices.iter().all(|index| func.dfg.constant(*index).is_some())
+                }
+                _ => false,
+            }
+        })
+    };
+    let mut visited: HashSet<Value> = HashSet::new();
+    let mut worklist = vec![*addr];
+    while let Some(value) = worklist.pop() {
+        if !visited.insert(value) {
+            continue;
+        }
+        let Some(def) = in_loop(value) else { continue };
+        match func.dfg.inst(def) {
+            InstData::Load { .. } => return true,
+            InstData::Phi { .. } if func.layout.inst_block(def) == Some(header) => {
+                if !is_counter(def) {
+                    return true;
+                }
+            }
+            InstData::Phi { .. } | InstData::Call { .. } => {}
+            other => other.for_each_operand(|operand| worklist.push(operand)),
+        }
+    }
+    false
 }

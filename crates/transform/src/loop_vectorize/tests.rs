@@ -532,3 +532,70 @@ fn widest_data_ignores_inner_integer_counters_but_not_reductions() {
 
     assert_eq!(plan(&counting_loop(1, IntPredicate::Ne)).unwrap().data_profile.widest_bits(), 64);
 }
+
+/// A SIMD loop whose inner loop loads `base[k]` four times, with `k` a
+/// counter (`k + 1`) or, when `chase`, the index just loaded (a pointer
+/// chase: each address waits for the previous load).
+fn inner_index_loop(chase: bool) -> Function {
+    let mut func = Function::new("f", vec![Type::PTR, Type::I64], Type::Void);
+    let (base, bound) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let header = b.create_block(Some("header"));
+    let inner = b.create_block(Some("inner"));
+    let latch = b.create_block(Some("latch"));
+    let exit = b.create_block(Some("exit"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I64, 0);
+    let zero32 = b.iconst(Type::I32, 0);
+    b.jump(header);
+    b.switch_to_block(header);
+    let iv = b.phi(Type::I64, vec![(entry, zero)]);
+    b.jump(inner);
+    b.switch_to_block(inner);
+    let index = b.phi(Type::I64, vec![(header, iv)]);
+    let count = b.phi(Type::I32, vec![(header, zero32)]);
+    let element_addr = b.gep(Type::I32, base, vec![index]);
+    let element = b.load(Type::I32, element_addr, 4);
+    let one = b.iconst(Type::I64, 1);
+    let index_next = if chase {
+        b.cast(lanewise_ir::CastOp::ZExt, element, Type::I64)
+    } else {
+        b.binary(BinaryOp::Add, index, one)
+    };
+    let one32 = b.iconst(Type::I32, 1);
+    let count_next = b.binary(BinaryOp::Add, count, one32);
+    let four = b.iconst(Type::I32, 4);
+    let inner_continues = b.icmp(IntPredicate::Ult, count_next, four);
+    b.branch(inner_continues, inner, latch);
+    b.switch_to_block(latch);
+    let out_addr = b.gep(Type::I32, base, vec![iv]);
+    b.store(element, out_addr, 4);
+    let iv_next = b.binary(BinaryOp::Add, iv, one);
+    let continues = b.icmp(IntPredicate::Ne, iv_next, bound);
+    let latch_branch = b.branch(continues, header, exit);
+    for (phi, block, value) in
+        [(iv, latch, iv_next), (index, inner, index_next), (count, inner, count_next)]
+    {
+        let inst = b.func.dfg.defining_inst(phi).unwrap();
+        if let InstData::Phi { incoming, .. } = b.func.dfg.inst_mut(inst) {
+            incoming.push((block, value));
+        }
+    }
+    b.switch_to_block(exit);
+    b.ret(None);
+    func.loop_hints
+        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    verify_function(&func).unwrap();
+    func
+}
+
+/// A load whose address waits for the previous iteration's data is
+/// recorded; one indexed by a counter is not.
+#[test]
+fn data_dependent_inner_addresses_are_recorded() {
+    let recorded =
+        |chase| plan(&inner_index_loop(chase)).unwrap().data_profile.has_data_dependent_loads();
+    assert!(!recorded(false));
+    assert!(recorded(true));
+}

@@ -85,6 +85,9 @@ pub struct DataProfile {
     address_weight: u64,
     /// Loads and stores of 8- or 16-bit values inside inner loops.
     inner_narrow_accesses: u64,
+    /// Loads in inner loops whose address depends on the previous
+    /// iteration's data (`loop_vectorize::loads_a_data_dependent_address`).
+    inner_data_dependent_loads: u64,
 }
 
 impl DataProfile {
@@ -115,6 +118,20 @@ impl DataProfile {
         } else if let Some(bits) = data_bits(func, inst, is_index_phi) {
             self.add(bits, weight);
         }
+    }
+
+    /// Records a load in an inner loop whose address depends on the
+    /// previous iteration's data.
+    pub fn add_data_dependent_load(&mut self) {
+        self.inner_data_dependent_loads += 1;
+    }
+
+    /// Whether an inner loop loads from an address that depends on the
+    /// previous iteration's data: such a loop waits for each load's latency
+    /// (`lanewise::simd_loops` gives it twice the lanes when narrowing
+    /// cannot take it).
+    pub fn has_data_dependent_loads(&self) -> bool {
+        self.inner_data_dependent_loads > 0
     }
 
     /// The widest data type in bits; 32 for a body without data.
