@@ -94,6 +94,16 @@ impl<'f> FunctionBuilder<'f> {
         self.ins_value(InstData::Phi { ty: ty.clone(), incoming }, ty)
     }
 
+    /// Adds the entry `(from, value)` to the phi whose result is `phi` (a
+    /// loop header's phi gets its back-edge value once that is built).
+    pub fn add_phi_incoming(&mut self, phi: Value, from: Block, value: Value) {
+        let inst = self.func.dfg.defining_inst(phi).expect("a phi result");
+        match self.func.dfg.inst_mut(inst) {
+            InstData::Phi { incoming, .. } => incoming.push((from, value)),
+            other => panic!("add_phi_incoming on a non-phi: {other:?}"),
+        }
+    }
+
     pub fn load(&mut self, ty: Type, addr: Value, align: u32) -> Value {
         self.ins_value(InstData::Load { ty: ty.clone(), addr, align, volatile: false }, ty)
     }

@@ -1275,15 +1275,8 @@ fn compress_call(
     passthru: Value,
 ) -> Value {
     let ty = func.dfg.value_type(value).clone();
-    let suffix = intrinsic_type_suffix(&ty).expect("a vector of scalars");
-    let call = InstData::Call {
-        callee: Callee::Direct(format!("llvm.experimental.vector.compress.{suffix}")),
-        args: vec![value, mask, passthru],
-        ret_ty: ty.clone(),
-        effects: CallEffects::Pure,
-        flags: FastMathFlags::default(),
-    };
-    append_value(func, block, call, ty)
+    let args = vec![value, mask, passthru];
+    vector_intrinsic(func, block, "llvm.experimental.vector.compress", ty, args, CallEffects::Pure)
 }
 
 /// `llvm.masked.expandload(address, mask, passthru)`: consecutive elements
@@ -1296,15 +1289,8 @@ fn expand_load(
     passthru: Value,
 ) -> Value {
     let ty = func.dfg.value_type(passthru).clone();
-    let suffix = intrinsic_type_suffix(&ty).expect("a vector of scalars");
-    let call = InstData::Call {
-        callee: Callee::Direct(format!("llvm.masked.expandload.{suffix}")),
-        args: vec![address, mask, passthru],
-        ret_ty: ty.clone(),
-        effects: CallEffects::ReadOnly,
-        flags: FastMathFlags::default(),
-    };
-    append_value(func, block, call, ty)
+    let args = vec![address, mask, passthru];
+    vector_intrinsic(func, block, "llvm.masked.expandload", ty, args, CallEffects::ReadOnly)
 }
 
 /// AVX-512's `llvm.x86.avx512.mask.expand(source, passthru, mask)`:
@@ -1317,12 +1303,26 @@ fn register_expand(
     mask: Value,
 ) -> Value {
     let ty = func.dfg.value_type(passthru).clone();
+    let args = vec![source, passthru, mask];
+    vector_intrinsic(func, block, "llvm.x86.avx512.mask.expand", ty, args, CallEffects::Pure)
+}
+
+/// A call of the intrinsic `name` overloaded on the vector type `ty` (its
+/// result), appended to `block`.
+fn vector_intrinsic(
+    func: &mut Function,
+    block: Block,
+    name: &str,
+    ty: Type,
+    args: Vec<Value>,
+    effects: CallEffects,
+) -> Value {
     let suffix = intrinsic_type_suffix(&ty).expect("a vector of scalars");
     let call = InstData::Call {
-        callee: Callee::Direct(format!("llvm.x86.avx512.mask.expand.{suffix}")),
-        args: vec![source, passthru, mask],
+        callee: Callee::Direct(format!("{name}.{suffix}")),
+        args,
         ret_ty: ty.clone(),
-        effects: CallEffects::Pure,
+        effects,
         flags: FastMathFlags::default(),
     };
     append_value(func, block, call, ty)

@@ -1045,12 +1045,8 @@ fn set_bits_loop() -> Function {
     b.switch_to_block(end);
     let result = b.phi(Type::I32, vec![(entry, zero), (body, r_next)]);
     b.ret(Some(result));
-    for (phi, value) in [(x, x_next), (r, r_next)] {
-        let inst = func.dfg.defining_inst(phi).unwrap();
-        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
-            incoming.push((body, value));
-        }
-    }
+    b.add_phi_incoming(x, body, x_next);
+    b.add_phi_incoming(r, body, r_next);
     func
 }
 
@@ -1091,10 +1087,7 @@ fn two_exit_values_loop() -> Function {
     b.switch_to_block(end);
     let result = b.phi(Type::I32, vec![(side, y), (latch, x_next)]);
     b.ret(Some(result));
-    let inst = func.dfg.defining_inst(x).unwrap();
-    if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
-        incoming.push((latch, x_next));
-    }
+    b.add_phi_incoming(x, latch, x_next);
     func
 }
 
@@ -1176,10 +1169,7 @@ fn first_at_least() -> Function {
     b.switch_to_block(end);
     let result = b.phi(Type::I32, vec![(body, j)]);
     b.ret(Some(result));
-    let inst = func.dfg.defining_inst(j).unwrap();
-    if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
-        incoming.push((body, j_next));
-    }
+    b.add_phi_incoming(j, body, j_next);
     func
 }
 
