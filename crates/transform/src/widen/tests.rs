@@ -298,6 +298,15 @@ fn multiple_count64(rng: &mut Rng) -> Val {
     Val::int(64, u128::from(value))
 }
 
+/// A random value below 2^30 (bit lengths spread evenly), negated half the
+/// time: multiplied by a divisor below 2^20 it stays below the 2^50 limit
+/// of the reciprocal path.
+fn small_count64(rng: &mut Rng) -> Val {
+    let magnitude = rng.next() >> (34 + rng.below(30));
+    let value = if rng.below(2) == 0 { magnitude } else { magnitude.wrapping_neg() };
+    Val::int(64, u128::from(value))
+}
+
 fn small_offset64(rng: &mut Rng) -> Val {
     Val::int(64, u128::from(rng.below(5).wrapping_sub(2)))
 }
@@ -1129,18 +1138,61 @@ fn i32_division_takes_the_float_path_when_exact_and_agrees_with_the_scalar_lanes
 }
 
 #[test]
-fn i64_division_by_a_constant_takes_the_double_path_and_agrees_with_the_scalar_lanes() {
-    let cases = [(true, 1_000_003), (true, -7), (true, 3), (false, 1_000_003), (false, 10)];
+fn i64_division_by_a_constant_multiplies_by_its_reciprocal_and_agrees_with_the_scalar_lanes() {
+    // 49 * (1.0 / 49) < 1: the rounded-to-nearest reciprocal of 49, -103 or
+    // 107 would get 1 / 1 wrong.
+    let cases = [(true, 1_000_003), (true, -7), (true, 3), (true, 49), (true, -103)];
+    let cases = cases.into_iter().chain([(false, 1_000_003), (false, 10), (false, 107)]);
     for (signed, divisor) in cases {
         let scalar = constant_division_kernel(signed, divisor);
         let config = config(8, Isa::Avx512, &[VECTOR, VECTOR]);
         let info = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
         let vector = widen(&scalar, &info, &config);
-        let divisions =
-            count(&vector, |data| matches!(data, InstData::Binary { op: BinaryOp::FDiv, .. }));
-        assert_eq!(divisions, 2, "{vector}");
-        check_differential(&scalar, &vector, &config, &[multiple_count64, small_offset64], 3000);
+        let is = |wanted: BinaryOp| move |data: &InstData| matches!(data, InstData::Binary { op, .. } if *op == wanted);
+        assert_eq!(count(&vector, is(BinaryOp::FDiv)), 0, "{vector}");
+        assert_eq!(count(&vector, is(BinaryOp::FMul)), 2, "{vector}");
+        // Small dividends take the fast path, large ones the exact one.
+        check_differential(&scalar, &vector, &config, &[small_count64, small_offset64], 2000);
+        check_differential(&scalar, &vector, &config, &[multiple_count64, small_offset64], 1000);
     }
+}
+
+/// The proof of the reciprocal path (widen/division.rs) checked on the
+/// dividends where a rounded quotient goes wrong first: next to multiples
+/// of the divisor and next to the 2^50 limit, for divisors of every size.
+#[test]
+fn reciprocal_quotients_are_exact_below_two_to_the_fifty() {
+    const LIMIT: u64 = 1 << 50;
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let mut divisors = vec![3, 5, 7, 10, 1_000_003, (1 << 20) + 1, (1 << 32) - 1, (1 << 49) - 1];
+    divisors.extend([(1 << 50) + 3, (1 << 53) + 1, (1 << 62) - 1, u64::MAX, i64::MAX as u64]);
+    divisors.extend((0..200).map(|_| (rng.next() >> rng.below(62)) | 3));
+    let mut naive_errors = 0;
+    for divisor in divisors {
+        if divisor.is_power_of_two() {
+            continue;
+        }
+        let reciprocal = super::division::reciprocal_rounded_up(divisor).expect("a reciprocal");
+        let naive = 1.0 / divisor as f64;
+        let largest_multiple = (LIMIT - 1) / divisor;
+        let mut dividends = vec![0, 1, LIMIT - 1, LIMIT - 2, LIMIT - divisor.min(LIMIT)];
+        for _ in 0..300 {
+            let multiple = rng.below(largest_multiple + 1);
+            let base = multiple.saturating_mul(divisor);
+            for offset in [0, 1, divisor - 1] {
+                dividends.push(base.saturating_add(offset));
+                dividends.push(base.saturating_sub(offset));
+            }
+            dividends.push(rng.below(LIMIT));
+        }
+        for dividend in dividends.into_iter().filter(|&dividend| dividend < LIMIT) {
+            let quotient = (dividend as f64 * reciprocal) as u64;
+            assert_eq!(quotient, dividend / divisor, "{dividend} / {divisor}");
+            naive_errors += usize::from((dividend as f64 * naive) as u64 != dividend / divisor);
+        }
+    }
+    // The dividends find the errors of the plain rounded reciprocal.
+    assert!(naive_errors > 0);
 }
 
 mod masked;
