@@ -228,6 +228,7 @@ impl Widener<'_> {
         let vector = self.vector(value)?;
         let (reduction, operand) = match (name, mask) {
             ("rv_any", None) => ("or", vector),
+            ("rv_any", Some(mask)) if self.implies_mask(vector, mask) => ("or", vector),
             ("rv_any", Some(mask)) => ("or", self.binary(BinaryOp::And, vector, mask)),
             (_, None) => ("and", vector),
             (_, Some(mask)) => {

@@ -328,6 +328,33 @@ impl Widener<'_> {
         bits
     }
 
+    /// Whether every lane set in the widened mask `value` is set in `mask`:
+    /// `value` is `mask`, or `select(c, _, false)` or `a & b` with `c`
+    /// (`a` or `b`) implying `mask`, a few levels deep. A divergent loop's
+    /// continue mask is built that way from its live mask, so `rv_any` of
+    /// it needs no `and` with the block mask.
+    pub(super) fn implies_mask(&self, value: Value, mask: Value) -> bool {
+        fn implies(func: &Function, value: Value, mask: Value, depth: u32) -> bool {
+            if value == mask {
+                return true;
+            }
+            if depth == 0 {
+                return false;
+            }
+            let Some(def) = func.dfg.defining_inst(value) else { return false };
+            match func.dfg.inst(def) {
+                InstData::Select { cond, if_false, .. } if is_false_mask(func, *if_false) => {
+                    implies(func, *cond, mask, depth - 1)
+                }
+                InstData::Binary { op: BinaryOp::And, lhs, rhs, .. } => {
+                    implies(func, *lhs, mask, depth - 1) || implies(func, *rhs, mask, depth - 1)
+                }
+                _ => false,
+            }
+        }
+        implies(&self.func, value, mask, 4)
+    }
+
     /// The all-false or all-true `<W x i1>` constant.
     pub(super) fn constant_mask(&mut self, value: bool) -> Value {
         let bit = self.func.dfg.int_const(Type::BOOL, u128::from(value));
@@ -498,5 +525,16 @@ impl Widener<'_> {
             Some(_) => safe(divisor),
             None => false,
         }
+    }
+}
+
+/// Whether `value` is an all-false mask constant.
+fn is_false_mask(func: &Function, value: Value) -> bool {
+    match func.dfg.constant(value) {
+        Some(Constant::Zero) => true,
+        Some(Constant::Aggregate(lanes)) => {
+            lanes.iter().all(|&lane| func.dfg.int_constant(lane) == Some(0))
+        }
+        _ => false,
     }
 }

@@ -493,6 +493,13 @@ const BUILTIN_ACTIVE: [bool; 8] = [true, true, false, true, true, false, true, t
 fn run_builtin(
     build: impl FnOnce(&mut FunctionBuilder, Value, Value, Value) -> Value,
 ) -> (Vec<Option<u128>>, Vec<u32>) {
+    run_widened_builtin(&widen_builtin(build))
+}
+
+/// The scalar function of [`run_builtin`], its config and its widening.
+fn widen_builtin(
+    build: impl FnOnce(&mut FunctionBuilder, Value, Value, Value) -> Value,
+) -> (Function, WidenConfig, WidenedFunction) {
     let mut func = Function::new("builtin", vec![Type::I32, Type::PTR], Type::I32);
     add_entry_mask_param(&mut func);
     let (x, p) = (func.param_value(0), func.param_value(1));
@@ -512,6 +519,14 @@ fn run_builtin(
     let mut config = config(8, Isa::Avx2, &[VECTOR, UNIFORM, VECTOR]);
     config.masked = true;
     let widened = widen_masked(&func, &config, &BlockPredicates::all_active());
+    (func, config, widened)
+}
+
+/// Runs a [`widen_builtin`] result on [`BUILTIN_XS`] under
+/// [`BUILTIN_ACTIVE`]: the result lanes and the first 16 `i32`s of memory.
+fn run_widened_builtin(
+    (func, config, widened): &(Function, WidenConfig, WidenedFunction),
+) -> (Vec<Option<u128>>, Vec<u32>) {
     let mut memory = Memory::new(MEMORY_BASE, 64);
     for (index, byte) in memory.bytes.iter_mut().enumerate() {
         *byte = if index % 4 == 0 { 100 + index as u8 / 4 } else { 0 };
@@ -520,7 +535,7 @@ fn run_builtin(
         Err(InterpError(format!("unexpected call of `{name}`")))
     });
     let xs = Val::Vector(BUILTIN_XS.iter().map(|x| Val::int(32, *x)).collect());
-    let abi = MaskAbi::for_variant(&func, &config).unwrap();
+    let abi = MaskAbi::for_variant(func, config).unwrap();
     let mut args = vec![xs, Val::Ptr(MEMORY_BASE)];
     args.extend(mask_args(&abi, &BUILTIN_ACTIVE));
     let result = interpreter.run(&widened.function, &args).expect("vector run");
@@ -590,6 +605,28 @@ fn spmd_reductions_count_only_active_lanes() {
     let expected: Vec<Option<u128>> =
         BUILTIN_ACTIVE.iter().map(|on| Some(u128::from(*on))).collect();
     assert_eq!(mask, expected);
+}
+
+#[test]
+fn any_of_a_mask_within_the_block_mask_needs_no_and() {
+    // rv_any(select(rv_mask(), odd, false)): the argument has no lane
+    // outside the block mask, as a divergent loop's continue mask.
+    let built = widen_builtin(|b, _, odd, _| {
+        let active = call_builtin(b, "rv_mask", vec![], Type::BOOL);
+        let no = b.iconst(Type::BOOL, 0);
+        let within = b.select(active, odd, no);
+        call_builtin(b, "rv_any", vec![within], Type::BOOL)
+    });
+    let ands =
+        count(&built.2.function, |data| matches!(data, InstData::Binary { op: BinaryOp::And, .. }));
+    // The one `and` is the scalar code's `x & 1`.
+    assert_eq!(ands, 1, "{}", built.2.function);
+    assert_eq!(run_widened_builtin(&built).0, uniform_lanes(1));
+    // Without the select the `and` with the block mask is needed.
+    let plain = widen_builtin(|b, _, odd, _| call_builtin(b, "rv_any", vec![odd], Type::BOOL));
+    let ands =
+        count(&plain.2.function, |data| matches!(data, InstData::Binary { op: BinaryOp::And, .. }));
+    assert_eq!(ands, 2, "{}", plain.2.function);
 }
 
 #[test]
