@@ -1146,6 +1146,10 @@ impl<'a> Widener<'a> {
             unreachable!()
         };
         let result_ty = self.vector_type(self.scalar.dfg.value_type(if_true))?;
+        if let Some(vector) = self.select_on_uniform_bool(cond, if_true, if_false, &result_ty)? {
+            self.define_result(inst, Widened::Vector(vector));
+            return Ok(());
+        }
         let cond = if self.is_uniform(cond)? { self.lane0(cond)? } else { self.vector(cond)? };
         let if_true = self.vector(if_true)?;
         let if_false = self.vector(if_false)?;
@@ -1153,6 +1157,42 @@ impl<'a> Widener<'a> {
             self.append_value(InstData::Select { cond, if_true, if_false, flags }, result_ty);
         self.define_result(inst, Widened::Vector(vector));
         Ok(())
+    }
+
+    /// `c && u` (`select(c, u, false)`) and `c || u` (`select(c, true, u)`)
+    /// of a varying mask `c` and a uniform `u`, as `select(u, c, false)` and
+    /// `select(u, true, c)` on the scalar `u`: LLVM keeps a select on a
+    /// scalar condition a branch, where a splat of `u` would cost a move
+    /// into a mask register and an `and` in every iteration of a divergent
+    /// loop whose exit test has a uniform part (`while (x > t && rounds <
+    /// 30)`). `u` is frozen: the scalar select gives `false` (`true`) in the
+    /// lanes where `c` is false (true) even if `u` is poison.
+    fn select_on_uniform_bool(
+        &mut self,
+        cond: Value,
+        if_true: Value,
+        if_false: Value,
+        result_ty: &Type,
+    ) -> Result<Option<Value>, WidenError> {
+        if *self.scalar.dfg.value_type(if_true) != Type::BOOL || self.is_uniform(cond)? {
+            return Ok(None);
+        }
+        let constant = |value| self.scalar.dfg.int_constant(value);
+        let (uniform, and) = if constant(if_false) == Some(0) && self.is_uniform(if_true)? {
+            (if_true, true)
+        } else if constant(if_true) == Some(1) && self.is_uniform(if_false)? {
+            (if_false, false)
+        } else {
+            return Ok(None);
+        };
+        let scalar = self.lane0(uniform)?;
+        let frozen = self.append_value(InstData::Freeze { arg: scalar }, Type::BOOL);
+        let mask = self.vector(cond)?;
+        let (if_true, if_false) =
+            if and { (mask, self.constant_mask(false)) } else { (self.constant_mask(true), mask) };
+        let select =
+            InstData::Select { cond: frozen, if_true, if_false, flags: Default::default() };
+        Ok(Some(self.append_value(select, result_ty.clone())))
     }
 
     /// GEP: uniform base and indices stay scalar (struct field indices must),

@@ -539,6 +539,38 @@ fn uniform_only_function_has_no_vector_ops_but_the_return_splat() {
 }
 
 #[test]
+fn varying_and_uniform_bools_select_on_the_scalar_uniform_bool() {
+    // (x > 0 && n > 5) + 2 * (x > 0 || n > 5), as LLVM writes && and ||.
+    let mut func = Function::new("both", vec![Type::I32, Type::I32], Type::I32);
+    let (x, n) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I32, 0);
+    let five = b.iconst(Type::I32, 5);
+    let positive = b.icmp(IntPredicate::Sgt, x, zero);
+    let big = b.icmp(IntPredicate::Sgt, n, five);
+    let (no, yes) = (b.iconst(Type::BOOL, 0), b.iconst(Type::BOOL, 1));
+    let both = b.select(positive, big, no);
+    let either = b.select(positive, yes, big);
+    let both_int = b.cast(CastOp::ZExt, both, Type::I32);
+    let either_int = b.cast(CastOp::ZExt, either, Type::I32);
+    let twice = b.binary(BinaryOp::Add, either_int, either_int);
+    let sum = b.binary(BinaryOp::Add, both_int, twice);
+    b.ret(Some(sum));
+    let config = config(8, Isa::Avx2, &[VECTOR, UNIFORM]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    let scalar_conditions = count(
+        &vector,
+        |data| matches!(data, InstData::Select { cond, .. } if *vector.dfg.value_type(*cond) == Type::BOOL),
+    );
+    assert_eq!(scalar_conditions, 2, "{vector}");
+    assert_eq!(count(&vector, is_splat), 0, "{vector}");
+    check_differential(&func, &vector, &config, &[any_int, small_int], 200);
+}
+
+#[test]
 fn side_effect_calls_run_once_per_lane_in_lane_order() {
     let mut func = Function::new("effects", vec![Type::I32], Type::I32);
     let x = func.param_value(0);
