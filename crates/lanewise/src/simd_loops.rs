@@ -24,6 +24,11 @@
 //! 1 divergent loop narrowed)") or `Missed` with the reason. The divergent
 //! loops of the bodies are narrowed (`crate::finish_variant`) after the
 //! cost models have weighed the bodies without their narrow copies. A refusal never changes the function.
+//! W is the data profile's (`DataProfile::choose_width`), doubled (and the
+//! variant widened again) on AVX-512 for inner loops whose data-dependent
+//! loads narrowing cannot take, and for bodies without divergent loops whose
+//! inner loop waits on a recurrence (`loop_vectorize::latency`; the remark
+//! says "W doubled").
 //! Functions that already hold vector code (a loop LLVM did vectorize) are
 //! lifted without the scalarizer
 //! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
@@ -57,12 +62,12 @@ use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
 use lanewise_ir::{DataLayout, Function};
 use lanewise_llvm::{LlvmModule, SimdLoopFunction};
 use lanewise_transform::loop_vectorize::narrow::narrow_truncated_phis;
-use lanewise_transform::loop_vectorize::profit;
 use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
     choose_tail, find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop,
     scalar_remainder_body, LoopCallTargets, SimdLoopCandidate, TailCosts,
 };
+use lanewise_transform::loop_vectorize::{latency, profit};
 
 use crate::{
     check, finish_variant, widen_masks_below_avx512vl, widen_variant, Error, Options, Pass, Remark,
@@ -263,6 +268,8 @@ fn vectorize_loop(
     let mut not_narrowed: Vec<(String, String)> = Vec::new();
     let mut may_double_width =
         forced_width.is_none() && plan.data_profile.has_data_dependent_loads();
+    let mut may_double_for_latency = forced_width.is_none() && isa.register_bits() == 512;
+    let mut latency_note = None;
     let mut masked = false;
     loop {
         let name = format!("{body_name}.x{width}{}", if masked { ".masked" } else { "" });
@@ -288,6 +295,26 @@ fn vectorize_loop(
         // its divergent loops (they count every loop once).
         let mut estimated = vector.clone();
         widen_masks_below_avx512vl(&mut estimated, isa, target_features);
+        // An inner loop bound by the latency of its recurrence, in a body
+        // without divergent loops (which narrowing takes, at two registers
+        // per value): twice the lanes in about the same time
+        // (`loop_vectorize::latency`; bisection_flag 1.45x).
+        if !masked && may_double_for_latency && width * 2 <= 64 {
+            may_double_for_latency = false;
+            let loop_latency = latency::latency_bound(&estimated, isa.register_bits());
+            if let Some(loop_latency) =
+                loop_latency.filter(|l| l.is_latency_bound() && produced.loops.divergent == 0)
+            {
+                latency_note = Some(format!(
+                    "W doubled: an inner loop waits on a {}-cycle recurrence, its \
+                     instructions take {} cycles",
+                    loop_latency.recurrence_cycles, loop_latency.throughput_cycles
+                ));
+                may_double_width = false;
+                width *= 2;
+                continue;
+            }
+        }
         if masked {
             mask_param_types =
                 vector.params[body.params.len()..].iter().map(|param| param.ty.clone()).collect();
@@ -381,6 +408,7 @@ fn vectorize_loop(
     if plan.inductions.len() > 1 {
         details.push(format!("{} linear", plan.inductions.len() - 1));
     }
+    details.extend(latency_note);
     if narrowed_loops > 0 {
         details.push(format!(
             "{narrowed_loops} divergent loop{} narrowed",

@@ -524,3 +524,34 @@ fn loops_left_wide_say_why_in_the_remark() {
     );
     assert!(loop_remark.contains("vectorized loop at W=64 "), "{loop_remark}");
 }
+
+/// On AVX-512, a body whose inner loop (uniform, no divergent loop) waits on
+/// a long recurrence gets twice the lanes (`loop_vectorize::latency`):
+/// bisection_flag's bisection steps, at W=64. A body whose inner loop is
+/// divergent keeps W=32 (its narrowing works on two registers per value).
+#[test]
+fn latency_bound_inner_loops_get_twice_the_lanes() {
+    let scratch = scratch_dir("latency_bound");
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
+    let loop_remark = |program: &str| {
+        let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+            .arg("cc")
+            .args(["-O3", "-march=x86-64-v4", "-mprefer-vector-width=512", "-fopenmp-simd"])
+            .args(["-Rpass=lanewise", "-S", "-I"])
+            .arg(&programs)
+            .arg(programs.join(program))
+            .arg("-o")
+            .arg(scratch.join("out.s")));
+        let remarks = String::from_utf8_lossy(&compiled.stderr).into_owned();
+        remarks
+            .lines()
+            .find(|line| line.contains("vectorized loop at W="))
+            .unwrap_or_else(|| panic!("no loop remark in\n{remarks}"))
+            .to_owned()
+    };
+    let bisection = loop_remark("bisection_flag.c");
+    assert!(bisection.contains("vectorized loop at W=64 "), "{bisection}");
+    assert!(bisection.contains("W doubled: an inner loop waits on a "), "{bisection}");
+    let newton = loop_remark("newton_inner_while.c");
+    assert!(newton.contains("vectorized loop at W=32 "), "{newton}");
+}

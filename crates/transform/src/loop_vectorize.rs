@@ -62,6 +62,7 @@
 //! wrap (the loop would not terminate otherwise, or only after 2^n
 //! iterations).
 
+pub mod latency;
 pub mod narrow;
 pub mod profit;
 pub mod recurrence;
