@@ -26,9 +26,9 @@
 //! cost models have weighed the bodies without their narrow copies. A refusal never changes the function.
 //! W is the data profile's (`DataProfile::choose_width`), doubled (and the
 //! variant widened again) on AVX-512 for inner loops whose data-dependent
-//! loads narrowing cannot take, and for bodies without divergent loops whose
-//! inner loop waits on a recurrence (`loop_vectorize::latency`; the remark
-//! says "W doubled").
+//! loads narrowing cannot take, and from 32 to 64 for bodies whose inner
+//! loop waits on a recurrence (`loop_vectorize::latency`; the remark says
+//! "W doubled").
 //! Functions that already hold vector code (a loop LLVM did vectorize) are
 //! lifted without the scalarizer
 //! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
@@ -295,16 +295,15 @@ fn vectorize_loop(
         // its divergent loops (they count every loop once).
         let mut estimated = vector.clone();
         widen_masks_below_avx512vl(&mut estimated, isa, target_features);
-        // An inner loop bound by the latency of its recurrence, in a body
-        // without divergent loops (which narrowing takes, at two registers
-        // per value): twice the lanes in about the same time
-        // (`loop_vectorize::latency`; bisection_flag 1.45x).
-        if !masked && may_double_for_latency && width * 2 <= 64 {
+        // An inner loop bound by the latency of its recurrence: twice the
+        // lanes in about the same time (`loop_vectorize::latency`). From
+        // two registers of 32-bit lanes to four only: W = 16 on AVX-512
+        // means 64-bit data or byte accesses, which twice the lanes made
+        // slower (double_math 0.93x, string_lengths 0.65x).
+        if !masked && may_double_for_latency && width == 32 {
             may_double_for_latency = false;
             let loop_latency = latency::latency_bound(&estimated, isa.register_bits());
-            if let Some(loop_latency) =
-                loop_latency.filter(|l| l.is_latency_bound() && produced.loops.divergent == 0)
-            {
+            if let Some(loop_latency) = loop_latency.filter(|l| l.is_latency_bound()) {
                 latency_note = Some(format!(
                     "W doubled: an inner loop waits on a {}-cycle recurrence, its \
                      instructions take {} cycles",

@@ -525,10 +525,10 @@ fn loops_left_wide_say_why_in_the_remark() {
     assert!(loop_remark.contains("vectorized loop at W=64 "), "{loop_remark}");
 }
 
-/// On AVX-512, a body whose inner loop (uniform, no divergent loop) waits on
-/// a long recurrence gets twice the lanes (`loop_vectorize::latency`):
-/// bisection_flag's bisection steps, at W=64. A body whose inner loop is
-/// divergent keeps W=32 (its narrowing works on two registers per value).
+/// On AVX-512, a body whose inner loop waits on a long recurrence gets twice
+/// the lanes (`loop_vectorize::latency`): bisection_flag's bisection steps,
+/// at W=64. newton_inner_while's divergent loop divides: its instructions
+/// take as long as its recurrence, and it keeps W=32 (and its narrowing).
 #[test]
 fn latency_bound_inner_loops_get_twice_the_lanes() {
     let scratch = scratch_dir("latency_bound");

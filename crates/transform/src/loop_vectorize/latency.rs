@@ -17,16 +17,29 @@
 //!   class cores), from a header phi through the loop body to the value the
 //!   phi takes on a back edge;
 //! - its **throughput** cost: the vector registers every instruction of
-//!   the blocks that run on every iteration reads or writes, at
+//!   its blocks (not those of inner loops) reads or writes, at
 //!   [`VECTOR_REGISTER_OPS_PER_CYCLE`] (scalar and mask operations are left
-//!   out: they issue on other ports).
+//!   out: they issue on other ports), except for instructions whose cost is
+//!   not their registers: a gather or scatter takes [`GATHER_ELEMENT_CYCLES`]
+//!   per lane (AMD Zen 4 loads about one element per cycle), a division or
+//!   square root [`DIVIDER_CYCLES_PER_REGISTER`], a call of a function
+//!   (per lane, scalarized) [`CALL_CYCLES`]. Without them a loop around a
+//!   gather looks latency-bound (the gather's latency is in its recurrence)
+//!   when the gathers' throughput is what bounds it:
+//!   tests/programs/narrowed_lanes ran 0.71x at twice the lanes. Blocks
+//!   that run only on some iterations (a gather's guarded fast path, a
+//!   region BOSCC skips) count as if they ran on all: the estimate leans
+//!   towards throughput-bound, the side that keeps W.
 //!
-//! The body is latency-bound when some loop's recurrence exceeds its
-//! throughput cost by [`LATENCY_BOUND_RATIO_PERCENT`]. `lanewise::simd_loops`
-//! doubles W for such a body on AVX-512 when it has no divergent loop (the
-//! narrowing of divergent loops works on two registers per value, and is
-//! worth more than the lanes: tests/programs/mandelbrot ran 0.65x at W = 64
-//! without it).
+//! The body is latency-bound when some loop's recurrence is at least
+//! [`MIN_RECURRENCE_CYCLES`] long and exceeds its throughput cost by
+//! [`LATENCY_BOUND_RATIO_PERCENT`]. `lanewise::simd_loops` doubles W from 32
+//! to 64 for such a body on AVX-512: bisection_flag 1.39x, particles_cpp
+//! 1.16x, stencil_conditional 1.02x faster. A divergent loop at 64 lanes
+//! (four registers per value) is not narrowed, so where narrowing pays, the
+//! loop must not look latency-bound: mandelbrot (an 8-cycle recurrence
+//! against 12 cycles of instructions) ran 0.65x at W = 64, collatz and
+//! trip_counts 0.74x and 0.48x, and the model keeps all three at 32.
 
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::{ControlFlowGraph, DominatorTree};
@@ -39,9 +52,23 @@ use super::width::type_registers;
 /// operations (Intel: ports 0 and 5; AMD Zen 4: four 256-bit pipes).
 pub const VECTOR_REGISTER_OPS_PER_CYCLE: u64 = 2;
 
+/// Cycles per lane of a gather or scatter.
+pub const GATHER_ELEMENT_CYCLES: u64 = 1;
+
+/// Cycles of a vector division or square root per register.
+pub const DIVIDER_CYCLES_PER_REGISTER: u64 = 8;
+
+/// Cycles of a call of a function that is not an LLVM intrinsic.
+pub const CALL_CYCLES: u64 = 20;
+
 /// How much longer (in percent) a loop's recurrence must be than its
 /// throughput cost for the body to count as latency-bound.
 pub const LATENCY_BOUND_RATIO_PERCENT: u64 = 125;
+
+/// The shortest recurrence that counts: chains of a few cycles are as long
+/// as the loop's own overhead (its exit branch, the mask test of a
+/// divergent loop), which the estimate leaves out.
+pub const MIN_RECURRENCE_CYCLES: u64 = 8;
 
 /// The recurrence and the throughput cost of the most latency-bound loop of
 /// a vector body, in cycles.
@@ -53,7 +80,8 @@ pub struct LoopLatency {
 
 impl LoopLatency {
     pub fn is_latency_bound(&self) -> bool {
-        self.recurrence_cycles * 100 >= self.throughput_cycles * LATENCY_BOUND_RATIO_PERCENT
+        self.recurrence_cycles >= MIN_RECURRENCE_CYCLES
+            && self.recurrence_cycles * 100 >= self.throughput_cycles * LATENCY_BOUND_RATIO_PERCENT
     }
 }
 
@@ -72,16 +100,19 @@ pub fn latency_bound(func: &Function, register_bits: u32) -> Option<LoopLatency>
         let body: Vec<Block> =
             order.iter().copied().filter(|&block| loops.contains(lp, block)).collect();
         let mut register_ops: u64 = 0;
+        let mut other_cycles: u64 = 0;
         for &block in &body {
-            let every_iteration = latches.iter().all(|&latch| domtree.dominates(block, latch));
-            if !every_iteration || loops.innermost_loop(block) != Some(lp) {
+            if loops.innermost_loop(block) != Some(lp) {
                 continue;
             }
             for &inst in func.layout.block_insts(block) {
-                register_ops += vector_registers(func, inst, register_bits);
+                match issue_cost(func, inst, register_bits) {
+                    IssueCost::RegisterOps(ops) => register_ops += ops,
+                    IssueCost::Cycles(cycles) => other_cycles += cycles,
+                }
             }
         }
-        let throughput_cycles = register_ops.div_ceil(VECTOR_REGISTER_OPS_PER_CYCLE);
+        let throughput_cycles = register_ops.div_ceil(VECTOR_REGISTER_OPS_PER_CYCLE) + other_cycles;
         let mut recurrence_cycles = 0;
         for &phi in func.layout.block_insts(header) {
             let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { break };
@@ -137,21 +168,45 @@ fn longest_paths_from(
     distance
 }
 
-/// The vector registers `inst` reads or writes, 0 for a scalar or mask
-/// operation.
-fn vector_registers(func: &Function, inst: Inst, register_bits: u32) -> u64 {
+/// What issuing an instruction costs (module docs).
+enum IssueCost {
+    /// Operations on vector registers.
+    RegisterOps(u64),
+    /// Cycles of a unit that is not one of the vector pipes.
+    Cycles(u64),
+}
+
+fn issue_cost(func: &Function, inst: Inst, register_bits: u32) -> IssueCost {
     let data = func.dfg.inst(inst);
-    if matches!(data, InstData::Phi { .. } | InstData::Jump { .. } | InstData::Branch { .. }) {
-        return 0;
-    }
-    data.operands()
+    let registers = data
+        .operands()
         .into_iter()
         .chain(func.dfg.result(inst))
         .map(|value| func.dfg.value_type(value))
         .filter(|ty| ty.is_vector() && ty.scalar_type().scalar_bits().is_some_and(|bits| bits > 1))
         .map(|ty| type_registers(ty, register_bits))
         .max()
-        .unwrap_or(0)
+        .unwrap_or(0);
+    match data {
+        InstData::Phi { .. } | InstData::Jump { .. } | InstData::Branch { .. } => {
+            IssueCost::RegisterOps(0)
+        }
+        InstData::Gather { addrs, .. } | InstData::Scatter { addrs, .. } => {
+            let lanes = func.dfg.value_type(*addrs).lanes().unwrap_or(1);
+            IssueCost::Cycles(u64::from(lanes) * GATHER_ELEMENT_CYCLES)
+        }
+        InstData::Binary { op: BinaryOp::FDiv | BinaryOp::FRem, .. } => {
+            IssueCost::Cycles(registers * DIVIDER_CYCLES_PER_REGISTER)
+        }
+        InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.sqrt") => {
+            IssueCost::Cycles(registers * DIVIDER_CYCLES_PER_REGISTER)
+        }
+        InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.") => {
+            IssueCost::RegisterOps(registers)
+        }
+        InstData::Call { .. } => IssueCost::Cycles(CALL_CYCLES),
+        _ => IssueCost::RegisterOps(registers),
+    }
 }
 
 /// Approximate result latencies in cycles of AVX-512 class x86 cores
@@ -180,6 +235,7 @@ pub fn latency(func: &Function, inst: Inst) -> u64 {
         }
         InstData::Load { .. } | InstData::MaskedLoad { .. } => 5,
         InstData::Gather { .. } => 20,
+        InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.sqrt") => 15,
         InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.") => 4,
         InstData::Call { .. } => 20,
         _ => 1,
@@ -241,6 +297,49 @@ mod tests {
         // 2 dependent multiplications (8 cycles) next to 20 additions.
         let estimate = latency_bound(&chain_loop(2, 20), 512).unwrap();
         assert_eq!(estimate.recurrence_cycles, 8);
+        assert!(!estimate.is_latency_bound(), "{estimate:?}");
+    }
+
+    #[test]
+    fn a_recurrence_through_a_gather_is_bound_by_the_gathers() {
+        // index = table[index & 255] at 32 lanes: the gather's latency is
+        // the recurrence, its 32 elements the throughput.
+        let lanes = 32;
+        let index_ty = Type::I32.vector_of(lanes);
+        let params = vec![Type::PTR, index_ty.clone(), Type::I32];
+        let mut func = Function::new("chase", params, index_ty.clone());
+        let (table, start, steps) = (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let header = b.create_block(Some("header"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I32, 0);
+        let byte = b.iconst(Type::I32, 255);
+        let bytes = b.splat(byte, lanes);
+        let all = b.iconst(Type::BOOL, 1);
+        let mask = b.splat(all, lanes);
+        b.jump(header);
+        b.switch_to_block(header);
+        let index = b.phi(index_ty.clone(), vec![(entry, start)]);
+        let k = b.phi(Type::I32, vec![(entry, zero)]);
+        let masked = b.binary(BinaryOp::And, index, bytes);
+        let addrs = b.gep(Type::I32, table, vec![masked]);
+        let gather =
+            InstData::Gather { ty: index_ty.clone(), addrs, mask, passthru: masked, align: 4 };
+        let gathered = b.ins(gather, index_ty.clone());
+        let next = b.func.dfg.result(gathered).unwrap();
+        let one = b.iconst(Type::I32, 1);
+        let k_next = b.binary(BinaryOp::Add, k, one);
+        let more = b.icmp(IntPredicate::Slt, k_next, steps);
+        b.add_phi_incoming(index, header, next);
+        b.add_phi_incoming(k, header, k_next);
+        b.branch(more, header, exit);
+        b.switch_to_block(exit);
+        b.ret(Some(next));
+        let estimate = latency_bound(&func, 512).unwrap();
+        assert!(estimate.recurrence_cycles >= 20, "{estimate:?}");
+        assert!(estimate.throughput_cycles >= 32, "{estimate:?}");
         assert!(!estimate.is_latency_bound(), "{estimate:?}");
     }
 
