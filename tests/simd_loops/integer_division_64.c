@@ -2,12 +2,13 @@
 #include "lw_loops.h"
 /* 64-bit vector integer division (crates/transform/src/widen/division.rs):
  * a run-time test sends the chunks whose active operands are all below 2^53
- * in magnitude through double division and the others through the exact
- * (per-lane) division. Signed and unsigned quotients and remainders with
- * varying and constant divisors (powers of two keep LLVM's shifts), operands
- * just below and at 2^53, the extremes of the types, quotients just below
- * and above integers, and a guarded division whose inactive lanes hold a
- * zero divisor and huge dividends. */
+ * in magnitude through double division (below 2^50, for a constant divisor,
+ * through a multiplication by its rounded-up reciprocal) and the others
+ * through the exact (per-lane) division. Signed and unsigned quotients and
+ * remainders with varying and constant divisors (powers of two keep LLVM's
+ * shifts), operands just below and at 2^53 and 2^50, the extremes of the
+ * types, quotients just below and above integers, and a guarded division
+ * whose inactive lanes hold a zero divisor and huge dividends. */
 #include <limits.h>
 static long long as[LW_MAX], bs[LW_MAX];
 static unsigned long long ua[LW_MAX], ub[LW_MAX];
@@ -58,6 +59,11 @@ void lw_test(void) {
       if (i < 256) {
         a = edges[k];
         b = edges[m];
+      } else if (i < 320) {
+        /* dividends next to 2^50: the reciprocal path's limit */
+        a = (1LL << 50) - 3 + (i % 6);
+        if (i & 1) a = -a;
+        b = (long long)lw_iinput(i) * 1000003LL + (i % 3);
       } else if (i < 640) {
         /* small operands: the double path */
         a = (long long)lw_iinput(i) * 1000003LL * (i % 11 + 1) + (i & 1 ? 1 : -1);

@@ -464,6 +464,7 @@ fn integer_division_64() {
     // 64-bit lanes on AVX2: W = 2 x 256 / 64.
     assert!(text.contains("fdiv <8 x double>"), "no double division in:\n{text}");
     assert!(text.contains("double_division"), "no fast path in:\n{text}");
+    assert!(text.contains("reciprocal_division"), "no constant divisor path in:\n{text}");
 }
 
 /// Every file of `tests/simd_loops/` has a test above.
