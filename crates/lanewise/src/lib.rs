@@ -238,6 +238,9 @@ pub struct LoopCounts {
     /// Divergent loops of the vector function given narrow copies
     /// ([`NarrowLoops`]).
     pub narrowed: usize,
+    /// Divergent loops whose live-outs needed no tracker: a lane that left
+    /// computes the values it left with (`transform::exit_stable`).
+    pub exit_stable: usize,
 }
 
 /// How the loads and stores were vectorized (each counted once).
@@ -313,6 +316,7 @@ impl ProducedFunction {
             divergent: linearized.loops_divergent,
             skipped_when_inactive: 0,
             narrowed: 0,
+            exit_stable: linearized.loops_exit_stable,
         };
         self.masked.blocks = linearized.predicates.masked_blocks(func).count();
     }
@@ -337,12 +341,7 @@ impl ProducedFunction {
             uniform_lost: 0,
             regions_skipped_when_inactive: 0,
         };
-        self.loops = LoopCounts {
-            uniform: loops.len(),
-            divergent: 0,
-            skipped_when_inactive: 0,
-            narrowed: 0,
-        };
+        self.loops = LoopCounts { uniform: loops.len(), ..LoopCounts::default() };
     }
 }
 

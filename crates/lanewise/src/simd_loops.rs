@@ -265,6 +265,7 @@ fn vectorize_loop(
     let mut mask_param_types = Vec::new();
     let mut masked_body = None;
     let mut narrowed_loops = 0;
+    let mut exit_stable_loops = 0;
     let mut not_narrowed: Vec<(String, String)> = Vec::new();
     let mut may_double_width =
         forced_width.is_none() && plan.data_profile.has_data_dependent_loads();
@@ -346,6 +347,7 @@ fn vectorize_loop(
         }
         if !masked {
             narrowed_loops = produced.loops.narrowed;
+            exit_stable_loops = produced.loops.exit_stable;
             not_narrowed = left_wide;
         }
         report.functions.push(produced);
@@ -412,6 +414,12 @@ fn vectorize_loop(
         details.push(format!(
             "{narrowed_loops} divergent loop{} narrowed",
             if narrowed_loops == 1 { "" } else { "s" }
+        ));
+    }
+    if exit_stable_loops > 0 {
+        details.push(format!(
+            "{exit_stable_loops} exit-stable divergent loop{} (no trackers)",
+            if exit_stable_loops == 1 { "" } else { "s" }
         ));
     }
     // Where narrowing applies (AVX-512), why a divergent loop kept its width.

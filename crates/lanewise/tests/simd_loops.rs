@@ -467,6 +467,20 @@ fn integer_division_64() {
     assert!(text.contains("reciprocal_division"), "no constant divisor path in:\n{text}");
 }
 
+/// Exit-stable divergent loops (no trackers for their live-outs) and one
+/// that is not, checked against the scalar loops.
+#[test]
+fn exit_stable() {
+    let remarks = check_source_with("exit_stable", &[]);
+    let messages: Vec<&str> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "passed")
+        .filter_map(|remark| remark["message"].as_str())
+        .collect();
+    let stable = messages.iter().filter(|m| m.contains(" exit-stable divergent loop")).count();
+    assert_eq!(stable, 2, "{messages:#?}");
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -487,6 +501,7 @@ fn every_source_has_a_test() {
         "integer_division_64",
         "switch_all_cases",
         "tail_forms",
+        "exit_stable",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -15,6 +15,7 @@ pub mod abi;
 pub mod boscc;
 pub mod cfg_canon;
 pub mod divergent_loops;
+pub mod exit_stable;
 pub mod interp;
 pub mod linearize;
 pub mod loop_vectorize;

@@ -151,6 +151,8 @@ pub struct LinearizeReport {
     pub loops_uniform: usize,
     /// Loops rewritten by the divergent-loop transform.
     pub loops_divergent: usize,
+    /// Divergent loops whose live-outs needed no tracker (exit-stable).
+    pub loops_exit_stable: usize,
     /// What the divergent-loop transform made of each divergent loop.
     pub divergent_loops: Vec<DivergentLoop>,
     /// Phis turned into blends.
@@ -234,8 +236,9 @@ pub fn linearize_function(
         if divergent {
             let record = transform_divergent_loop(func, &snapshot, lp);
             truly_divergent.extend(record.dispatch_blocks.iter().copied());
-            report.divergent_loops.push(record);
             report.loops_divergent += 1;
+            report.loops_exit_stable += usize::from(record.exit_stable);
+            report.divergent_loops.push(record);
         } else {
             report.loops_uniform += 1;
         }

@@ -1019,8 +1019,10 @@ fn mandelbrot_with_memory_keeps_its_meaning() {
 }
 
 /// `i32 f(i32 u, i32 v, ptr out)`: a rotated loop over the set bits of `v`
-/// (`low = x & -x; r |= low * u; x ^= low` while `x != 0`), returning `r`.
-fn set_bits_loop() -> Function {
+/// (`low = x & -x; r |= low * u + offset; x ^= low` while `x != 0`),
+/// returning `r`. With `offset` 0 a lane's state is a fixed point once it
+/// leaves (`exit_stable`: `r | 0 = r`); with 1 it is not (`r | 1`).
+fn set_bits_loop(offset: i128) -> Function {
     let params = vec![Type::I32, Type::I32, Type::PTR];
     let mut func = Function::new("set_bits", params, Type::I32);
     let (u, v) = (func.param_value(0), func.param_value(1));
@@ -1037,7 +1039,9 @@ fn set_bits_loop() -> Function {
     let r = b.phi(Type::I32, vec![(entry, zero)]);
     let negated = b.binary(BinaryOp::Sub, zero, x);
     let low = b.binary(BinaryOp::And, x, negated);
-    let spread = b.binary(BinaryOp::Mul, low, u);
+    let product = b.binary(BinaryOp::Mul, low, u);
+    let offset = b.iconst(Type::I32, offset);
+    let spread = b.binary(BinaryOp::Add, product, offset);
     let r_next = b.binary(BinaryOp::Or, r, spread);
     let x_next = b.binary(BinaryOp::Xor, x, low);
     let more = b.icmp(IntPredicate::Ne, x_next, zero);
@@ -1114,7 +1118,7 @@ fn tracker_update(func: &Function, report: &LinearizeReport) -> Value {
 fn a_live_out_computed_every_iteration_is_followed() {
     // `r | ...` is computed in every iteration and is what leaves: the
     // tracker follows it while the lane is live, without an update phi.
-    let func = set_bits_loop();
+    let func = set_bits_loop(1);
     let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
     assert_eq!(report.loops_divergent, 1);
     // The live mask, x, r and the tracker.
@@ -1124,6 +1128,22 @@ fn a_live_out_computed_every_iteration_is_followed() {
     assert!(matches!(result.dfg.inst(kept_inst), InstData::Binary { op: BinaryOp::Or, .. }));
     check_same_meaning(&func, &result, &report, 1, 40);
     check_widened(&func, &result, &report, 8, 2, 30);
+}
+
+#[test]
+fn the_live_outs_of_an_exit_stable_loop_need_no_tracker() {
+    // From `x = 0` the body computes `r | 0 = r` and `x = 0` again: a lane
+    // that left keeps computing the `r` it left with.
+    let func = set_bits_loop(0);
+    let (result, report) = linearize(&func, "uvv", LinearizeMode::Partial);
+    assert_eq!((report.loops_divergent, report.loops_exit_stable), (1, 1));
+    // The live mask, x and r: no tracker.
+    assert_eq!(block_phis(&result, block_named(&result, "body")).len(), 3, "{result}");
+    check_same_meaning(&func, &result, &report, 1, 40);
+    check_widened(&func, &result, &report, 8, 2, 30);
+    // With `r | 1` the state moves on: a tracker again.
+    let (_, report) = linearize(&set_bits_loop(1), "uvv", LinearizeMode::Partial);
+    assert_eq!((report.loops_divergent, report.loops_exit_stable), (1, 0));
 }
 
 #[test]
