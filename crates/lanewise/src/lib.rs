@@ -598,12 +598,17 @@ fn record_declare_simd_remarks(report: &mut Report, scalar_name: &str, produced:
             0 => String::new(),
             narrowed => format!(", {narrowed} narrowed"),
         };
+        let exit_stable = match function.loops.exit_stable {
+            0 => String::new(),
+            stable => format!(", {stable} exit-stable"),
+        };
         report.remarks.push(Remark {
             kind: RemarkKind::Passed,
             function: scalar_name.to_owned(),
             location: String::new(),
             message: format!(
-                "vectorized `{scalar_name}` as `{}` ({} lanes, isa {}{}{divergent}{narrowed})",
+                "vectorized `{scalar_name}` as `{}` ({} lanes, isa {}{}{divergent}{narrowed}\
+                 {exit_stable})",
                 function.name,
                 function.width,
                 function.isa,
