@@ -22,7 +22,8 @@
 //!   out: they issue on other ports), except for instructions whose cost is
 //!   not their registers: a gather or scatter takes [`GATHER_ELEMENT_CYCLES`]
 //!   per lane (AMD Zen 4 loads about one element per cycle), a division or
-//!   square root [`DIVIDER_CYCLES_PER_REGISTER`], a call of a function
+//!   square root [`DIVIDER_CYCLES_PER_REGISTER`] (twice that in `double`),
+//!   a call of a function
 //!   (per lane, scalarized) [`CALL_CYCLES`]. Without them a loop around a
 //!   gather looks latency-bound (the gather's latency is in its recurrence)
 //!   when the gathers' throughput is what bounds it:
@@ -35,7 +36,8 @@
 //! [`MIN_RECURRENCE_CYCLES`] long and exceeds its throughput cost by
 //! [`LATENCY_BOUND_RATIO_PERCENT`]. `lanewise::simd_loops` doubles W from 32
 //! to 64 for such a body on AVX-512: bisection_flag 1.39x, particles_cpp
-//! 1.16x, stencil_conditional 1.02x faster. A divergent loop at 64 lanes
+//! 1.16x, gcd_pairs 1.07x, lastprivate_values 1.03x, stencil_conditional
+//! 1.02x faster. A divergent loop at 64 lanes
 //! (four registers per value) is not narrowed, so where narrowing pays, the
 //! loop must not look latency-bound: mandelbrot (an 8-cycle recurrence
 //! against 12 cycles of instructions) ran 0.65x at W = 64, collatz and
@@ -55,8 +57,10 @@ pub const VECTOR_REGISTER_OPS_PER_CYCLE: u64 = 2;
 /// Cycles per lane of a gather or scatter.
 pub const GATHER_ELEMENT_CYCLES: u64 = 1;
 
-/// Cycles of a vector division or square root per register.
-pub const DIVIDER_CYCLES_PER_REGISTER: u64 = 8;
+/// Cycles of a vector division or square root per register of `float`
+/// lanes; `double` lanes take about twice as long (AMD Zen 4: 1.6 and
+/// 2.5 ns per zmm division at 2.6 GHz, widen/division.rs).
+pub const DIVIDER_CYCLES_PER_REGISTER: u64 = 4;
 
 /// Cycles of a call of a function that is not an LLVM intrinsic.
 pub const CALL_CYCLES: u64 = 20;
@@ -168,6 +172,15 @@ fn longest_paths_from(
     distance
 }
 
+/// The divider's cycles for a division or square root of `registers`.
+fn divider_cycles(func: &Function, inst: Inst, registers: u64) -> u64 {
+    let double = func
+        .dfg
+        .result(inst)
+        .is_some_and(|result| func.dfg.value_type(result).scalar_type().scalar_bits() == Some(64));
+    registers * DIVIDER_CYCLES_PER_REGISTER * if double { 2 } else { 1 }
+}
+
 /// What issuing an instruction costs (module docs).
 enum IssueCost {
     /// Operations on vector registers.
@@ -196,10 +209,10 @@ fn issue_cost(func: &Function, inst: Inst, register_bits: u32) -> IssueCost {
             IssueCost::Cycles(u64::from(lanes) * GATHER_ELEMENT_CYCLES)
         }
         InstData::Binary { op: BinaryOp::FDiv | BinaryOp::FRem, .. } => {
-            IssueCost::Cycles(registers * DIVIDER_CYCLES_PER_REGISTER)
+            IssueCost::Cycles(divider_cycles(func, inst, registers))
         }
         InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.sqrt") => {
-            IssueCost::Cycles(registers * DIVIDER_CYCLES_PER_REGISTER)
+            IssueCost::Cycles(divider_cycles(func, inst, registers))
         }
         InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.") => {
             IssueCost::RegisterOps(registers)
@@ -251,8 +264,11 @@ mod tests {
     /// dependent multiplications per iteration, and `spare` independent
     /// vector additions besides, at 32 lanes of `float`.
     fn chain_loop(chain: usize, spare: usize) -> Function {
-        let lanes = 32;
-        let vector = Type::F32.vector_of(lanes);
+        op_chain_loop(Type::F32.vector_of(32), BinaryOp::FMul, chain, spare)
+    }
+
+    /// [`chain_loop`] with `op` on values of type `vector`.
+    fn op_chain_loop(vector: Type, op: BinaryOp, chain: usize, spare: usize) -> Function {
         let mut func = Function::new("chain", vec![vector.clone(), Type::I32], vector.clone());
         let (start, steps) = (func.param_value(0), func.param_value(1));
         let mut b = FunctionBuilder::new(&mut func);
@@ -267,7 +283,7 @@ mod tests {
         let k = b.phi(Type::I32, vec![(entry, zero)]);
         let mut next = x;
         for _ in 0..chain {
-            next = b.binary(BinaryOp::FMul, next, x);
+            next = b.binary(op, next, x);
         }
         for _ in 0..spare {
             let _ = b.binary(BinaryOp::FAdd, x, x);
@@ -298,6 +314,20 @@ mod tests {
         let estimate = latency_bound(&chain_loop(2, 20), 512).unwrap();
         assert_eq!(estimate.recurrence_cycles, 8);
         assert!(!estimate.is_latency_bound(), "{estimate:?}");
+    }
+
+    #[test]
+    fn divisions_of_doubles_take_the_divider_twice_as_long() {
+        // One division a step: 11 cycles of latency. Two zmm registers of
+        // `float` keep the divider 8 cycles, of `double` 16.
+        let floats = op_chain_loop(Type::F32.vector_of(32), BinaryOp::FDiv, 1, 0);
+        let estimate = latency_bound(&floats, 512).unwrap();
+        assert_eq!((estimate.recurrence_cycles, estimate.throughput_cycles), (11, 8));
+        assert!(estimate.is_latency_bound());
+        let doubles = op_chain_loop(Type::F64.vector_of(16), BinaryOp::FDiv, 1, 0);
+        let estimate = latency_bound(&doubles, 512).unwrap();
+        assert_eq!((estimate.recurrence_cycles, estimate.throughput_cycles), (11, 16));
+        assert!(!estimate.is_latency_bound());
     }
 
     #[test]
