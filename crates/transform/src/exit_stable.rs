@@ -25,8 +25,9 @@
 //!
 //! 1. **The leaving iteration**, with the header phis unknown and the exit
 //!    condition's fact assumed: a lane leaves when `icmp eq a, b` (for the
-//!    exit successor) holds, so `b` reads as `a` (`icmp ne` when it fails,
-//!    for the loop successor). It gives each header phi's next value, the
+//!    exit successor) holds, or `icmp ne a, b` fails (for the loop
+//!    successor), so `a` reads as `b` (or `b` as `a` when `a` is the
+//!    constant). It gives each header phi's next value, the
 //!    lane's *exit state*: a constant where the fact decides it
 //!    (`x.next = x ^ x = 0`), else unknown (`r.next`).
 //! 2. **An iteration after it**, from the exit state. If every header phi's
@@ -104,7 +105,8 @@ fn prove(func: &Function, snapshot: &CfgSnapshot, lp: Loop) -> Option<HashSet<Va
         .map(|&phi| Some((result_of(func, phi), back_edge(phi)?)))
         .collect::<Option<_>>()?;
 
-    // 1. The leaving iteration: header phis unknown, `rhs` reads as `lhs`.
+    // 1. The leaving iteration: header phis unknown, one side of the exit
+    // compare reads as the other.
     let mut leaving = Evaluation::new(func);
     for &(phi, _) in &next_values {
         leaving.known.insert(phi, Symbol::Unknown(phi));
