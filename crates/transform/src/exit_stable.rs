@@ -36,7 +36,8 @@
 //!    a header phi takes on the back edge keeps its exit value: those are
 //!    the values returned.
 //!
-//! The evaluation folds integer constants and identities (`a & 0`, `a | 0`,
+//! The evaluation folds integer constants (with the reference interpreter's
+//! arithmetic, [`crate::interp`]) and identities (`a & 0`, `a | 0`,
 //! `a ^ a`, `a - a`, `a * 0`, selects of a constant condition, ...); any
 //! other operation is an unknown of its own, which the second step never
 //! finds equal to an exit state. The lanes that left must also keep
@@ -46,11 +47,11 @@
 use std::collections::{HashMap, HashSet};
 
 use lanewise_analysis::Loop;
-use lanewise_ir::{
-    ArithFlags, BinaryOp, Block, CastOp, Function, InstData, IntPredicate, Value, ValueDef,
-};
+use lanewise_ir::dfg::sign_extend;
+use lanewise_ir::{ArithFlags, BinaryOp, Block, Function, InstData, IntPredicate, Value, ValueDef};
 
 use crate::cfg_canon::{block_phis, phi_incoming, result_of, CfgSnapshot};
+use crate::interp::{self, truncate, InterpError, Val};
 
 /// A value of the symbolic evaluation: an integer constant of a width, the
 /// (unknown) value an SSA value has in the iteration evaluated, or the
@@ -60,6 +61,25 @@ enum Symbol {
     Const { bits: u32, value: u128 },
     Unknown(Value),
     AtExit(Value),
+}
+
+impl Symbol {
+    /// The constant as an interpreter value.
+    fn constant(self) -> Option<Val> {
+        match self {
+            Symbol::Const { bits, value } => Some(Val::int(bits, value)),
+            _ => None,
+        }
+    }
+
+    /// An interpreter result as a constant: `None` for poison, a trap or a
+    /// value that is not an integer.
+    fn folded(result: Result<Val, InterpError>) -> Option<Symbol> {
+        match result {
+            Ok(Val::Int { bits, value }) => Some(Symbol::Const { bits, value }),
+            _ => None,
+        }
+    }
 }
 
 /// The values the header phis of `lp` take on its back edge, when `lp` is
@@ -233,13 +253,8 @@ impl<'f> Evaluation<'f> {
                 binary(op, flags, bits?, self.symbol(lhs), self.symbol(rhs))
             }
             InstData::Icmp { pred, lhs, rhs } => {
-                let (Symbol::Const { bits, value: a }, Symbol::Const { value: b, .. }) =
-                    (self.symbol(lhs), self.symbol(rhs))
-                else {
-                    return None;
-                };
-                let holds = compare(pred, bits, a, b)?;
-                Some(Symbol::Const { bits: 1, value: u128::from(holds) })
+                let (lhs, rhs) = (self.symbol(lhs).constant()?, self.symbol(rhs).constant()?);
+                Symbol::folded(interp::icmp(pred, &lhs, &rhs))
             }
             InstData::Select { cond, if_true, if_false, .. } => {
                 let (if_true, if_false) = (self.symbol(if_true), self.symbol(if_false));
@@ -251,14 +266,7 @@ impl<'f> Evaluation<'f> {
                 }
             }
             InstData::Cast { op, arg, ref to, .. } => {
-                let Symbol::Const { bits, value } = self.symbol(arg) else { return None };
-                let to_bits = to.int_bits()?;
-                let value = match op {
-                    CastOp::ZExt | CastOp::Trunc => value & ones(to_bits.min(bits)),
-                    CastOp::SExt => sign_extend(value, bits) & ones(to_bits),
-                    _ => return None,
-                };
-                Some(Symbol::Const { bits: to_bits, value })
+                Symbol::folded(interp::cast(op, &self.symbol(arg).constant()?, to))
             }
             InstData::Freeze { arg } => match self.symbol(arg) {
                 constant @ Symbol::Const { .. } => Some(constant),
@@ -274,24 +282,14 @@ impl<'f> Evaluation<'f> {
 /// lose bits of an `exact` shift or overlap in a `disjoint` or). The
 /// identities never make poison (`a + 0`, `a * 0`, `a | 0`, `a - a`, ...).
 fn binary(op: BinaryOp, flags: ArithFlags, bits: u32, lhs: Symbol, rhs: Symbol) -> Option<Symbol> {
-    let constant = |value: u128| Symbol::Const { bits, value: value & ones(bits) };
+    let constant = |value: u128| Symbol::Const { bits, value: truncate(value, bits) };
     match (lhs, rhs) {
         (Symbol::Const { value: a, .. }, Symbol::Const { value: b, .. }) => {
             if !flags_hold(op, flags, bits, a, b) {
                 return None;
             }
-            let value = match op {
-                BinaryOp::Add => a.wrapping_add(b),
-                BinaryOp::Sub => a.wrapping_sub(b),
-                BinaryOp::Mul => a.wrapping_mul(b),
-                BinaryOp::And => a & b,
-                BinaryOp::Or => a | b,
-                BinaryOp::Xor => a ^ b,
-                BinaryOp::Shl if b < u128::from(bits) => a << b,
-                BinaryOp::LShr if b < u128::from(bits) => a >> b,
-                _ => return None,
-            };
-            Some(constant(value))
+            // The reference interpreter's arithmetic (a trap is no fold).
+            Symbol::folded(interp::binary(op, &Val::int(bits, a), &Val::int(bits, b)))
         }
         (Symbol::Const { value, .. }, other) | (other, Symbol::Const { value, .. }) => {
             let constant_on_right = matches!(rhs, Symbol::Const { .. });
@@ -320,10 +318,9 @@ fn binary(op: BinaryOp, flags: ArithFlags, bits: u32, lhs: Symbol, rhs: Symbol) 
 
 /// Whether `a op b` keeps the promises of `flags` (else it is poison).
 fn flags_hold(op: BinaryOp, flags: ArithFlags, bits: u32, a: u128, b: u128) -> bool {
-    let (sa, sb) = (sign_extend(a, bits) as i128, sign_extend(b, bits) as i128);
-    let signed_fits = |value: Option<i128>| {
-        value.is_some_and(|value| sign_extend(value as u128 & ones(bits), bits) as i128 == value)
-    };
+    let (sa, sb) = (sign_extend(a, bits), sign_extend(b, bits));
+    let signed_fits =
+        |value: Option<i128>| value.is_some_and(|value| sign_extend(value as u128, bits) == value);
     let unsigned_fits = |value: Option<u128>| value.is_some_and(|value| value <= ones(bits));
     let (nsw, nuw) = match op {
         BinaryOp::Add => (signed_fits(sa.checked_add(sb)), unsigned_fits(a.checked_add(b))),
@@ -331,7 +328,7 @@ fn flags_hold(op: BinaryOp, flags: ArithFlags, bits: u32, a: u128, b: u128) -> b
         BinaryOp::Mul => (signed_fits(sa.checked_mul(sb)), unsigned_fits(a.checked_mul(b))),
         BinaryOp::Shl if b < u128::from(bits) => {
             let shifted = (a << b) & ones(bits);
-            (sign_extend(shifted, bits) as i128 >> b == sa, shifted >> b == a)
+            (sign_extend(shifted, bits) >> b == sa, shifted >> b == a)
         }
         _ => (true, true),
     };
@@ -345,37 +342,9 @@ fn flags_hold(op: BinaryOp, flags: ArithFlags, bits: u32, a: u128, b: u128) -> b
         && (!flags.disjoint || a & b == 0)
 }
 
-fn compare(pred: IntPredicate, bits: u32, a: u128, b: u128) -> Option<bool> {
-    let (sa, sb) = (sign_extend(a, bits) as i128, sign_extend(b, bits) as i128);
-    Some(match pred {
-        IntPredicate::Eq => a == b,
-        IntPredicate::Ne => a != b,
-        IntPredicate::Ult => a < b,
-        IntPredicate::Ule => a <= b,
-        IntPredicate::Ugt => a > b,
-        IntPredicate::Uge => a >= b,
-        IntPredicate::Slt => sa < sb,
-        IntPredicate::Sle => sa <= sb,
-        IntPredicate::Sgt => sa > sb,
-        IntPredicate::Sge => sa >= sb,
-    })
-}
-
+/// All ones in the low `bits` bits.
 fn ones(bits: u32) -> u128 {
-    if bits >= 128 {
-        u128::MAX
-    } else {
-        (1u128 << bits) - 1
-    }
-}
-
-/// `value` (of `bits` bits) sign-extended to 128 bits.
-fn sign_extend(value: u128, bits: u32) -> u128 {
-    if bits == 0 || bits >= 128 {
-        return value;
-    }
-    let shift = 128 - bits;
-    (((value << shift) as i128) >> shift) as u128
+    truncate(u128::MAX, bits)
 }
 
 #[cfg(test)]

@@ -105,7 +105,7 @@ impl Val {
     }
 }
 
-fn truncate(value: u128, bits: u32) -> u128 {
+pub(crate) fn truncate(value: u128, bits: u32) -> u128 {
     if bits >= 128 {
         value
     } else {
@@ -896,7 +896,7 @@ fn select(cond: &Val, if_true: Val, if_false: Val) -> Result<Val, InterpError> {
     }
 }
 
-fn binary(op: BinaryOp, a: &Val, b: &Val) -> Result<Val, InterpError> {
+pub(crate) fn binary(op: BinaryOp, a: &Val, b: &Val) -> Result<Val, InterpError> {
     if matches!(a, Val::Poison) || matches!(b, Val::Poison) {
         return Ok(Val::Poison);
     }
@@ -953,7 +953,7 @@ fn binary(op: BinaryOp, a: &Val, b: &Val) -> Result<Val, InterpError> {
     }
 }
 
-fn icmp(pred: IntPredicate, a: &Val, b: &Val) -> Result<Val, InterpError> {
+pub(crate) fn icmp(pred: IntPredicate, a: &Val, b: &Val) -> Result<Val, InterpError> {
     if matches!(a, Val::Poison) || matches!(b, Val::Poison) {
         return Ok(Val::Poison);
     }
@@ -1011,7 +1011,7 @@ fn fcmp(pred: FloatPredicate, a: &Val, b: &Val) -> Result<Val, InterpError> {
     }))
 }
 
-fn cast(op: CastOp, value: &Val, to: &Type) -> Result<Val, InterpError> {
+pub(crate) fn cast(op: CastOp, value: &Val, to: &Type) -> Result<Val, InterpError> {
     if matches!(value, Val::Poison) {
         return Ok(Val::Poison);
     }

@@ -269,8 +269,30 @@ mod tests {
 
     /// [`chain_loop`] with `op` on values of type `vector`.
     fn op_chain_loop(vector: Type, op: BinaryOp, chain: usize, spare: usize) -> Function {
-        let mut func = Function::new("chain", vec![vector.clone(), Type::I32], vector.clone());
+        counted_loop(vector, vec![], |b, x, _| {
+            let mut next = x;
+            for _ in 0..chain {
+                next = b.binary(op, next, x);
+            }
+            for _ in 0..spare {
+                let _ = b.binary(BinaryOp::FAdd, x, x);
+            }
+            next
+        })
+    }
+
+    /// `f(start: carried, steps: i32, extra...)`: a one-block loop of
+    /// `steps` iterations carrying `x` (from `start`) to `step(b, x,
+    /// extra)`, which builds the iteration in the loop block.
+    fn counted_loop(
+        carried: Type,
+        extra: Vec<Type>,
+        step: impl FnOnce(&mut FunctionBuilder, Value, &[Value]) -> Value,
+    ) -> Function {
+        let params = [vec![carried.clone(), Type::I32], extra].concat();
+        let mut func = Function::new("counted", params, carried.clone());
         let (start, steps) = (func.param_value(0), func.param_value(1));
+        let extra: Vec<Value> = (2..func.params.len()).map(|i| func.param_value(i)).collect();
         let mut b = FunctionBuilder::new(&mut func);
         let entry = b.create_block(Some("entry"));
         let header = b.create_block(Some("header"));
@@ -279,15 +301,9 @@ mod tests {
         let zero = b.iconst(Type::I32, 0);
         b.jump(header);
         b.switch_to_block(header);
-        let x = b.phi(vector.clone(), vec![(entry, start)]);
+        let x = b.phi(carried, vec![(entry, start)]);
         let k = b.phi(Type::I32, vec![(entry, zero)]);
-        let mut next = x;
-        for _ in 0..chain {
-            next = b.binary(op, next, x);
-        }
-        for _ in 0..spare {
-            let _ = b.binary(BinaryOp::FAdd, x, x);
-        }
+        let next = step(&mut b, x, &extra);
         let one = b.iconst(Type::I32, 1);
         let k_next = b.binary(BinaryOp::Add, k, one);
         let more = b.icmp(IntPredicate::Slt, k_next, steps);
@@ -336,37 +352,18 @@ mod tests {
         // the recurrence, its 32 elements the throughput.
         let lanes = 32;
         let index_ty = Type::I32.vector_of(lanes);
-        let params = vec![Type::PTR, index_ty.clone(), Type::I32];
-        let mut func = Function::new("chase", params, index_ty.clone());
-        let (table, start, steps) = (func.param_value(0), func.param_value(1), func.param_value(2));
-        let mut b = FunctionBuilder::new(&mut func);
-        let entry = b.create_block(Some("entry"));
-        let header = b.create_block(Some("header"));
-        let exit = b.create_block(Some("exit"));
-        b.switch_to_block(entry);
-        let zero = b.iconst(Type::I32, 0);
-        let byte = b.iconst(Type::I32, 255);
-        let bytes = b.splat(byte, lanes);
-        let all = b.iconst(Type::BOOL, 1);
-        let mask = b.splat(all, lanes);
-        b.jump(header);
-        b.switch_to_block(header);
-        let index = b.phi(index_ty.clone(), vec![(entry, start)]);
-        let k = b.phi(Type::I32, vec![(entry, zero)]);
-        let masked = b.binary(BinaryOp::And, index, bytes);
-        let addrs = b.gep(Type::I32, table, vec![masked]);
-        let gather =
-            InstData::Gather { ty: index_ty.clone(), addrs, mask, passthru: masked, align: 4 };
-        let gathered = b.ins(gather, index_ty.clone());
-        let next = b.func.dfg.result(gathered).unwrap();
-        let one = b.iconst(Type::I32, 1);
-        let k_next = b.binary(BinaryOp::Add, k, one);
-        let more = b.icmp(IntPredicate::Slt, k_next, steps);
-        b.add_phi_incoming(index, header, next);
-        b.add_phi_incoming(k, header, k_next);
-        b.branch(more, header, exit);
-        b.switch_to_block(exit);
-        b.ret(Some(next));
+        let func = counted_loop(index_ty.clone(), vec![Type::PTR], |b, index, extra| {
+            let byte = b.iconst(Type::I32, 255);
+            let bytes = b.splat(byte, lanes);
+            let all = b.iconst(Type::BOOL, 1);
+            let mask = b.splat(all, lanes);
+            let masked = b.binary(BinaryOp::And, index, bytes);
+            let addrs = b.gep(Type::I32, extra[0], vec![masked]);
+            let gather =
+                InstData::Gather { ty: index_ty.clone(), addrs, mask, passthru: masked, align: 4 };
+            let gathered = b.ins(gather, index_ty.clone());
+            b.func.dfg.result(gathered).unwrap()
+        });
         let estimate = latency_bound(&func, 512).unwrap();
         assert!(estimate.recurrence_cycles >= 20, "{estimate:?}");
         assert!(estimate.throughput_cycles >= 32, "{estimate:?}");

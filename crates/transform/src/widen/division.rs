@@ -180,14 +180,7 @@ impl Widener<'_> {
     /// whose 64-bit lanes all hold the same value of magnitude 3 or more,
     /// not a power of two (read as signed if `signed`).
     fn constant_divisor(&self, value: Value, signed: bool) -> Option<ConstantDivisor> {
-        let Some(Constant::Aggregate(elements)) = self.func.dfg.constant(value) else {
-            return None;
-        };
-        let &first = elements.first()?;
-        if elements.iter().any(|element| *element != first) {
-            return None;
-        }
-        let bits = self.func.dfg.int_constant(first)? as u64;
+        let bits = self.func.dfg.int_constant(self.splat_element(value)?)? as u64;
         let negative = signed && (bits as i64) < 0;
         let magnitude = if signed { (bits as i64).unsigned_abs() } else { bits };
         let reciprocal = reciprocal_rounded_up(magnitude)?;
@@ -197,16 +190,18 @@ impl Widener<'_> {
     /// Whether `value` is a constant vector whose lanes all hold the same
     /// power of two or its negation.
     fn is_power_of_two_splat(&self, value: Value) -> bool {
+        self.splat_element(value)
+            .and_then(|element| self.func.dfg.signed_int_constant(element))
+            .is_some_and(|divisor| divisor.unsigned_abs().is_power_of_two())
+    }
+
+    /// The element of a constant vector whose lanes all hold the same value.
+    fn splat_element(&self, value: Value) -> Option<Value> {
         let Some(Constant::Aggregate(elements)) = self.func.dfg.constant(value) else {
-            return false;
+            return None;
         };
-        let Some(&first) = elements.first() else { return false };
-        elements.iter().all(|element| *element == first)
-            && self
-                .func
-                .dfg
-                .signed_int_constant(first)
-                .is_some_and(|divisor| divisor.unsigned_abs().is_power_of_two())
+        let &first = elements.first()?;
+        elements.iter().all(|element| *element == first).then_some(first)
     }
 
     /// The division `data` (see [`Self::division_fast_path`]) with its fast
