@@ -669,6 +669,13 @@ pub fn guard_divergent_regions(
             InstData::Branch { cond: any, then_dest: entry, else_dest: exit },
             Type::Void,
         );
+        // No lane takes the skip edge, so its incoming value is poison:
+        // linearization leaves undefined incoming values out of the blends
+        // (no select for them). This is safe because `exit` joins a
+        // divergent branch, so its phis are varying (sync dependence) and
+        // only reach uniform code through blends, which select per lane;
+        // a uniform condition that could still be poison is frozen where a
+        // branch uses it (`widen::Widener::uniform_condition`).
         for phi in block_phis(func, exit) {
             let result = func.dfg.result(phi).expect("a phi has a result");
             let ty = func.dfg.value_type(result).clone();

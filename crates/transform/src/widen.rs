@@ -1921,16 +1921,32 @@ impl<'a> Widener<'a> {
     // ----- Terminators -----
 
     /// The lane-0 value of a branch or switch condition, which must be uniform.
+    ///
+    /// In a block that may run with no active lane (linearized code under a
+    /// varying predicate that is not known to hold somewhere), the condition
+    /// is frozen: it may derive from a computation no scalar lane would have
+    /// made (a skipped uniform load, an `nsw` overflow on inactive data), so
+    /// it may be poison, and branching on poison is undefined behaviour that
+    /// LLVM's optimizations exploit. With no active lane either successor is
+    /// correct; with one, the value is what the scalar code computes.
     fn uniform_condition(&mut self, cond: Value) -> Result<Value, WidenError> {
-        let uniform = self.scalar.dfg.constant(cond).is_some()
-            || self.shapes.shape(cond).shape == Shape::Uniform
-            || self.is_uniform(cond)?;
+        let constant = self.scalar.dfg.constant(cond).is_some();
+        let uniform =
+            constant || self.shapes.shape(cond).shape == Shape::Uniform || self.is_uniform(cond)?;
         if !uniform {
             return Err(self.unsupported(
                 "varying branch condition: the control flow must be linearized before widening",
             ));
         }
-        self.lane0(cond)
+        let scalar = self.lane0(cond)?;
+        let (scalar_block, _) = self.location.expect("widening a terminator");
+        let may_run_without_lanes =
+            !self.predicates.some_lane_active(scalar_block) && self.block_mask()?.is_some();
+        if constant || !may_run_without_lanes {
+            return Ok(scalar);
+        }
+        let ty = self.func.dfg.value_type(scalar).clone();
+        Ok(self.append_value(InstData::Freeze { arg: scalar }, ty))
     }
 
     fn widen_terminator(&mut self, inst: Inst) -> Result<(), WidenError> {

@@ -189,11 +189,11 @@ impl Widener<'_> {
         self.append_value(cast, to.clone())
     }
 
-    /// `<W x i1>` of boolean `value` and-ed with the block mask.
+    /// `<W x i1>` of boolean `value` in the active lanes, false in the others.
     fn active_and(&mut self, value: Value) -> Result<Value, WidenError> {
         let vector = self.vector(value)?;
         Ok(match self.block_mask()? {
-            Some(mask) => self.binary(BinaryOp::And, vector, mask),
+            Some(mask) => self.select_in_active_lanes(mask, vector, false),
             None => vector,
         })
     }
@@ -229,13 +229,9 @@ impl Widener<'_> {
         let (reduction, operand) = match (name, mask) {
             ("rv_any", None) => ("or", vector),
             ("rv_any", Some(mask)) if self.implies_mask(vector, mask) => ("or", vector),
-            ("rv_any", Some(mask)) => ("or", self.binary(BinaryOp::And, vector, mask)),
+            ("rv_any", Some(mask)) => ("or", self.select_in_active_lanes(mask, vector, false)),
             (_, None) => ("and", vector),
-            (_, Some(mask)) => {
-                let all_true = self.constant_mask(true);
-                let inactive = self.binary(BinaryOp::Xor, mask, all_true);
-                ("and", self.binary(BinaryOp::Or, vector, inactive))
-            }
+            (_, Some(mask)) => ("and", self.select_in_active_lanes(mask, vector, true)),
         };
         let name = format!("llvm.vector.reduce.{reduction}.v{width}i1");
         Ok(Widened::Uniform(self.intrinsic(&name, vec![operand], &Type::BOOL)))

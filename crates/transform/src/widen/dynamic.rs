@@ -310,15 +310,8 @@ impl Widener<'_> {
             InstData::Icmp { pred: IntPredicate::Ne, lhs: addrs, rhs: expected },
             mask_ty.clone(),
         );
-        let active_differ = self.append_value(
-            InstData::Binary {
-                op: BinaryOp::And,
-                lhs: differ,
-                rhs: mask,
-                flags: Default::default(),
-            },
-            mask_ty.clone(),
-        );
+        // `select`, not `and`: an inactive lane's address may be poison.
+        let active_differ = self.select_in_active_lanes(mask, differ, false);
         let bits = self.mask_bits(active_differ);
         let bits_ty = self.func.dfg.value_type(bits).clone();
         let none = self.func.dfg.int_const(bits_ty, 0);

@@ -290,6 +290,35 @@ impl Widener<'_> {
         Ok(mask)
     }
 
+    /// `<W x i1>` `value` in the lanes of `mask`, `inactive` in the others.
+    /// A `select`, not an `and`/`or`: linearized code computes every lane,
+    /// so an inactive lane of `value` may be poison (an `nsw` overflow, a
+    /// masked load's pass-through), and `and(poison, false)` is poison; a
+    /// reduction of it that a branch reads would be undefined behaviour.
+    pub(super) fn select_in_active_lanes(
+        &mut self,
+        mask: Value,
+        value: Value,
+        inactive: bool,
+    ) -> Value {
+        let ty = self.func.dfg.value_type(value).clone();
+        let bit = self.func.dfg.int_const(Type::BOOL, u128::from(inactive));
+        let inactive = match &ty {
+            Type::Vector { lanes, .. } => self
+                .func
+                .dfg
+                .make_const(ty.clone(), Constant::Aggregate(vec![bit; *lanes as usize])),
+            _ => bit,
+        };
+        let select = InstData::Select {
+            cond: mask,
+            if_true: value,
+            if_false: inactive,
+            flags: FastMathFlags::default(),
+        };
+        self.append_value(select, ty)
+    }
+
     /// `any(mask)` as a scalar `i1`, computed once right after the mask.
     pub(super) fn mask_any(&mut self, mask: Value) -> Value {
         if let Some(any) = self.mask_any.get(&mask) {
@@ -381,8 +410,12 @@ impl Widener<'_> {
 
     /// Emits `if cond { body }` at the current point: the current block ends
     /// with a branch, the body goes into a new block, and widening continues
-    /// in a new join block. Returns the body's result merged with poison
-    /// (the value when `cond` is false) by a phi in the join block.
+    /// in a new join block. Returns the body's result merged with zero (the
+    /// value when `cond` is false) by a phi in the join block. Zero, not
+    /// poison: a uniform load skipped because no lane is active may still
+    /// reach a uniform branch, a `select` condition or a divisor of the
+    /// linearized code, and branching on poison is undefined behaviour that
+    /// LLVM's optimizations exploit (issue 14, class 1).
     pub(super) fn emit_guarded(
         &mut self,
         cond: Value,
@@ -404,8 +437,8 @@ impl Widener<'_> {
         self.current = Some(join);
         Ok(result.map(|value| {
             let ty = self.func.dfg.value_type(value).clone();
-            let poison = self.func.dfg.make_const(ty.clone(), Constant::Poison);
-            let incoming = vec![(guarded_end, value), (before, poison)];
+            let zero = self.func.dfg.make_const(ty.clone(), Constant::Zero);
+            let incoming = vec![(guarded_end, value), (before, zero)];
             self.append_value(InstData::Phi { ty: ty.clone(), incoming }, ty)
         }))
     }
