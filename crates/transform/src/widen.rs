@@ -1441,6 +1441,11 @@ impl<'a> Widener<'a> {
         Ok(())
     }
 
+    /// Whether the scalar address `addr` points into address space 0.
+    fn in_default_address_space(&self, addr: Value) -> bool {
+        *self.scalar.dfg.value_type(addr).scalar_type() == Type::PTR
+    }
+
     /// A vector load of `vector_ty` at `addr`, masked if `mask` is given
     /// (inactive lanes are poison).
     fn contiguous_load(
@@ -1525,11 +1530,16 @@ impl<'a> Widener<'a> {
                     self.append(store, Type::Void);
                 }
             }
-            (AccessKind::GatherScatter | AccessKind::Duplicated, Some(mask)) if !volatile => {
+            (AccessKind::GatherScatter | AccessKind::Duplicated, Some(mask))
+                if !volatile && self.in_default_address_space(addr) =>
+            {
                 // Branch-free masked scatter: inactive lanes store to a
                 // private scratch slot instead of their address, so the W
                 // scalar stores need no guards (no mispredicted branches)
-                // and active lanes still store in lane order.
+                // and active lanes still store in lane order. The slot is a
+                // stack slot, in address space 0: a vector of pointers holds
+                // one address space, so other address spaces take the
+                // guarded path below.
                 let scratch = self.scratch_slot(&ty);
                 let addrs = self.vector(addr)?;
                 let scratch_lanes = self.append_value(

@@ -191,14 +191,19 @@ impl Widener<'_> {
             let ok =
                 self.all_active_lanes_match(index, first_index_splat, mask, lane0_active, &mask_ty);
             fast_paths.push((ok, true));
+            let pointer_ty = self.func.dfg.value_type(base).scalar_type().clone();
             self.append_value(
                 InstData::Gep { source_ty, base, indices: vec![first_index], inbounds: false },
-                Type::PTR,
+                pointer_ty,
             )
         } else {
-            let first = self
-                .append_value(InstData::ExtractElement { vector: addrs, index: zero }, Type::PTR);
-            let ptr_vector = Type::PTR.vector_of(width);
+            // The address space of the pointers, not necessarily 0.
+            let pointer_ty = self.func.dfg.value_type(addrs).scalar_type().clone();
+            let first = self.append_value(
+                InstData::ExtractElement { vector: addrs, index: zero },
+                pointer_ty.clone(),
+            );
+            let ptr_vector = pointer_ty.vector_of(width);
             let first_splat = self
                 .append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
             if tests.uniform {
