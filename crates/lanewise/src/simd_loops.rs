@@ -368,7 +368,7 @@ fn vectorize_loop(
         scalar: scalar.name.clone(),
         mask_param_types,
     };
-    let slots = plan.reductions.len() + plan.last_private.len();
+    let slots = plan.slot_count();
     let costs = TailCosts::estimate(&scalar, &masked_body, isa.register_bits(), slots);
     let form = choose_tail(options.simd_tail, &costs, width);
     if form.runs_scalar() {

@@ -481,6 +481,34 @@ fn exit_stable() {
     assert_eq!(stable, 2, "{messages:#?}");
 }
 
+/// Conditional assignments (`if (c) r = x`) vectorize as conditional last
+/// values with every tail form, agreeing with the scalar build and with
+/// each other; a reset of a sum and a recurrence through a comparison stay
+/// scalar with a remark that says why (issue 14, class 7).
+#[test]
+fn conditional_last() {
+    let mut outputs = Vec::new();
+    for form in ["masked", "scalar", "auto"] {
+        let checked = check_source_with_options("conditional_last", &[], &["--simd-tail", form]);
+        let messages: Vec<&str> =
+            checked.remarks.iter().filter_map(|remark| remark["message"].as_str()).collect();
+        let last_values = messages.iter().filter(|m| m.contains("conditional last value")).count();
+        assert_eq!(last_values, 6, "--simd-tail {form}: {messages:#?}");
+        assert!(
+            messages.iter().any(|m| m.contains("a reset of an accumulator is not a reduction")),
+            "{messages:#?}"
+        );
+        assert!(
+            messages.iter().any(|m| m.contains("a recurrence across iterations")),
+            "{messages:#?}"
+        );
+        outputs.push((form, checked.output));
+    }
+    for (form, output) in &outputs[1..] {
+        assert_eq!(&outputs[0].1, output, "masked and {form} tails differ");
+    }
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -502,6 +530,7 @@ fn every_source_has_a_test() {
         "switch_all_cases",
         "tail_forms",
         "exit_stable",
+        "conditional_last",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

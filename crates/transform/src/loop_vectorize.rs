@@ -208,12 +208,32 @@ impl LoopPlan {
     /// `Some(step)` for the linear induction parameters, `None` for the
     /// uniform ones (live-ins and slots).
     pub fn body_param_steps(&self) -> Vec<Option<i64>> {
-        let uniform = self.live_ins.len() + self.reductions.len() + self.last_private.len();
+        let uniform = self.live_ins.len() + self.slot_count();
+        let iteration = self.has_conditional_assignments().then_some(Some(1));
         self.inductions
             .iter()
             .map(|induction| Some(induction.step))
             .chain(std::iter::repeat_n(None, uniform))
+            .chain(iteration)
             .collect()
+    }
+
+    /// The reductions that are conditional assignments
+    /// ([`ReductionKind::LastAssigned`]), in order: each has a stamp slot.
+    pub fn conditional_assignments(&self) -> impl Iterator<Item = &Reduction> {
+        self.reductions.iter().filter(|reduction| reduction.kind == ReductionKind::LastAssigned)
+    }
+
+    /// Whether the body takes the iteration number (for the stamps).
+    pub fn has_conditional_assignments(&self) -> bool {
+        self.conditional_assignments().next().is_some()
+    }
+
+    /// The `[W x T]` stack slots the body reads and writes: one per
+    /// reduction, per `lastprivate` value and per conditional assignment's
+    /// stamps.
+    pub fn slot_count(&self) -> usize {
+        self.reductions.len() + self.last_private.len() + self.conditional_assignments().count()
     }
 }
 
@@ -623,8 +643,10 @@ pub fn outline_loop_body(
         .map(|induction| func.dfg.value_type(induction.phi).clone())
         .collect();
     param_types.extend(plan.live_ins.iter().map(|value| func.dfg.value_type(*value).clone()));
-    param_types
-        .extend(std::iter::repeat_n(Type::PTR, plan.reductions.len() + plan.last_private.len()));
+    param_types.extend(std::iter::repeat_n(Type::PTR, plan.slot_count()));
+    if plan.has_conditional_assignments() {
+        param_types.push(Type::I64); // the iteration number, linear
+    }
     let mut body = Function::new(name, param_types, Type::Void);
     let mut map: HashMap<Value, Value> = HashMap::new();
     let mut next_param = 0;
@@ -640,8 +662,15 @@ pub fn outline_loop_body(
         map.insert(*value, param);
         next_param += 1;
     }
-    let slots: Vec<Value> = (next_param..body.params.len()).map(|i| body.param_value(i)).collect();
-    let (reduction_slots, last_private_slots) = slots.split_at(plan.reductions.len());
+    let slots: Vec<Value> =
+        (next_param..next_param + plan.slot_count()).map(|i| body.param_value(i)).collect();
+    let (reduction_slots, rest) = slots.split_at(plan.reductions.len());
+    let (last_private_slots, stamp_slots) = rest.split_at(plan.last_private.len());
+    let iteration = plan.has_conditional_assignments().then(|| {
+        let param = body.param_value(next_param + plan.slot_count());
+        body.dfg.value_names[param] = Some("iteration".to_owned());
+        param
+    });
 
     let mut blocks = HashMap::new();
     for &block in &plan.blocks {
@@ -711,9 +740,27 @@ pub fn outline_loop_body(
         *body.dfg.inst_mut(new_inst) = data;
     }
 
+    // Conditional assignments: whether this iteration assigned the value.
+    let assigned: Vec<Value> = plan
+        .conditional_assignments()
+        .map(|reduction| assigned_in_iteration(func, &mut body, &map, &blocks, reduction))
+        .collect();
+
     // The end of an iteration: updates and lastprivate values to their slots.
     let mut builder = FunctionBuilder::new(&mut body);
     builder.switch_to_block(blocks[&plan.latch]);
+    if let Some(iteration) = iteration {
+        // The stamp of an assignment: the iteration number plus one (zero:
+        // never assigned in this lane).
+        let one = builder.iconst(Type::I64, 1);
+        let stamp = builder.binary(BinaryOp::Add, iteration, one);
+        for (assigned, slot) in assigned.iter().zip(stamp_slots) {
+            let address = builder.gep(Type::I64, *slot, vec![lane]);
+            let old_stamp = builder.load(Type::I64, address, 8);
+            let new_stamp = builder.select(*assigned, stamp, old_stamp);
+            builder.store(new_stamp, address, 8);
+        }
+    }
     for (reduction, slot) in plan.reductions.iter().zip(reduction_slots) {
         let update = copy_value(func, builder.func, &map, reduction.update);
         let address = builder.gep(reduction.ty.clone(), *slot, vec![lane]);
@@ -727,6 +774,76 @@ pub fn outline_loop_body(
     }
     builder.ret(None);
     body
+}
+
+/// In the body, an `i1` that is true when the iteration assigned the
+/// conditional assignment `reduction` a new value: a parallel copy of its
+/// merges, with `true` for the operands that are not derived from the
+/// accumulator and `false` for the accumulator itself.
+fn assigned_in_iteration(
+    func: &Function,
+    body: &mut Function,
+    map: &HashMap<Value, Value>,
+    blocks: &HashMap<Block, Block>,
+    reduction: &Reduction,
+) -> Value {
+    let members: HashSet<Value> = reduction.members.iter().copied().collect();
+    let yes = body.dfg.int_const(Type::BOOL, 1);
+    let no = body.dfg.int_const(Type::BOOL, 0);
+    // First a placeholder per merge (phis may refer to later merges), then
+    // the operands.
+    let mut parallel: HashMap<Value, Value> = HashMap::from([(reduction.phi, no)]);
+    let mut merges = Vec::new();
+    for &member in &reduction.members {
+        let Some(inst) = func.dfg.defining_inst(member) else { continue };
+        let data = func.dfg.inst(inst);
+        if member == reduction.phi
+            || !matches!(data, InstData::Phi { .. } | InstData::Select { .. })
+        {
+            continue;
+        }
+        let copy = map[&member];
+        let block = body.dfg.defining_inst(copy).and_then(|copy| body.layout.inst_block(copy));
+        let block = block.expect("the copied merge is in the body");
+        let placeholder = body.dfg.make_inst(InstData::Unreachable, Type::BOOL);
+        match data {
+            InstData::Phi { .. } => body.layout.insert_inst_at(placeholder, block, 0),
+            _ => {
+                let copy_inst = body.dfg.defining_inst(copy).expect("a copied select");
+                body.layout.insert_inst_before(placeholder, copy_inst);
+            }
+        }
+        let value = body.dfg.result(placeholder).expect("an i1 result");
+        parallel.insert(member, value);
+        merges.push((inst, placeholder));
+    }
+    let flag = |value: &Value| -> Value {
+        if members.contains(value) {
+            parallel[value]
+        } else {
+            yes
+        }
+    };
+    for (inst, placeholder) in merges {
+        let data = match func.dfg.inst(inst) {
+            InstData::Phi { incoming, .. } => InstData::Phi {
+                ty: Type::BOOL,
+                incoming: incoming
+                    .iter()
+                    .map(|(block, value)| (blocks[block], flag(value)))
+                    .collect(),
+            },
+            InstData::Select { cond, if_true, if_false, .. } => InstData::Select {
+                cond: copy_value(func, body, map, *cond),
+                if_true: flag(if_true),
+                if_false: flag(if_false),
+                flags: Default::default(),
+            },
+            _ => unreachable!("only merges have placeholders"),
+        };
+        *body.dfg.inst_mut(placeholder) = data;
+    }
+    parallel[&reduction.update]
 }
 
 /// The bodies [`rewrite_loop`] calls.
@@ -786,12 +903,14 @@ pub fn rewrite_loop(
     let iv_ty = func.dfg.value_type(tested.phi).clone();
     let entry = func.entry_block().expect("the function has blocks");
 
-    // Stack slots: [W x T] per reduction and lastprivate value.
+    // Stack slots: [W x T] per reduction and lastprivate value, [W x i64]
+    // per conditional assignment (its stamps).
     let slot_types: Vec<Type> = plan
         .reductions
         .iter()
         .map(|reduction| reduction.ty.clone())
         .chain(plan.last_private.iter().map(|value| func.dfg.value_type(*value).clone()))
+        .chain(plan.conditional_assignments().map(|_| Type::I64))
         .collect();
     let mut slots = Vec::new();
     for (position, ty) in slot_types.iter().enumerate() {
@@ -804,7 +923,8 @@ pub fn rewrite_loop(
         func.dfg.value_names[slot] = Some(format!("simd.slot{position}"));
         slots.push(slot);
     }
-    let (reduction_slots, last_private_slots) = slots.split_at(plan.reductions.len());
+    let (reduction_slots, rest) = slots.split_at(plan.reductions.len());
+    let (last_private_slots, stamp_slots) = rest.split_at(plan.last_private.len());
 
     let preheader_jump = func.terminator(plan.preheader).expect("checked by plan_simd_loop");
     func.layout.remove_inst(preheader_jump);
@@ -850,6 +970,14 @@ pub fn rewrite_loop(
             let index = b.iconst(Type::I64, i128::from(lane));
             let address = b.gep(reduction.ty.clone(), *slot, vec![index]);
             b.store(value, address, align);
+        }
+    }
+    for slot in stamp_slots {
+        let never = b.iconst(Type::I64, 0);
+        for lane in 0..width {
+            let index = b.iconst(Type::I64, i128::from(lane));
+            let address = b.gep(Type::I64, *slot, vec![index]);
+            b.store(never, address, 8);
         }
     }
     let width_value = b.iconst(iv_ty.clone(), i128::from(width));
@@ -943,16 +1071,36 @@ pub fn rewrite_loop(
     // Results.
     b.switch_to_block(finish);
     let mut reduced = Vec::new();
+    let mut stamp_slots = stamp_slots.iter();
     for (reduction, slot) in plan.reductions.iter().zip(reduction_slots) {
         let align = data_layout.abi_align(&reduction.ty) as u32;
+        // A conditional assignment: the value of the lane with the latest
+        // stamp (stamps are unique but for zero, "never": then every lane
+        // still holds the initial value).
+        let stamps = (reduction.kind == ReductionKind::LastAssigned)
+            .then(|| *stamp_slots.next().expect("a stamp slot per conditional assignment"));
         let mut total = None;
+        let mut latest_stamp = None;
         for lane in 0..width {
             let index = b.iconst(Type::I64, i128::from(lane));
             let address = b.gep(reduction.ty.clone(), *slot, vec![index]);
             let part = b.load(reduction.ty.clone(), address, align);
-            total = Some(match total {
-                None => part,
-                Some(total) => reduction.kind.combine(&mut b, total, part),
+            total = Some(match (total, stamps) {
+                (None, None) => part,
+                (None, Some(stamps)) => {
+                    let address = b.gep(Type::I64, stamps, vec![index]);
+                    latest_stamp = Some(b.load(Type::I64, address, 8));
+                    part
+                }
+                (Some(total), None) => reduction.kind.combine(&mut b, total, part),
+                (Some(total), Some(stamps)) => {
+                    let address = b.gep(Type::I64, stamps, vec![index]);
+                    let stamp = b.load(Type::I64, address, 8);
+                    let latest = latest_stamp.expect("lane 0 set the stamp");
+                    let later = b.icmp(IntPredicate::Ugt, stamp, latest);
+                    latest_stamp = Some(b.select(later, stamp, latest));
+                    b.select(later, part, total)
+                }
             });
         }
         reduced.push(total.expect("width is at least 1"));
@@ -1089,6 +1237,15 @@ fn body_call_args(
         .collect();
     args.extend(plan.live_ins.iter().copied());
     args.extend(slots.iter().copied());
+    if plan.has_conditional_assignments() {
+        // The iteration number of lane 0, as i64 (counts are non-negative).
+        let iteration = match b.ty(first_iteration).int_bits() {
+            Some(bits) if bits < 64 => b.cast(CastOp::ZExt, first_iteration, Type::I64),
+            Some(bits) if bits > 64 => b.cast(CastOp::Trunc, first_iteration, Type::I64),
+            _ => first_iteration,
+        };
+        args.push(iteration);
+    }
     args
 }
 

@@ -17,6 +17,14 @@
 //! `llvm.minimum/maximum` intrinsics, and `select (cmp a, b), a, b`
 //! (min/max written as a comparison, as clang emits `m = x < m ? x : m`
 //! without fast-math).
+//!
+//! A phi or select that merges the accumulator with a value not derived
+//! from it is an *assignment*: with no operator at all the phi is a
+//! conditional last value ([`ReductionKind::LastAssigned`], `if (c) r = x`),
+//! with one it is refused (a reset, `if (c) s = 0; else s += x`, is not a
+//! reduction: each lane would reset only its own partial sum). Merges are
+//! classified after all members are known, so the order in which the uses
+//! are visited does not matter.
 
 use std::collections::{HashMap, HashSet};
 
@@ -35,6 +43,13 @@ pub enum ReductionKind {
     Intrinsic(String),
     /// `select (cmp x, y), x, y` with the accumulator in a fixed position.
     SelectCompare(SelectCompare),
+    /// A conditional assignment, `if (c) r = x` with `c` and `x` not
+    /// derived from `r`: after the loop `r` holds the value of the last
+    /// iteration that assigned it (OpenMP's `lastprivate(conditional:)`).
+    /// Each lane keeps its own last value and the number of the iteration
+    /// that assigned it (a stamp slot, see `outline_loop_body`); the lane
+    /// with the latest stamp wins. It has no combining operator.
+    LastAssigned,
 }
 
 /// The comparison of a select-based min/max, with the accumulator's role.
@@ -103,6 +118,9 @@ impl ReductionKind {
                 );
                 b.func.dfg.result(call).expect("the intrinsic returns a value")
             }
+            ReductionKind::LastAssigned => {
+                unreachable!("a conditional assignment is combined by its stamps (rewrite_loop)")
+            }
             ReductionKind::SelectCompare(select) => {
                 let (lhs, rhs) = if select.accumulator_on_left {
                     (accumulator, other)
@@ -130,6 +148,7 @@ impl ReductionKind {
             ReductionKind::Binary(op) => op.name().to_owned(),
             ReductionKind::Intrinsic(name) => name.clone(),
             ReductionKind::SelectCompare(_) => "select-compare min/max".to_owned(),
+            ReductionKind::LastAssigned => "conditional last value".to_owned(),
         }
     }
 }
@@ -206,24 +225,11 @@ pub fn recognize_reduction(
             }
             let mut new_member: Option<Value> = None;
             match data {
+                // Merges: classified once every member is known (below).
                 InstData::Phi { .. } => new_member = result,
-                InstData::Select { cond, if_true, if_false, flags } => {
+                InstData::Select { cond, .. } => {
                     if *cond == value {
                         return Err(format!("{} is used as a select condition", name(value)));
-                    }
-                    let true_member = member_set.contains(if_true);
-                    let false_member = member_set.contains(if_false);
-                    if !(true_member && false_member) {
-                        // One arm is the accumulator: a min/max select.
-                        let pattern =
-                            min_max_select(func, *cond, *if_true, *if_false, value, *flags)
-                                .ok_or_else(|| {
-                                    format!(
-                                "{} is selected against another value without a min/max comparison",
-                                name(value)
-                            )
-                                })?;
-                        set_kind(ReductionKind::SelectCompare(pattern))?;
                     }
                     new_member = result;
                 }
@@ -238,7 +244,9 @@ pub fn recognize_reduction(
                     });
                     if !only_min_max {
                         return Err(format!(
-                            "{} is compared outside a min/max select",
+                            "{} is read by a comparison other than that of a min/max select: \
+                             a recurrence across iterations (as `if (a[i] > r) r = f(a[i])`), \
+                             not a reduction",
                             name(value)
                         ));
                     }
@@ -314,7 +322,48 @@ pub fn recognize_reduction(
     if !member_set.contains(&update) {
         return Err(format!("its update {} is not derived from it", name(update)));
     }
-    let kind = kind.ok_or_else(|| "it is never updated".to_owned())?;
+    // The merges: a phi or select of members merges partial results (`if
+    // (c) s += x`); one whose other operand is not a member either compares
+    // it with the accumulator (min/max) or assigns a new value.
+    let mut assignment = None;
+    for &member in &members {
+        let Some(inst) = func.dfg.defining_inst(member) else { continue };
+        match func.dfg.inst(inst) {
+            InstData::Phi { incoming, .. }
+                if member != phi
+                    && incoming.iter().any(|(_, value)| !member_set.contains(value)) =>
+            {
+                assignment.get_or_insert(member);
+            }
+            InstData::Select { cond, if_true, if_false, flags } => {
+                let (true_member, false_member) =
+                    (member_set.contains(if_true), member_set.contains(if_false));
+                if true_member && false_member {
+                    continue;
+                }
+                let accumulator = if true_member { *if_true } else { *if_false };
+                match min_max_select(func, *cond, *if_true, *if_false, accumulator, *flags) {
+                    Some(pattern) => set_kind(ReductionKind::SelectCompare(pattern))?,
+                    None => {
+                        assignment.get_or_insert(member);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let kind = match (kind, assignment) {
+        (Some(kind), None) => kind,
+        (None, Some(_)) => ReductionKind::LastAssigned,
+        (Some(kind), Some(merge)) => {
+            return Err(format!(
+                "{} assigns it a value not derived from it, and it is also reduced with \
+                 `{kind}` (a reset of an accumulator is not a reduction)",
+                name(merge)
+            ))
+        }
+        (None, None) => return Err("it is never updated".to_owned()),
+    };
     Ok(Reduction { phi, init, update, ty, kind, members })
 }
 

@@ -222,6 +222,65 @@ fn non_reductions_are_refused_naming_the_phi() {
 }
 
 #[test]
+fn conditional_assignments_are_last_values_and_resets_are_refused() {
+    // `acc = x > 5 ? x * 2 : acc`: neither the condition nor the value reads
+    // the accumulator, a conditional last value.
+    let assigned = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, -1),
+        |b, acc, x| {
+            let five = b.iconst(Type::I64, 5);
+            let big = b.icmp(IntPredicate::Sgt, x, five);
+            let two = b.iconst(Type::I64, 2);
+            let twice = b.binary(BinaryOp::Mul, x, two);
+            b.select(big, twice, acc)
+        },
+    );
+    let plan = plan(&assigned).unwrap();
+    assert_eq!(plan.reductions[0].kind, ReductionKind::LastAssigned);
+    assert!(plan.has_conditional_assignments());
+    // The induction, the live-ins, the value's slot and its stamps, then
+    // the iteration number, linear.
+    let mut expected = vec![Some(1)];
+    expected.extend(std::iter::repeat_n(None, plan.live_ins.len() + 2));
+    expected.push(Some(1));
+    assert_eq!(plan.body_param_steps(), expected);
+    // `acc = x > 5 ? 0 : acc + x`: a reset of a sum is not a reduction.
+    let reset = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, x| {
+            let five = b.iconst(Type::I64, 5);
+            let big = b.icmp(IntPredicate::Sgt, x, five);
+            let sum = b.binary(BinaryOp::Add, acc, x);
+            let zero = b.iconst(Type::I64, 0);
+            b.select(big, zero, sum)
+        },
+    );
+    let refusal = super::tests::plan(&reset).unwrap_err();
+    assert!(refusal.message.contains("a reset of an accumulator"), "{refusal}");
+    // `acc = x > acc ? x * 2 : acc`: the condition reads the accumulator.
+    let record = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, x| {
+            let above = b.icmp(IntPredicate::Sgt, x, acc);
+            let two = b.iconst(Type::I64, 2);
+            let twice = b.binary(BinaryOp::Mul, x, two);
+            b.select(above, twice, acc)
+        },
+    );
+    let refusal = super::tests::plan(&record).unwrap_err();
+    assert!(refusal.message.contains("a recurrence across iterations"), "{refusal}");
+}
+
+#[test]
 fn a_constant_increment_is_a_second_induction() {
     let func = marked_loop(
         1,
