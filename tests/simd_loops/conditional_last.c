@@ -73,6 +73,14 @@ NOINLINE int reset_sum(const int *a, int n) {
   }
   return s;
 }
+NOINLINE int reset_sum_by_call(const int *a, int n) {
+  int s = 0;
+  #pragma omp simd reduction(+:s)
+  for (int i = 0; i < n; i++) {
+    if (a[i] % 7 == 0) s = opaque_i(a[i]); else s += a[i];
+  }
+  return s;
+}
 NOINLINE int running_record(const int *a, int n) {
   int r = 0;
   #pragma omp simd
@@ -98,6 +106,7 @@ void lw_test(void) {
     lw_exact_int("never_assigned", n, never_assigned(a, n));
     lw_exact_int("downward", n, downward(a, n));
     lw_exact_int("reset_sum", n, reset_sum(a, n));
+    lw_exact_int("reset_sum_by_call", n, reset_sum_by_call(a, n));
     lw_exact_int("running_record", n, running_record(a, n));
   }
 }
