@@ -891,6 +891,12 @@ pub(crate) fn widen_variant(
     config.masked = variant.masked;
     config.instrument_utilization = options.instrument_utilization;
     config.callee_variants = callee_variants.clone();
+    // Recursion runs per lane: a variant calling itself would walk the
+    // union of every lane's recursion tree in lock-step (the recursive
+    // `inbranch` Fibonacci of the OpenMP Examples ran 20 times longer than
+    // scalar code); once the top level is vectorized, each active lane
+    // calls the scalar function.
+    config.callee_variants.remove(&scalar.name);
     config.native_scatter |= enables_avx512_scatters(target_features);
     let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
         .map_err(|error| variant_error(error.to_string()))?;

@@ -272,6 +272,59 @@ impl Widener<'_> {
             return Ok(false);
         };
         let variant = choice.variant;
+        // Under a mask the call runs only if some lane is active: a masked
+        // variant called with no active lane has nothing to do, and a
+        // recursive one would call itself again and again (a divergent loop
+        // runs its body once with an empty mask: `if (n > 1) f(n - 1)`
+        // never stops recursing).
+        let result = match mask {
+            Some(mask) => self.emit_if_any_lane_active(mask, "call", |this| {
+                this.emit_variant_calls(
+                    &variant,
+                    choice.calls,
+                    &args,
+                    &arg_types,
+                    &ret_ty,
+                    Some(mask),
+                    effects,
+                    flags,
+                )
+            })?,
+            None => self.emit_variant_calls(
+                &variant,
+                choice.calls,
+                &args,
+                &arg_types,
+                &ret_ty,
+                None,
+                effects,
+                flags,
+            )?,
+        };
+        self.call_stats.vector_variant += 1;
+        if let Some(whole) = result {
+            self.define_result(inst, Widened::Vector(whole));
+        }
+        Ok(true)
+    }
+
+    /// The `calls` calls of `variant` covering the W lanes (see the module
+    /// docs), at the current point; `mask` is the block mask (`None`: every
+    /// lane active). Returns the concatenated result, `None` for `void`.
+    #[allow(clippy::too_many_arguments)]
+    fn emit_variant_calls(
+        &mut self,
+        variant: &VariantName,
+        calls: u32,
+        args: &[Value],
+        arg_types: &[Type],
+        ret_ty: &Type,
+        mask: Option<Value>,
+        effects: lanewise_ir::CallEffects,
+        flags: lanewise_ir::FastMathFlags,
+    ) -> Result<Option<Value>, WidenError> {
+        let choice = VariantChoice { variant: variant.clone(), calls };
+        let ret_ty = ret_ty.clone();
         let part_width = variant.width;
         let callee = variant.mangle();
         let part_ret_ty =
@@ -300,7 +353,7 @@ impl Widener<'_> {
                 let part_mask = self.lane_slice(whole_mask, first_lane, part_width, choice.calls);
                 let abi = MaskAbi::for_signature(
                     &ret_ty,
-                    &arg_types,
+                    arg_types,
                     &variant.params,
                     variant.isa,
                     part_width,
@@ -322,12 +375,10 @@ impl Widener<'_> {
                 .map_err(|message| self.unsupported(message))?;
             results.extend(result);
         }
-        self.call_stats.vector_variant += 1;
-        if ret_ty != Type::Void {
-            let whole = self.concat_lane_slices(results, &ret_ty);
-            self.define_result(inst, Widened::Vector(whole));
+        if ret_ty == Type::Void {
+            return Ok(None);
         }
-        Ok(true)
+        Ok(Some(self.concat_lane_slices(results, &ret_ty)))
     }
 
     /// Lanes `[first, first + lanes)` of `vector` (itself when `parts == 1`).
