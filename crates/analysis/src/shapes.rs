@@ -463,7 +463,7 @@ impl ShapeAnalysis<'_> {
             let shape = match spec.kind {
                 ParamKind::Vector => Shape::Varying,
                 ParamKind::Uniform => Shape::Uniform,
-                ParamKind::Linear { step } => {
+                ParamKind::Linear { step } | ParamKind::LinearRef { step } => {
                     if !(param.ty.is_int() || param.ty.is_ptr()) {
                         return Err(ShapeError::LinearParamType {
                             function: self.function_name(),

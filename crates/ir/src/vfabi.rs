@@ -78,6 +78,20 @@ pub enum ParamKind {
     Linear { step: i64 },
     /// `ls<p>`: like `Linear` with the step held in uniform parameter `p`.
     LinearVariableStep { step_param: u32 },
+    /// `R<k>`: a C++ reference `linear(ref(x))`, whose address is linear:
+    /// lane i's reference is `arg + i*k` bytes; passed as a scalar pointer
+    /// (lane 0's), which makes it a pointer `l<k>` under another letter.
+    LinearRef { step: i64 },
+}
+
+impl ParamKind {
+    /// The constant step of a linear parameter (`l<k>`, `ln<k>`, `R<k>`).
+    pub fn linear_step(self) -> Option<i64> {
+        match self {
+            ParamKind::Linear { step } | ParamKind::LinearRef { step } => Some(step),
+            _ => None,
+        }
+    }
 }
 
 /// One parameter of a variant: its kind and a known alignment in bytes.
@@ -201,7 +215,19 @@ pub fn parse_shapes(shapes: &str) -> Result<Vec<ParamSpec>, VfabiError> {
                     ParamKind::Linear { step: if negative { -step } else { step } }
                 }
             }
-            _ => return Err(error(start, "expected v, u or l")),
+            b'R' => {
+                let (step, end) = number_at(position + 1);
+                position = end;
+                ParamKind::LinearRef { step: step.unwrap_or(1) as i64 }
+            }
+            b'L' | b'U' => {
+                return Err(error(
+                    start,
+                    "linear(val(...)) and linear(uval(...)) of references (`L`, `U`) are not \
+                     supported",
+                ))
+            }
+            _ => return Err(error(start, "expected v, u, l or R")),
         };
         let mut align = None;
         if bytes.get(position) == Some(&b'a') {
@@ -231,6 +257,7 @@ pub fn format_shapes(params: &[ParamSpec]) -> String {
             ParamKind::LinearVariableStep { step_param } => {
                 text.push_str(&format!("ls{step_param}"))
             }
+            ParamKind::LinearRef { step } => text.push_str(&format!("R{step}")),
         }
         if let Some(align) = param.align {
             text.push_str(&format!("a{align}"));

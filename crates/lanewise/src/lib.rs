@@ -637,7 +637,18 @@ fn define_weak_variant_fallbacks(
         module.defined_function_names().into_iter().collect();
     let mut produced = Vec::new();
     for info in module.functions_with_variants() {
-        for mangled in &info.variant_names {
+        // The attributes' names and GCC's names of the AVX ones (what
+        // vectorized callers call, see `variant_calls::callee_variant_table`).
+        let mut names = info.variant_names.clone();
+        if let Ok((params, ret)) = module.function_signature(&info.name) {
+            for mangled in &info.variant_names {
+                let Ok(variant) = VariantName::parse(mangled) else { continue };
+                if let Some(twin) = variant_calls::gcc_avx_twin(&variant, &params, &ret) {
+                    names.push(twin.mangle());
+                }
+            }
+        }
+        for mangled in &names {
             if defined.contains(mangled) || module.function_signature(mangled).is_err() {
                 continue;
             }
@@ -736,6 +747,18 @@ fn vectorize_declare_simd_function(
         let produced = vectorize_variant(module, &scalar, &variant, mangled, data_layout, options)?;
         report.functions.push(produced);
         produced_names.push(mangled.clone());
+        // GCC's name for the AVX variant, where it differs: GCC-compiled
+        // callers call that one (`variant_calls::gcc_avx_twin`).
+        let param_types: Vec<Type> = scalar.params.iter().map(|param| param.ty.clone()).collect();
+        if let Some(twin) = variant_calls::gcc_avx_twin(&variant, &param_types, &scalar.ret_ty) {
+            let twin_name = twin.mangle();
+            if !variant_names.contains(&twin_name) && !produced_names.contains(&twin_name) {
+                let produced =
+                    vectorize_variant(module, &scalar, &twin, &twin_name, data_layout, options)?;
+                report.functions.push(produced);
+                produced_names.push(twin_name);
+            }
+        }
     }
     Ok(produced_names)
 }

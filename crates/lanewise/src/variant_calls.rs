@@ -25,10 +25,11 @@
 //! function's `target-features` enable, newest first (LLVM takes the first
 //! mapping of a width).
 
-use lanewise_ir::vfabi::{ParamKind, VariantName};
+use lanewise_ir::vfabi::{Isa, ParamKind, VariantName};
 use lanewise_ir::Type;
 use lanewise_llvm::LlvmModule;
 use lanewise_transform::abi::is_llvm_native_signature;
+use lanewise_transform::widen::masked::characteristic_type;
 use lanewise_transform::widen::CalleeVariants;
 
 use crate::Error;
@@ -38,10 +39,14 @@ pub const VECTOR_FUNCTION_ABI_VARIANT: &str = "vector-function-abi-variant";
 
 /// The parsed variants of every function of `module` that has `_ZGV`
 /// attributes. Names that do not parse, name another function, or do not
-/// spell back exactly (so the symbol called would differ) are left out.
+/// spell back exactly (so the symbol called would differ) are left out. An
+/// AVX variant that GCC names otherwise ([`gcc_avx_twin`]) is listed under
+/// GCC's name: both compilers define that one (Lanewise defines the twin
+/// too), so a caller links and vectorizes against either.
 pub(crate) fn callee_variant_table(module: &LlvmModule<'_>) -> CalleeVariants {
     let mut table = CalleeVariants::new();
     for info in module.functions_with_variants() {
+        let signature = module.function_signature(&info.name).ok();
         let variants: Vec<VariantName> = info
             .variant_names
             .iter()
@@ -49,12 +54,43 @@ pub(crate) fn callee_variant_table(module: &LlvmModule<'_>) -> CalleeVariants {
                 VariantName::parse(name).ok().filter(|parsed| parsed.mangle() == *name)
             })
             .filter(|variant| variant.scalar_name == info.name)
+            .map(|variant| {
+                let twin = signature
+                    .as_ref()
+                    .and_then(|(params, ret)| gcc_avx_twin(&variant, params, ret));
+                twin.unwrap_or(variant)
+            })
             .collect();
         if !variants.is_empty() {
             table.insert(info.name, variants);
         }
     }
     table
+}
+
+/// GCC's name for an AVX (`c`) variant whose characteristic data type is an
+/// integer or a pointer, if it differs from clang's: GCC sizes such clones
+/// for 128-bit vectors (AVX has no 256-bit integer instructions), clang for
+/// 256 bits, so `int f(int)` gets `_ZGVcN4v_f` from GCC and `_ZGVcN8v_f`
+/// from clang's attributes. Only variants at clang's default width have one
+/// (with `simdlen`, both compilers use the given width).
+pub(crate) fn gcc_avx_twin(
+    variant: &VariantName,
+    param_types: &[Type],
+    ret_ty: &Type,
+) -> Option<VariantName> {
+    if variant.isa != Isa::Avx || variant.params.len() != param_types.len() {
+        return None;
+    }
+    let characteristic = characteristic_type(ret_ty, param_types, &variant.params);
+    let bits = match characteristic {
+        Type::Int(bits) => bits,
+        _ => return None,
+    };
+    if variant.width != 256 / bits {
+        return None;
+    }
+    Some(VariantName { width: 128 / bits, ..variant.clone() })
 }
 
 /// The variant's own signature (vector parameters and result as `<W x T>`),
@@ -72,7 +108,9 @@ fn vector_signature(
         vector_params.push(match spec.kind {
             ParamKind::Vector if ty.is_scalar() => ty.vector_of(variant.width),
             ParamKind::Vector | ParamKind::LinearVariableStep { .. } => return None,
-            ParamKind::Uniform | ParamKind::Linear { .. } => ty.clone(),
+            ParamKind::Uniform | ParamKind::Linear { .. } | ParamKind::LinearRef { .. } => {
+                ty.clone()
+            }
         });
     }
     let vector_ret = match ret {

@@ -5,8 +5,9 @@
 //! results wider than a register returned through memory, short integer
 //! vectors in general-purpose registers, uniform and linear parameters.
 //!
-//! AVX (`-mavx`) callers are not used: for `int` GCC names the AVX variant
-//! `_ZGVcN4v_` while clang asks for `_ZGVcN8v_`, so they never meet.
+//! AVX (`-mavx`) callers too: for `int` GCC names the AVX variant
+//! `_ZGVcN4v_` where clang's attribute says `_ZGVcN8v_`; Lanewise defines
+//! both (issue 14, class 13), so GCC's calls link to real vector code.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -38,7 +39,7 @@ fn gcc_vectorized_loops_call_lanewise_variants() {
     run(Command::new(env!("CARGO_BIN_EXE_lanewise")).arg(&scalar_ll).arg("-o").arg(&vector_ll));
     run(Command::new("clang-22").args(["-O2", "-c"]).arg(&vector_ll).arg("-o").arg(&vector_object));
 
-    for (isa_flag, isa_letter) in [("-msse2", 'b'), ("-mavx2", 'd')] {
+    for (isa_flag, isa_letter) in [("-msse2", 'b'), ("-mavx", 'c'), ("-mavx2", 'd')] {
         let gcc_flags = ["-O2", isa_flag, "-ffp-contract=off", "-fopenmp-simd"];
         let assembly = run(Command::new("gcc")
             .args(gcc_flags)

@@ -762,8 +762,12 @@ impl<'a> Widener<'a> {
             let ty = self.scalar.params[index].ty.clone();
             let widened = match self.config.params[index].kind {
                 ParamKind::Vector => Widened::Vector(new),
-                ParamKind::Uniform | ParamKind::Linear { step: 0 } => Widened::Uniform(new),
-                ParamKind::Linear { step } if ty.is_int() || ty.is_ptr() => {
+                ParamKind::Uniform
+                | ParamKind::Linear { step: 0 }
+                | ParamKind::LinearRef { step: 0 } => Widened::Uniform(new),
+                ParamKind::Linear { step } | ParamKind::LinearRef { step }
+                    if ty.is_int() || ty.is_ptr() =>
+                {
                     Widened::Strided { lane0: new, stride: step }
                 }
                 ParamKind::LinearVariableStep { step_param } if ty.is_int() || ty.is_ptr() => {
@@ -1952,11 +1956,45 @@ impl<'a> Widener<'a> {
         let (scalar_block, _) = self.location.expect("widening a terminator");
         let may_run_without_lanes =
             !self.predicates.some_lane_active(scalar_block) && self.block_mask()?.is_some();
-        if constant || !may_run_without_lanes {
+        if constant || !may_run_without_lanes || self.is_mask_query(cond) {
             return Ok(scalar);
         }
         let ty = self.func.dfg.value_type(scalar).clone();
         Ok(self.append_value(InstData::Freeze { arg: scalar }, ty))
+    }
+
+    /// Whether the scalar `cond` asks about masks only: `rv_any`/`rv_all`
+    /// calls (BOSCC guards, divergent loop exits) and `and`/`or`/`xor` of
+    /// such. Masks are never poison (edge predicates are `select`s), so
+    /// these need no freeze; freezing them would also be harmful: LLVM
+    /// pushes the freeze up to the `<W x i1>` mask, and its x86 back end
+    /// cannot split a frozen `<32 x i1>` ("Do not know how to split the
+    /// result of this operator") when 256-bit vectors are preferred.
+    fn is_mask_query(&self, cond: Value) -> bool {
+        let mut pending = vec![cond];
+        let mut visited = 0;
+        while let Some(value) = pending.pop() {
+            visited += 1;
+            if visited > 16 {
+                return false;
+            }
+            if self.scalar.dfg.constant(value).is_some() {
+                continue;
+            }
+            let Some(inst) = self.scalar.dfg.defining_inst(value) else { return false };
+            match self.scalar.dfg.inst(inst) {
+                InstData::Call { callee: Callee::Direct(name), .. }
+                    if name == "rv_any" || name == "rv_all" => {}
+                InstData::Binary {
+                    op: BinaryOp::And | BinaryOp::Or | BinaryOp::Xor,
+                    lhs,
+                    rhs,
+                    ..
+                } => pending.extend([*lhs, *rhs]),
+                _ => return false,
+            }
+        }
+        true
     }
 
     fn widen_terminator(&mut self, inst: Inst) -> Result<(), WidenError> {

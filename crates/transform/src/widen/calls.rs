@@ -174,7 +174,7 @@ fn fitting_call_count(variant: &VariantName, site: &CallSite<'_>) -> Option<u32>
         let (fits, proven_align) = match spec.kind {
             ParamKind::Vector => (ty.is_scalar(), shape.all_lanes_align()),
             ParamKind::Uniform => (matches!(shape, ArgShape::Uniform { .. }), shape.lane0_align()),
-            ParamKind::Linear { step } => {
+            ParamKind::Linear { step } | ParamKind::LinearRef { step } => {
                 let fits = match *shape {
                     ArgShape::Strided { stride, .. } => stride == step,
                     ArgShape::Uniform { .. } => step == 0,
@@ -340,9 +340,9 @@ impl Widener<'_> {
                         self.lane_slice(whole, first_lane, part_width, choice.calls)
                     }
                     ParamKind::Uniform => self.lane0(arg)?,
-                    ParamKind::Linear { .. } | ParamKind::LinearVariableStep { .. } => {
-                        self.lane(arg, first_lane)?
-                    }
+                    ParamKind::Linear { .. }
+                    | ParamKind::LinearRef { .. }
+                    | ParamKind::LinearVariableStep { .. } => self.lane(arg, first_lane)?,
                 });
             }
             if variant.masked {

@@ -135,7 +135,7 @@ impl MaskAbi {
 /// The characteristic data type of the VFABI (GCC's rules): the return type
 /// if not void, else the type of the first vector parameter, else `int`;
 /// pointers count as `i64`, booleans as `i8`.
-fn characteristic_type(
+pub fn characteristic_type(
     ret_ty: &Type,
     param_types: &[Type],
     data_specs: &[lanewise_ir::vfabi::ParamSpec],
