@@ -247,6 +247,21 @@ pub enum Callee {
     Direct(String),
     /// A call through a function pointer.
     Indirect(Value),
+    /// Inline assembly (`call void asm "..."`), passed through unchanged in
+    /// scalar code; never widened. Its function type is the call's.
+    InlineAsm(Box<InlineAsm>),
+}
+
+/// An inline assembly snippet, as LLVM's `InlineAsm` holds it.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct InlineAsm {
+    pub asm: String,
+    pub constraints: String,
+    pub side_effects: bool,
+    pub align_stack: bool,
+    /// Intel syntax (`inteldialect`) rather than AT&T.
+    pub intel_dialect: bool,
+    pub can_unwind: bool,
 }
 
 /// What the optimizer may assume about a call, as far as vectorization cares.

@@ -345,6 +345,9 @@ fn call_text(
     let callee_text = match callee {
         Callee::Direct(name) => format!("@{name}"),
         Callee::Indirect(pointer) => printer.value(*pointer),
+        Callee::InlineAsm(asm) => {
+            format!("asm {:?}, {:?}", asm.asm, asm.constraints)
+        }
     };
     let args_text: Vec<String> = args.iter().map(|arg| printer.typed(*arg)).collect();
     let effects_text = match effects {

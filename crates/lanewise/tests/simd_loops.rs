@@ -539,6 +539,20 @@ fn recursion() {
     }
 }
 
+/// Inline assembly elsewhere in the function does not keep a loop scalar;
+/// in the loop body it does, with a remark that says so (issue 14, class 13).
+#[test]
+fn inline_asm() {
+    let remarks = check_source_with("inline_asm", &[]);
+    let missed: Vec<&str> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .filter_map(|remark| remark["message"].as_str())
+        .collect();
+    assert_eq!(missed.len(), 1, "{missed:#?}");
+    assert!(missed[0].contains("inline assembly"), "{missed:#?}");
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -562,6 +576,7 @@ fn every_source_has_a_test() {
         "exit_stable",
         "conditional_last",
         "recursion",
+        "inline_asm",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

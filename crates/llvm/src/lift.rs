@@ -38,7 +38,8 @@
 //! Everything outside the instruction set of `lanewise_ir` (Windows
 //! funclets `catchswitch`/`catchpad`/`cleanuppad`, atomics, `va_arg`,
 //! `callbr`, `indirectbr`, x86_fp80/fp128/bfloat, scalable vectors, musttail
-//! calls, operand bundles, inline asm, metadata operands, ...) is reported
+//! calls, operand bundles, inline asm with indirect operands, metadata
+//! operands, ...) is reported
 //! as [`BridgeError::Unsupported`] naming the function, the block and the
 //! LLVM text of the instruction.
 
@@ -802,14 +803,25 @@ impl<'ctx> Lifter<'ctx> {
             called.kind(),
             LLVMValueKind::LLVMFunctionValueKind | LLVMValueKind::LLVMGlobalAliasValueKind
         );
-        if called.kind() == LLVMValueKind::LLVMInlineAsmValueKind {
-            return Err(self.unsupported("inline assembly is not supported"));
-        }
+        let inline_asm = if called.kind() == LLVMValueKind::LLVMInlineAsmValueKind {
+            let asm = called.inline_asm_parts();
+            // Indirect operands (`=*m`) need `elementtype` call-site
+            // attributes, which are not lifted.
+            if asm.constraints.contains('*') {
+                return Err(self.unsupported(
+                    "inline assembly with indirect (memory) operands is not supported",
+                ));
+            }
+            Some(asm)
+        } else {
+            None
+        };
         if function_type.as_ref().is_some_and(|(_, _, vararg)| *vararg) && !callee_is_symbol {
             return Err(self.unsupported("indirect calls of variadic functions are not supported"));
         }
-        let callee = match called.name() {
-            Some(name) if callee_is_symbol => Callee::Direct(name),
+        let callee = match (called.name(), inline_asm) {
+            (_, Some(asm)) => Callee::InlineAsm(Box::new(asm)),
+            (Some(name), None) if callee_is_symbol => Callee::Direct(name),
             _ => Callee::Indirect(self.operand(called)?),
         };
         let mut args = Vec::new();

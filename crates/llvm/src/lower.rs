@@ -1004,6 +1004,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let (callee_value, callee_type) = match callee {
             Callee::Direct(name) => self.direct_callee(name, call_type, &arg_types, ret),
             Callee::Indirect(pointer) => (self.operand(*pointer)?, call_type),
+            Callee::InlineAsm(asm) => (self.context.inline_asm(call_type, asm), call_type),
         };
         if callee_value.is_function() && callee_type != call_type {
             let vararg = callee_type.function_signature().is_some_and(|(_, _, vararg)| vararg);

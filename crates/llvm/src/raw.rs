@@ -234,6 +234,34 @@ impl<'ctx> RawContext<'ctx> {
             )
         })
     }
+    /// The inline assembly value `asm` of type `function_type`.
+    pub(crate) fn inline_asm(
+        self,
+        function_type: RawType<'ctx>,
+        asm: &lanewise_ir::InlineAsm,
+    ) -> RawValue<'ctx> {
+        let dialect = if asm.intel_dialect {
+            inkwell::llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectIntel
+        } else {
+            inkwell::llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectATT
+        };
+        // SAFETY: pointers and lengths of live Rust strings; the type is a
+        // function type of this context.
+        RawValue::wrap(unsafe {
+            LLVMGetInlineAsm(
+                function_type.raw,
+                asm.asm.as_ptr().cast(),
+                asm.asm.len(),
+                asm.constraints.as_ptr().cast(),
+                asm.constraints.len(),
+                asm.side_effects as LLVMBool,
+                asm.align_stack as LLVMBool,
+                dialect,
+                asm.can_unwind as LLVMBool,
+            )
+        })
+    }
+
     pub(crate) fn function_type(
         self,
         ret: RawType<'ctx>,
@@ -400,6 +428,28 @@ impl<'ctx> RawValue<'ctx> {
     pub(crate) fn ty(self) -> RawType<'ctx> {
         // SAFETY: see the module docs.
         RawType::wrap(unsafe { LLVMTypeOf(self.raw) })
+    }
+
+    /// The parts of an inline assembly value (`kind()` is
+    /// `LLVMInlineAsmValueKind`).
+    pub(crate) fn inline_asm_parts(self) -> lanewise_ir::InlineAsm {
+        let (mut asm_length, mut constraints_length) = (0usize, 0usize);
+        // SAFETY: `self` is an inline asm value (the caller checked its
+        // kind); LLVM writes the lengths of the strings it returns, which
+        // live as long as the value.
+        unsafe {
+            let asm = LLVMGetInlineAsmAsmString(self.raw, &mut asm_length);
+            let constraints = LLVMGetInlineAsmConstraintString(self.raw, &mut constraints_length);
+            lanewise_ir::InlineAsm {
+                asm: borrowed_string(asm, asm_length),
+                constraints: borrowed_string(constraints, constraints_length),
+                side_effects: LLVMGetInlineAsmHasSideEffects(self.raw) != 0,
+                align_stack: LLVMGetInlineAsmNeedsAlignedStack(self.raw) != 0,
+                intel_dialect: LLVMGetInlineAsmDialect(self.raw)
+                    == inkwell::llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectIntel,
+                can_unwind: LLVMGetInlineAsmCanUnwind(self.raw) != 0,
+            }
+        }
     }
 
     /// The value's name, `None` if it has none.

@@ -505,6 +505,9 @@ impl<'e> Interpreter<'e> {
                     Callee::Indirect(pointer) => {
                         return error(format!("indirect call through {:?}", get(*pointer)?));
                     }
+                    Callee::InlineAsm(asm) => {
+                        return error(format!("inline assembly `{}`", asm.asm));
+                    }
                 };
                 return self.call(&name, &args, &result_ty);
             }

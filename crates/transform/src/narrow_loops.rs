@@ -552,6 +552,7 @@ fn check_inst(func: &Function, inst: Inst, width: u32) -> Result<(), String> {
                 Callee::Direct(_) if narrow_callee(func, inst, width / 2).is_some() => Ok(()),
                 Callee::Direct(name) => Err(format!("a call of `{name}` on vectors")),
                 Callee::Indirect(_) => Err("an indirect call on vectors".to_owned()),
+                Callee::InlineAsm(_) => Err("inline assembly".to_owned()),
             }
         }
         InstData::Return { .. }

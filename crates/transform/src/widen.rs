@@ -1651,9 +1651,15 @@ impl<'a> Widener<'a> {
         else {
             unreachable!()
         };
+        if let Callee::InlineAsm(asm) = &callee {
+            return Err(self.unsupported(format!(
+                "inline assembly (`{}`) cannot run for several lanes",
+                asm.asm
+            )));
+        }
         let mut all_uniform = match callee {
             Callee::Indirect(pointer) => self.is_uniform(pointer)?,
-            Callee::Direct(_) => true,
+            Callee::Direct(_) | Callee::InlineAsm(_) => true,
         };
         for &arg in &args {
             all_uniform &= self.is_uniform(arg)?;
@@ -1818,6 +1824,7 @@ impl<'a> Widener<'a> {
             let lane_callee = match &callee {
                 Callee::Direct(name) => Callee::Direct(name.clone()),
                 Callee::Indirect(pointer) => Callee::Indirect(this.lane(*pointer, lane)?),
+                Callee::InlineAsm(asm) => Callee::InlineAsm(asm.clone()),
             };
             let mut lane_args = Vec::new();
             for &arg in &args {
