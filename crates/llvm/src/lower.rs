@@ -210,6 +210,37 @@ fn widest_vector_bits<'a>(types: impl Iterator<Item = &'a Type>) -> u64 {
         .unwrap_or(0)
 }
 
+/// The widest vector the function passes in registers: its own parameters
+/// and result, and the arguments and results of the functions it calls
+/// (not intrinsics, which are no calls in machine code). LLVM's x86 backend
+/// passes a vector wider than the function's `min-legal-vector-width` in
+/// registers of the width the tuning prefers: with `prefer-vector-width=256`
+/// (every Intel AVX-512 CPU, `-march=x86-64-v4`), a `<16 x float>` argument
+/// in two ymm registers, where an `e` variant (`_ZGVeN16v_f`, ours or GCC's)
+/// takes one zmm register. So a caller of such a variant (an `omp simd` loop
+/// body, a variant calling another one) needs the callee's width as much as
+/// the callee does; clang sets it the same way for calls of its own vector
+/// functions.
+fn abi_vector_bits(func: &Function) -> u64 {
+    let signature = func.params.iter().map(|param| &param.ty).chain(std::iter::once(&func.ret_ty));
+    let mut call_types = Vec::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(*block) {
+            let (InstData::Call { callee, args, ret_ty, .. }
+            | InstData::Invoke { callee, args, ret_ty, .. }) = func.dfg.inst(*inst)
+            else {
+                continue;
+            };
+            if matches!(callee, Callee::Direct(name) if name.starts_with("llvm.")) {
+                continue;
+            }
+            call_types.extend(args.iter().map(|arg| func.dfg.value_type(*arg).clone()));
+            call_types.push(ret_ty.clone());
+        }
+    }
+    widest_vector_bits(signature.chain(call_types.iter()))
+}
+
 /// Where lowering stands, for error messages.
 struct Lowerer<'ctx, 'f> {
     context: RawContext<'ctx>,
@@ -371,14 +402,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 },
             }
         }
-        let signature_types = self
-            .func
-            .params
-            .iter()
-            .map(|param| &param.ty)
-            .chain(std::iter::once(&self.func.ret_ty));
-        let vector_bits = widest_vector_bits(signature_types);
-        let min_legal_width = vector_bits.max(scalar_min_legal_width.unwrap_or(0));
+        let min_legal_width =
+            abi_vector_bits(self.func).max(scalar_min_legal_width.unwrap_or(0));
         if min_legal_width > 0 || scalar_min_legal_width.is_some() {
             let attribute = self
                 .context

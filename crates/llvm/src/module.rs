@@ -533,6 +533,20 @@ impl<'ctx> LlvmModule<'ctx> {
                 message: "the new body has another signature".to_owned(),
             });
         }
+        // The new body may call vector functions the old one did not (the
+        // vectorized loop body, when not inlined, or the variants it calls
+        // once it is): their registers need the width that lowering gave
+        // the temporary (see `lower::abi_vector_bits`).
+        let min_legal_width = donor
+            .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
+            .into_iter()
+            .find(|attribute| {
+                matches!(attribute_contents(*attribute),
+                    AttributeContents::String { key, .. } if key == "min-legal-vector-width")
+            });
+        if let Some(attribute) = min_legal_width {
+            original.add_function_attribute(FUNCTION_ATTRIBUTE_INDEX, attribute);
+        }
         original.replace_body_with(donor, context);
         Ok(())
     }
