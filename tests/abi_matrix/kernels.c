@@ -11,3 +11,6 @@ float km(float x) { return x - 1.5f; }
 
 #pragma omp declare simd notinbranch simdlen(8)
 double kd(double x, double y) { return x * 0.25 - y; }
+
+#pragma omp declare simd notinbranch
+float kg(float x) { return x * 0.75f + 2.0f; }

@@ -6,11 +6,14 @@
 
 #include "kernels.h"
 
+void bytes_through_kg(unsigned char *restrict out, const unsigned char *restrict in, int n);
+
 enum { N = 1003 };
 static float xf[N], of[N], og[N], ow[N];
 static int xi[N], oi[N], oj[N];
 static double xd[N], yd[N], od[N];
 static signed char xc[N], oc[N];
+static unsigned char xb[N], ob[N];
 
 static unsigned hash_bytes(const void *data, unsigned size) {
     const unsigned char *bytes = data;
@@ -26,6 +29,7 @@ int main(void) {
         xd[i] = i * 0.37 - 100.0;
         yd[i] = 1.0 / (i + 1);
         xc[i] = (signed char)(i * 37);
+        xb[i] = (unsigned char)(i * 53);
     }
 #pragma omp simd simdlen(16)
     for (int i = 0; i < N; i++) {
@@ -49,6 +53,7 @@ int main(void) {
     for (int i = 0; i < N; i++) oc[i] = kc(xc[i]);
 #pragma omp simd simdlen(16)
     for (int i = 0; i < N; i++) ow[i] = kw(xf[i]);
+    bytes_through_kg(ob, xb, N);
 
     printf("kf km ki at 16 lanes: %08x %08x\n", hash_bytes(of, sizeof of), hash_bytes(oi, sizeof oi));
     printf("kf km ki at the loop's width: %08x %08x\n", hash_bytes(og, sizeof og),
@@ -56,6 +61,7 @@ int main(void) {
     printf("kd at 8 lanes: %08x\n", hash_bytes(od, sizeof od));
     printf("kc calling kf: %08x\n", hash_bytes(oc, sizeof oc));
     printf("kw weak fallback: %08x\n", hash_bytes(ow, sizeof ow));
+    printf("kg in a loop over bytes: %08x\n", hash_bytes(ob, sizeof ob));
     printf("samples: %a %d %a %d %a\n", of[5], oi[6], od[7], oc[8], ow[9]);
     return 0;
 }

@@ -5,15 +5,17 @@
 //! masked variant, an 8-lane `double` one; the 16-lane variants of `kc`
 //! (128-bit vectors, chain.c) call `kf`'s (512-bit on AVX-512), and `kw`
 //! has the pragma only on its declaration, so `lanewise cc` gives its
-//! callers weak fallback variants.
+//! callers weak fallback variants; a loop without the pragma over bytes
+//! (plain_loop.c) calls `kg`'s 16-lane variants through clang's own loop
+//! vectorizer, which Lanewise tells about them.
 //!
 //! For every `-march` of x86-64-v2, x86-64-v3, x86-64-v4, skylake-avx512 and
 //! znver4, with the CPU's own tuning and with `-mprefer-vector-width=512`,
-//! the callees (kernels.c, chain.c) and the callers (main.c, fallback.c) are
-//! built by `lanewise cc` and by `gcc -fopenmp-simd` (GCC's simd clones
-//! follow the same ABI; GCC 12 does not know znver4, which is znver3 with
-//! AVX-512 there), the four pairs are linked and run, and their output must
-//! equal that of a scalar clang-22 build bit for bit. The Intel AVX-512
+//! the callees (kernels.c, chain.c) and the callers (main.c, fallback.c,
+//! plain_loop.c) are built by `lanewise cc` and by `gcc -fopenmp-simd`
+//! (GCC's simd clones follow the same ABI; GCC 12 does not know znver4,
+//! which is znver3 with AVX-512 there), the four pairs are linked and run,
+//! and their output must equal that of a scalar clang-22 build bit for bit. The Intel AVX-512
 //! tunings (and x86-64-v4) prefer 256-bit vectors, and LLVM then passes a
 //! 512-bit vector in two ymm registers unless the function's
 //! `min-legal-vector-width` is at least 512: the case that failed.
@@ -29,7 +31,7 @@ const MARCHES: &[&str] = &["x86-64-v2", "x86-64-v3", "x86-64-v4", "skylake-avx51
 const AVX512_MARCHES: &[&str] = &["x86-64-v4", "skylake-avx512", "znver4"];
 const FLAGS: &[&str] = &["-O2", "-fopenmp-simd", "-ffp-contract=off"];
 const CALLEES: &[&str] = &["kernels", "chain"];
-const CALLERS: &[&str] = &["main", "fallback"];
+const CALLERS: &[&str] = &["main", "fallback", "plain_loop"];
 /// The `e` variants that lanewise-built callers must call on AVX-512 (so
 /// that the matrix tests what it means to), per source.
 const LANEWISE_E_CALLS: &[(&str, &[&str])] = &[
@@ -45,6 +47,7 @@ const LANEWISE_E_CALLS: &[(&str, &[&str])] = &[
         ],
     ),
     ("chain", &["_ZGVeN16vu_kf"]),
+    ("plain_loop", &["_ZGVeN16v_kg"]),
 ];
 /// The `e` variants that GCC-built callers call on AVX-512 (GCC 12 leaves
 /// the loops with masked calls, `kc` and `kw` scalar).

@@ -199,15 +199,7 @@ pub(crate) fn merge_target_features(scalar_features: &str, requested: &[&str]) -
 
 /// Width in bits of the widest vector type among `types` (0 if none).
 fn widest_vector_bits<'a>(types: impl Iterator<Item = &'a Type>) -> u64 {
-    types
-        .filter_map(|ty| match ty {
-            Type::Vector { elem, lanes } => {
-                Some(u64::from(*lanes) * u64::from(elem.scalar_bits().unwrap_or(0)))
-            }
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
+    types.filter_map(Type::vector_bits).max().unwrap_or(0)
 }
 
 /// The widest vector the function passes in registers: its own parameters
@@ -402,8 +394,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 },
             }
         }
-        let min_legal_width =
-            abi_vector_bits(self.func).max(scalar_min_legal_width.unwrap_or(0));
+        let min_legal_width = abi_vector_bits(self.func).max(scalar_min_legal_width.unwrap_or(0));
         if min_legal_width > 0 || scalar_min_legal_width.is_some() {
             let attribute = self
                 .context
