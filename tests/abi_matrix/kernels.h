@@ -1,5 +1,5 @@
 // The declare-simd functions of the ABI matrix (crates/lanewise/tests/abi_matrix.rs).
-// kernels.c defines kf, ki, km, kd and kg; chain.c defines kc, whose variants call
+// kernels.c defines kf, ki, km, kd, kn and kg; chain.c defines kc, whose variants call
 // kf's; fallback.c defines kw without the pragma.
 #ifndef ABI_MATRIX_KERNELS_H
 #define ABI_MATRIX_KERNELS_H
@@ -15,6 +15,11 @@ float km(float x);
 
 #pragma omp declare simd notinbranch simdlen(8)
 double kd(double x, double y);
+
+// A divergent loop over 32 lanes of `int` (1024-bit values): narrowed on
+// AVX-512 (zmm compresses).
+#pragma omp declare simd notinbranch simdlen(32)
+int kn(int seed);
 
 // Called in a loop without the pragma (plain_loop.c).
 #pragma omp declare simd notinbranch

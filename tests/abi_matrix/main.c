@@ -10,7 +10,7 @@ void bytes_through_kg(unsigned char *restrict out, const unsigned char *restrict
 
 enum { N = 1003 };
 static float xf[N], of[N], og[N], ow[N];
-static int xi[N], oi[N], oj[N];
+static int xi[N], oi[N], oj[N], on[N], ol[N];
 static double xd[N], yd[N], od[N];
 static signed char xc[N], oc[N];
 static unsigned char xb[N], ob[N];
@@ -54,6 +54,19 @@ int main(void) {
 #pragma omp simd simdlen(16)
     for (int i = 0; i < N; i++) ow[i] = kw(xf[i]);
     bytes_through_kg(ob, xb, N);
+#pragma omp simd simdlen(32)
+    for (int i = 0; i < N; i++) on[i] = kn(xi[i] + i);
+    // A divergent loop in the loop body, narrowed on AVX-512.
+#pragma omp simd
+    for (int i = 0; i < N; i++) {
+        unsigned x = ((unsigned)xi[i] >> 7) & 0xffffu;
+        int n = 0;
+        while (x > 1u && n < 300) {
+            x = (x & 1u) ? 3u * x + 1u : x >> 1;
+            n++;
+        }
+        ol[i] = n;
+    }
 
     printf("kf km ki at 16 lanes: %08x %08x\n", hash_bytes(of, sizeof of), hash_bytes(oi, sizeof oi));
     printf("kf km ki at the loop's width: %08x %08x\n", hash_bytes(og, sizeof og),
@@ -62,6 +75,7 @@ int main(void) {
     printf("kc calling kf: %08x\n", hash_bytes(oc, sizeof oc));
     printf("kw weak fallback: %08x\n", hash_bytes(ow, sizeof ow));
     printf("kg in a loop over bytes: %08x\n", hash_bytes(ob, sizeof ob));
+    printf("kn and a divergent loop: %08x %08x\n", hash_bytes(on, sizeof on), hash_bytes(ol, sizeof ol));
     printf("samples: %a %d %a %d %a\n", of[5], oi[6], od[7], oc[8], ow[9]);
     return 0;
 }

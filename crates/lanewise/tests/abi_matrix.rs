@@ -5,7 +5,9 @@
 //! masked variant, an 8-lane `double` one; the 16-lane variants of `kc`
 //! (128-bit vectors, chain.c) call `kf`'s (512-bit on AVX-512), and `kw`
 //! has the pragma only on its declaration, so `lanewise cc` gives its
-//! callers weak fallback variants; a loop without the pragma over bytes
+//! callers weak fallback variants; `kn` and a loop body hold divergent loops
+//! over 1024-bit values, which narrowing compacts with zmm compresses on
+//! AVX-512 (issue 14, class 10: the code generator must accept them); a loop without the pragma over bytes
 //! (plain_loop.c) calls `kg`'s 16-lane variants through clang's own loop
 //! vectorizer, which Lanewise tells about them.
 //!
@@ -44,6 +46,7 @@ const LANEWISE_E_CALLS: &[(&str, &[&str])] = &[
             "_ZGVeN8vv_kd",
             "_ZGVeN16v_kc",
             "_ZGVeN16v_kw",
+            "_ZGVeN32v_kn",
         ],
     ),
     ("chain", &["_ZGVeN16vu_kf"]),

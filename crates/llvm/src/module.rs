@@ -575,7 +575,7 @@ impl<'ctx> LlvmModule<'ctx> {
         // The new body may call vector functions the old one did not (the
         // vectorized loop body, when not inlined, or the variants it calls
         // once it is): their registers need the width that lowering gave
-        // the temporary (see `lower::abi_vector_bits`).
+        // the temporary (see `lower::min_legal_vector_bits`).
         let min_legal_width = string_function_attribute(donor, "min-legal-vector-width");
         if let Some(bits) = min_legal_width.and_then(|width| width.parse::<u64>().ok()) {
             raise_min_legal_vector_width(context, original, bits);
@@ -662,7 +662,7 @@ impl<'ctx> LlvmModule<'ctx> {
     /// none are left alone. A function with annotated calls gets a
     /// `min-legal-vector-width` of at least the widest `vector_bits` of the
     /// values chosen for it: the calls that the attribute lets LLVM make
-    /// pass vectors that wide in registers (see `lower::abi_vector_bits`).
+    /// pass vectors that wide in registers (see `lower::min_legal_vector_bits`).
     /// Returns the number of calls annotated.
     pub fn annotate_calls(
         &mut self,
