@@ -78,13 +78,16 @@ pub enum Pass {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum NarrowLoops {
     /// Where it pays: on AVX-512 targets (avx512f and avx512vl; x86 has no
-    /// compress and expand instructions below), down to 256-bit vectors,
-    /// compaction after 16 iterations of the loop.
+    /// compress and expand instructions below), in `e` variants and `omp
+    /// simd` bodies (loops worth narrowing span two zmm registers, more than
+    /// two of a smaller ISA's), down to 256-bit vectors, compaction after
+    /// 16 iterations of the loop.
     Auto,
     /// Never.
     Off,
     /// On every target, every eligible loop down to one lane, compaction as
     /// soon as half the lanes are idle: the most compactions, for tests.
+    /// Compresses work on the registers of the variant's ISA.
     Always,
 }
 
