@@ -114,6 +114,17 @@ impl Type {
             _ => None,
         }
     }
+
+    /// Size in bits of a vector type (lanes x element bits), `None` for
+    /// anything else.
+    pub fn vector_bits(&self) -> Option<u64> {
+        match self {
+            Type::Vector { elem, lanes } => {
+                Some(u64::from(*lanes) * u64::from(elem.scalar_bits().unwrap_or(0)))
+            }
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Type {

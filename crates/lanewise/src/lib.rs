@@ -78,13 +78,16 @@ pub enum Pass {
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum NarrowLoops {
     /// Where it pays: on AVX-512 targets (avx512f and avx512vl; x86 has no
-    /// compress and expand instructions below), down to 256-bit vectors,
-    /// compaction after 16 iterations of the loop.
+    /// compress and expand instructions below), in `e` variants and `omp
+    /// simd` bodies (loops worth narrowing span two zmm registers, more than
+    /// two of a smaller ISA's), down to 256-bit vectors, compaction after
+    /// 16 iterations of the loop.
     Auto,
     /// Never.
     Off,
     /// On every target, every eligible loop down to one lane, compaction as
     /// soon as half the lanes are idle: the most compactions, for tests.
+    /// Compresses work on the registers of the variant's ISA.
     Always,
 }
 
@@ -967,13 +970,25 @@ pub(crate) fn widen_masks_below_avx512vl(vector: &mut Function, isa: Isa, target
 
 /// Narrow copies of the divergent loops of the widened `vector`
 /// (`lanewise_transform::narrow_loops`), as `options.narrow_loops` says;
-/// returns what the pass did (nothing where it does not apply). `Auto` narrows on targets with
-/// AVX-512 mask registers and compress and expand instructions (avx512f
-/// and avx512vl in `target_features`, the features of the function the
-/// variant is added to, or the `e` ISA with avx512vl): below AVX-512, LLVM
-/// lowers compress and expand into one store or load per lane (on AVX2
-/// with 256-bit registers collatz_declare_simd measured 1.10x, but
-/// trip_counts 0.84x and mandelbrot 0.95x).
+/// returns what the pass did (nothing where it does not apply).
+///
+/// Compresses and expands work on the variant's own registers
+/// (`isa.register_bits()`): a `b` variant in a file built for x86-64-v4
+/// has AVX-512 instructions (`target_features`, the features of the
+/// function the variant is added to) but 128-bit registers, and LLVM
+/// cannot split a compress wider than the registers it may use ("Do not
+/// know how to split the result of this operator!" with 256-bit tuning).
+/// `Auto` narrows `e` variants and `omp simd` bodies whose features have
+/// avx512vl (the narrow copies' 256-bit vectors need it): the loops worth
+/// narrowing span two zmm registers ([`MIN_WIDE_VECTOR_BITS`]), more than
+/// two of any smaller ISA's. Below AVX-512, LLVM lowers compress and expand
+/// into one store or load per lane (on AVX2 with 256-bit registers
+/// collatz_declare_simd measured 1.10x, but trip_counts 0.84x and
+/// mandelbrot 0.95x). The 512-bit compresses need the function's
+/// `min-legal-vector-width` to be 512 with 256-bit tuning; lowering gives
+/// it (`lanewise_llvm::lower`).
+///
+/// [`MIN_WIDE_VECTOR_BITS`]: lanewise_transform::narrow_loops::MIN_WIDE_VECTOR_BITS
 fn narrow_loops(
     vector: &mut Function,
     isa: Isa,
@@ -983,17 +998,14 @@ fn narrow_loops(
     let config = match options.narrow_loops {
         NarrowLoops::Off => return NarrowReport::default(),
         NarrowLoops::Auto => {
-            let avx512 = isa == Isa::Avx512 || enables_avx512_mask_registers(target_features);
-            if !avx512 || !has_target_feature(target_features, "+avx512vl") {
+            if isa != Isa::Avx512 || !has_target_feature(target_features, "+avx512vl") {
                 return NarrowReport::default();
             }
             NarrowConfig::profitable_on_avx512()
         }
         NarrowLoops::Always => {
             let avx512 = enables_avx512_mask_registers(target_features);
-            let register_bits =
-                if avx512 { Isa::Avx512.register_bits() } else { isa.register_bits() };
-            NarrowConfig::always(register_bits, avx512)
+            NarrowConfig::always(isa.register_bits(), avx512)
         }
     };
     narrow_divergent_loops(vector, &config)

@@ -133,8 +133,8 @@ struct Cli {
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
 enum NarrowLoopsArg {
-    /// On AVX-512 targets (avx512f, avx512vl), down to 256-bit vectors,
-    /// after 16 iterations of the loop.
+    /// On AVX-512 targets (avx512f, avx512vl), in `e` variants and `omp simd`
+    /// bodies, down to 256-bit vectors, after 16 iterations of the loop.
     Auto,
     /// Never.
     Off,

@@ -23,11 +23,14 @@
 //! `ls` (variable step) parameter. LLVM does not check the ISA of a
 //! mapping, so each call lists only the variants whose ISA the calling
 //! function's `target-features` enable, newest first (LLVM takes the first
-//! mapping of a width).
+//! mapping of a width). A function whose calls get a mapping gets a
+//! `min-legal-vector-width` of at least the mapped variants' widest vector:
+//! with 256-bit tuning (x86-64-v4, Intel AVX-512 CPUs) LLVM would otherwise
+//! pass the `<16 x float>` of `_ZGVeN16v_f` in two ymm registers.
 
 use lanewise_ir::vfabi::{Isa, ParamKind, VariantName};
 use lanewise_ir::Type;
-use lanewise_llvm::LlvmModule;
+use lanewise_llvm::{CallAnnotation, LlvmModule};
 use lanewise_transform::abi::is_llvm_native_signature;
 use lanewise_transform::widen::masked::characteristic_type;
 use lanewise_transform::widen::CalleeVariants;
@@ -135,7 +138,7 @@ pub(crate) fn annotate_variant_calls(module: &mut LlvmModule<'_>) -> Result<usiz
         // The newest ISA first: LLVM takes the first mapping of a width.
         let mut variants: Vec<&VariantName> = table[scalar].iter().collect();
         variants.sort_by_key(|variant| std::cmp::Reverse(variant.isa.target_features().len()));
-        let mut mappings: Vec<(String, &[&str], String)> = Vec::new();
+        let mut mappings: Vec<(CallAnnotation<'_>, String)> = Vec::new();
         for variant in variants {
             if variant.masked {
                 continue;
@@ -148,17 +151,25 @@ pub(crate) fn annotate_variant_calls(module: &mut LlvmModule<'_>) -> Result<usiz
             }
             let name = variant.mangle();
             if module.declare_function(&name, &vector_params, &vector_ret) {
-                mappings.push((format!("{name}({name})"), variant.isa.target_features(), name));
+                let annotation = CallAnnotation {
+                    value: format!("{name}({name})"),
+                    required_features: variant.isa.target_features(),
+                    vector_bits: (vector_params.iter().chain([&vector_ret]))
+                        .filter_map(Type::vector_bits)
+                        .max()
+                        .unwrap_or(0),
+                };
+                mappings.push((annotation, name));
             }
         }
         if !mappings.is_empty() {
-            let values: Vec<(String, &[&str])> =
-                mappings.iter().map(|(value, features, _)| (value.clone(), *features)).collect();
+            let values: Vec<CallAnnotation<'_>> =
+                mappings.iter().map(|(annotation, _)| annotation.clone()).collect();
             let count = module.annotate_calls(scalar, VECTOR_FUNCTION_ABI_VARIANT, &values);
             if count > 0 {
                 // Nothing but the attribute refers to the declarations:
                 // GlobalOpt would delete them before the loop vectorizer runs.
-                kept.extend(mappings.iter().map(|(_, _, name)| name.clone()));
+                kept.extend(mappings.iter().map(|(_, name)| name.clone()));
             }
             annotated += count;
         }

@@ -4,15 +4,17 @@
 //! variant it defines is run against the scalar function lane by lane on many
 //! random inputs, by a generated C driver. Two more tests keep the harness
 //! honest and the ABI compatible: the same drivers against GCC's own simd
-//! clones, and GCC-compiled callers of lanewise's variants.
+//! clones, and GCC-compiled callers of lanewise's variants. One more
+//! compiles every kernel for each x86 `-march` of [`X86_MARCHES`] and the
+//! output with llc-22: every variant must compile on its own ISA.
 
 mod support;
 
 use std::fmt::Write as _;
 
 use support::pipeline::{
-    discover_kernels, run_gcc_clone_case, run_in_parallel, run_lanewise_case, selected_kernels,
-    CaseReport, Kernel, LanewiseCase,
+    discover_kernels, run_codegen_case, run_gcc_clone_case, run_in_parallel, run_lanewise_case,
+    selected_kernels, CaseReport, Kernel, LanewiseCase,
 };
 
 /// Every kernel with uniform control flow runs at each of these clang optimization levels.
@@ -74,6 +76,11 @@ fn failure_message(title: &str, reports: &[CaseReport]) -> String {
     )
 }
 
+/// The `-march` values whose lanewise output must compile (issue 14, class
+/// 10): AVX-512 with 256-bit tuning (x86-64-v4, skylake-avx512) and with
+/// 512-bit tuning (znver4), AVX2, SSE4.2.
+const X86_MARCHES: &[&str] = &["x86-64-v2", "x86-64-v3", "x86-64-v4", "skylake-avx512", "znver4"];
+
 #[test]
 fn corpus_has_enough_kernels() {
     let kernels = discover_kernels();
@@ -111,6 +118,25 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
         .collect();
     assert!(failures.is_empty(), "{}", failure_message("lanewise corpus", &reports));
     assert!(untested.is_empty(), "cases with no variant executed: {untested:?}");
+}
+
+/// Every kernel at -O2 for each of [`X86_MARCHES`], through lanewise and
+/// `llc-22 -O1` (run_codegen_case): LLVM's code generator must accept every
+/// variant (it aborted on 512-bit compresses in `b` variants and in
+/// functions whose tuning prefers 256-bit vectors). Nothing runs: the
+/// differential test above runs the variants.
+#[test]
+fn every_kernel_compiles_for_every_x86_march() {
+    let cases: Vec<(Kernel, &str)> = selected_kernels()
+        .into_iter()
+        .flat_map(|kernel| X86_MARCHES.iter().map(move |march| (kernel.clone(), *march)))
+        .collect();
+    let reports = run_in_parallel(&cases, |(kernel, march)| run_codegen_case(kernel, march));
+    let compiled: usize = reports.iter().map(|report| report.passed.len()).sum();
+    let failures: Vec<String> = reports.iter().map(CaseReport::failure_text).collect();
+    let failures = failures.concat();
+    println!("codegen: {} cases, {compiled} variants compiled", reports.len());
+    assert!(failures.is_empty(), "{failures}");
 }
 
 #[test]

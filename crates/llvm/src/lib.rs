@@ -16,6 +16,7 @@ pub mod module;
 mod raw;
 
 pub use module::{
-    with_module, with_module_from_bytes, BridgeError, LlvmModule, OutputFormat, ScalarFunctionInfo,
-    SimdLoopFunction, CANONICALIZE_PIPELINE, CLEANUP_PIPELINE, SCALARIZE_PIPELINE,
+    with_module, with_module_from_bytes, BridgeError, CallAnnotation, LlvmModule, OutputFormat,
+    ScalarFunctionInfo, SimdLoopFunction, CANONICALIZE_PIPELINE, CLEANUP_PIPELINE,
+    SCALARIZE_PIPELINE,
 };

@@ -34,7 +34,8 @@
 //! (through the hidden result pointer of a wide result, for one), so a
 //! `memory(none)` copied from the scalar function would let callers' optimizers
 //! delete the writes;
-//! `min-legal-vector-width` is set to the widest vector in the signature and
+//! `min-legal-vector-width` is set to the widest vector in the signature, in
+//! calls and in operations LLVM cannot split (`min_legal_vector_bits`), and
 //! `target-features` to the union of the scalar's and the requested ones.
 //! Parameter attributes are not copied because types change, except the ABI
 //! extension attributes `signext`/`zeroext` of parameters and results whose
@@ -199,15 +200,51 @@ pub(crate) fn merge_target_features(scalar_features: &str, requested: &[&str]) -
 
 /// Width in bits of the widest vector type among `types` (0 if none).
 fn widest_vector_bits<'a>(types: impl Iterator<Item = &'a Type>) -> u64 {
-    types
-        .filter_map(|ty| match ty {
-            Type::Vector { elem, lanes } => {
-                Some(u64::from(*lanes) * u64::from(elem.scalar_bits().unwrap_or(0)))
+    types.filter_map(Type::vector_bits).max().unwrap_or(0)
+}
+
+/// The `min-legal-vector-width` `func` needs: the widest vector it must
+/// keep whole in registers. LLVM's x86 backend legalizes vectors wider than
+/// the attribute (with 256-bit tuning, as on x86-64-v4 and every Intel
+/// AVX-512 CPU) in registers of the preferred width, which breaks:
+///
+/// - the calling convention: a `<16 x float>` argument goes in two ymm
+///   registers where an `e` variant (`_ZGVeN16v_f`, ours or GCC's) takes
+///   one zmm register; so the function's own parameters and result count,
+///   and so do the arguments and results of the functions it calls (an
+///   `omp simd` loop body calling a variant, a variant calling another
+///   one), as clang counts them for its own calls; intrinsics are no calls
+///   in machine code;
+/// - operations LLVM 22 cannot split: `llvm.experimental.vector.compress`
+///   ("Do not know how to split the result of this operator!") and the x86
+///   intrinsics, whose widths are fixed (`llvm.x86.avx512.mask.expand`):
+///   narrowing (`lanewise_transform::narrow_loops`) emits them at the
+///   register width of the variant's ISA.
+fn min_legal_vector_bits(func: &Function) -> u64 {
+    let signature = func.params.iter().map(|param| &param.ty).chain(std::iter::once(&func.ret_ty));
+    let mut whole_types = Vec::new();
+    for block in func.layout.blocks() {
+        for inst in func.layout.block_insts(*block) {
+            let (InstData::Call { callee, args, ret_ty, .. }
+            | InstData::Invoke { callee, args, ret_ty, .. }) = func.dfg.inst(*inst)
+            else {
+                continue;
+            };
+            let kept_whole = match callee {
+                Callee::Direct(name) => {
+                    !name.starts_with("llvm.")
+                        || name.starts_with("llvm.x86.")
+                        || name.starts_with("llvm.experimental.vector.compress.")
+                }
+                Callee::Indirect(_) | Callee::InlineAsm(_) => true,
+            };
+            if kept_whole {
+                whole_types.extend(args.iter().map(|arg| func.dfg.value_type(*arg).clone()));
+                whole_types.push(ret_ty.clone());
             }
-            _ => None,
-        })
-        .max()
-        .unwrap_or(0)
+        }
+    }
+    widest_vector_bits(signature.chain(whole_types.iter()))
 }
 
 /// Where lowering stands, for error messages.
@@ -371,14 +408,8 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 },
             }
         }
-        let signature_types = self
-            .func
-            .params
-            .iter()
-            .map(|param| &param.ty)
-            .chain(std::iter::once(&self.func.ret_ty));
-        let vector_bits = widest_vector_bits(signature_types);
-        let min_legal_width = vector_bits.max(scalar_min_legal_width.unwrap_or(0));
+        let min_legal_width =
+            min_legal_vector_bits(self.func).max(scalar_min_legal_width.unwrap_or(0));
         if min_legal_width > 0 || scalar_min_legal_width.is_some() {
             let attribute = self
                 .context

@@ -25,6 +25,45 @@ use crate::raw::{
     FUNCTION_ATTRIBUTE_INDEX,
 };
 
+/// One value [`LlvmModule::annotate_calls`] may attach to a call.
+#[derive(Clone, Debug)]
+pub struct CallAnnotation<'a> {
+    /// The text of the value (for `vector-function-abi-variant`, one
+    /// mapping `_ZGV..._f(_ZGV..._f)`).
+    pub value: String,
+    /// The target features the calling function must enable.
+    pub required_features: &'a [&'a str],
+    /// The widest vector the call the value allows passes in registers.
+    pub vector_bits: u64,
+}
+
+/// The value of the string attribute `key` of `function`, if it has one.
+fn string_function_attribute(function: RawValue<'_>, key: &str) -> Option<String> {
+    function.function_attributes(FUNCTION_ATTRIBUTE_INDEX).into_iter().find_map(|attribute| {
+        match attribute_contents(attribute) {
+            AttributeContents::String { key: found, value } if found == key => Some(value),
+            _ => None,
+        }
+    })
+}
+
+/// Raises `function`'s `min-legal-vector-width` to `bits` if it is lower
+/// (a function without the attribute has no limit and keeps none).
+fn raise_min_legal_vector_width<'ctx>(
+    context: RawContext<'ctx>,
+    function: RawValue<'ctx>,
+    bits: u64,
+) {
+    let Some(current) = string_function_attribute(function, "min-legal-vector-width") else {
+        return;
+    };
+    if current.parse::<u64>().is_ok_and(|current| current >= bits) {
+        return;
+    }
+    let attribute = context.string_attribute("min-legal-vector-width", &bits.to_string());
+    function.add_function_attribute(FUNCTION_ATTRIBUTE_INDEX, attribute);
+}
+
 /// The pipeline [`LlvmModule::canonicalize`] runs: SSA construction, CFG
 /// cleanup, loop-simplify form and LCSSA, and nothing that rewrites
 /// arithmetic (no instcombine), so the lifted code stays close to the input.
@@ -533,6 +572,14 @@ impl<'ctx> LlvmModule<'ctx> {
                 message: "the new body has another signature".to_owned(),
             });
         }
+        // The new body may call vector functions the old one did not (the
+        // vectorized loop body, when not inlined, or the variants it calls
+        // once it is): their registers need the width that lowering gave
+        // the temporary (see `lower::min_legal_vector_bits`).
+        let min_legal_width = string_function_attribute(donor, "min-legal-vector-width");
+        if let Some(bits) = min_legal_width.and_then(|width| width.parse::<u64>().ok()) {
+            raise_min_legal_vector_width(context, original, bits);
+        }
         original.replace_body_with(donor, context);
         Ok(())
     }
@@ -612,12 +659,16 @@ impl<'ctx> LlvmModule<'ctx> {
     /// of the `values` whose required target features (`+avx2`, ...) the
     /// calling function's `target-features` attribute all enable (`+sse2` is
     /// implied on x86-64), in the order given. Calls in functions that enable
-    /// none are left alone. Returns the number of calls annotated.
+    /// none are left alone. A function with annotated calls gets a
+    /// `min-legal-vector-width` of at least the widest `vector_bits` of the
+    /// values chosen for it: the calls that the attribute lets LLVM make
+    /// pass vectors that wide in registers (see `lower::min_legal_vector_bits`).
+    /// Returns the number of calls annotated.
     pub fn annotate_calls(
         &mut self,
         callee: &str,
         key: &str,
-        values: &[(String, &[&str])],
+        values: &[CallAnnotation<'_>],
     ) -> usize {
         let context = RawContext::new(self.context);
         let Some(target) = RawModule::new(&self.module).named_function(callee) else {
@@ -629,28 +680,25 @@ impl<'ctx> LlvmModule<'ctx> {
                 continue;
             }
             let raw_function = RawValue::from_inkwell(&function);
-            let features: String = raw_function
-                .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
-                .into_iter()
-                .find_map(|attribute| match attribute_contents(attribute) {
-                    AttributeContents::String { key, value } if key == "target-features" => {
-                        Some(value)
-                    }
-                    _ => None,
-                })
-                .unwrap_or_default();
+            let features =
+                string_function_attribute(raw_function, "target-features").unwrap_or_default();
             let enabled: Vec<&str> = features.split(',').collect();
-            let chosen: Vec<&str> = values
+            let chosen: Vec<&CallAnnotation<'_>> = values
                 .iter()
-                .filter(|(_, required)| {
-                    required.iter().all(|feature| *feature == "+sse2" || enabled.contains(feature))
+                .filter(|annotation| {
+                    annotation
+                        .required_features
+                        .iter()
+                        .all(|feature| *feature == "+sse2" || enabled.contains(feature))
                 })
-                .map(|(value, _)| value.as_str())
                 .collect();
             if chosen.is_empty() {
                 continue;
             }
-            let value = chosen.join(",");
+            let value =
+                chosen.iter().map(|annotation| annotation.value.as_str()).collect::<Vec<_>>();
+            let value = value.join(",");
+            let before = annotated;
             for block in raw_function.blocks() {
                 for inst in block.instructions() {
                     if inst.is_call() && inst.called_value() == Some(target) {
@@ -659,6 +707,10 @@ impl<'ctx> LlvmModule<'ctx> {
                         annotated += 1;
                     }
                 }
+            }
+            let widest = chosen.iter().map(|annotation| annotation.vector_bits).max();
+            if annotated > before {
+                raise_min_legal_vector_width(context, raw_function, widest.unwrap_or(0));
             }
         }
         annotated

@@ -180,6 +180,52 @@ fn avx512_variants_get_a_512_bit_min_legal_vector_width() {
     assert!(attributes.contains("+avx512f"), "{attributes}");
 }
 
+/// `kernel(x, y, a)` calling `_ZGVeN16vu_wide(<16 x float>, float)`: a
+/// function with scalar parameters (an `omp simd` loop body, a rewritten
+/// loop function) that calls a 512-bit variant.
+fn caller_of_a_512_bit_variant(name: &str) -> Function {
+    let mut func = Function::new(name, vec![Type::PTR, Type::PTR, Type::F32], Type::F32);
+    let (x, a) = (func.param_value(0), func.param_value(2));
+    let mut builder = FunctionBuilder::new(&mut func);
+    let entry = builder.create_block(None);
+    builder.switch_to_block(entry);
+    let loaded = builder.ins_value(
+        InstData::Load { ty: float_vector(16), addr: x, align: 4, volatile: false },
+        float_vector(16),
+    );
+    let call = builder.call(
+        Callee::Direct("_ZGVeN16vu_wide".to_owned()),
+        vec![loaded, a],
+        float_vector(16),
+        CallEffects::Pure,
+    );
+    let result = builder.func.dfg.result(call).unwrap();
+    let lane = builder.func.dfg.int_const(Type::I32, 3);
+    let element =
+        builder.ins_value(InstData::ExtractElement { vector: result, index: lane }, Type::F32);
+    builder.ret(Some(element));
+    func
+}
+
+/// With 256-bit tuning (x86-64-v4, Intel AVX-512 CPUs), LLVM passes a
+/// 512-bit vector in two ymm registers unless the caller's
+/// `min-legal-vector-width` is 512, where an `e` variant takes a zmm
+/// register: callers need the width of the vectors they pass, whatever
+/// their own signature (issue 14, class 2).
+#[test]
+fn callers_of_512_bit_functions_get_a_512_bit_min_legal_vector_width() {
+    let text = with_module_from_bytes(SCALAR_MODULE.as_bytes(), "kernel.ll", |module| {
+        module.add_internal_function(&caller_of_a_512_bit_variant("body"), "kernel", &[])?;
+        module.replace_function_body(&caller_of_a_512_bit_variant("kernel"))?;
+        Ok(module.to_text())
+    })
+    .unwrap();
+    for name in ["body", "kernel"] {
+        let attributes = attributes_of(&text, name);
+        assert!(attributes.contains("\"min-legal-vector-width\"=\"512\""), "{name}: {attributes}");
+    }
+}
+
 #[test]
 fn multi_index_aggregate_operations_become_chains() {
     let inner = Type::Struct { fields: vec![Type::F32, Type::I32], packed: false };

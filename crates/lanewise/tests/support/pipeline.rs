@@ -693,6 +693,63 @@ fn check_avx512_variants_use_zmm(
     Ok(())
 }
 
+/// Issue 14, class 10: the kernel compiled by clang-22 for `march`,
+/// vectorized by lanewise, and its output compiled by `llc-22 -O1` (each
+/// function for the CPU and features its attributes name, the variants'
+/// included): every variant must compile on its own ISA. `passed` names the
+/// `_ZGV` functions compiled.
+pub fn run_codegen_case(kernel: &Kernel, march: &str) -> CaseReport {
+    let started = Instant::now();
+    let mut report = CaseReport {
+        label: format!("codegen {} -march={march}", kernel.name),
+        ..CaseReport::default()
+    };
+    let mut workspace = Workspace::new(&["codegen", &kernel.name, march]);
+    report.work_directory = workspace.directory.clone();
+    let kernel_path = kernel.path.to_string_lossy().into_owned();
+    let include = format!("-I{}", corpus_directory().display());
+    let spmd_include = format!("-I{}", spmd_header_directory().display());
+    let march_flag = format!("-march={march}");
+    let steps = (|| {
+        workspace.run(
+            CLANG,
+            &[
+                "-O2",
+                &march_flag,
+                "-fopenmp-simd",
+                NO_FMA_CONTRACTION,
+                "-S",
+                "-emit-llvm",
+                &include,
+                &spmd_include,
+                &kernel_path,
+                "-o",
+                "scalar.ll",
+            ],
+        )?;
+        workspace.run(&lanewise_binary(), &["scalar.ll", "-o", "vec.ll"])?;
+        workspace.run(LLC, &["-O1", "-filetype=obj", "vec.ll", "-o", "vec.o"])?;
+        let vector_text =
+            fs::read_to_string(workspace.path("vec.ll")).map_err(|e| e.to_string())?;
+        let vector_module =
+            IrModule::parse(&vector_text).map_err(|e| format!("reading vec.ll: {e}"))?;
+        Ok::<_, String>(
+            vector_module
+                .functions
+                .iter()
+                .filter(|function| function.name.starts_with("_ZGV"))
+                .map(|function| function.name.clone())
+                .collect(),
+        )
+    })();
+    match steps {
+        Ok(compiled) => report.passed = compiled,
+        Err(failure) => report.failures.push(failure),
+    }
+    report.seconds = started.elapsed().as_secs_f64();
+    report
+}
+
 /// The harness's self-check: the same driver against GCC's own simd clones.
 pub fn run_gcc_clone_case(kernel: &Kernel) -> CaseReport {
     let started = Instant::now();
