@@ -729,6 +729,7 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
              without it): {info}"
         );
     }));
+    lanewise_llvm::report_llvm_fatal_errors_as("lanewise cc: error: LLVM: ");
     let clang = clang_binary(language);
     let mut strings = Vec::with_capacity(arguments.len());
     for argument in &arguments {
@@ -928,6 +929,12 @@ impl Driver {
                 self.backend(&backend_input, output, kind)
             }
             InputKind::Ir => {
+                // A file LLVM's reader crashes on would crash clang too:
+                // an error, before this process parses it.
+                if input.path != "-" {
+                    crate::isolate::check_module_in_child(Path::new(&input.path))
+                        .map_err(Failure::Driver)?;
+                }
                 let vectorized = self.temp_path(&stem_of(&input.path), "lanewise.bc");
                 let backend_input = self.lanewise(Path::new(&input.path), &vectorized, false);
                 self.backend(&backend_input, output, kind)

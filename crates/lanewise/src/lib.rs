@@ -23,7 +23,7 @@ use lanewise_analysis::uniformity::check_uniform_control_flow;
 use lanewise_analysis::{
     ControlFlowGraph, DivergenceInfo, DominatorTree, PostDominatorTree, ShapeInfo,
 };
-use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
+use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantName, MAX_WIDTH};
 use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
@@ -540,6 +540,15 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
             }
         }
         Mode::Explicit(request) => {
+            if !is_supported_width(request.width) {
+                return Err(Error::Request(format!(
+                    "width {}: expected a power of two from 1 to {MAX_WIDTH}",
+                    request.width
+                )));
+            }
+            if let Some(name) = &request.name {
+                check_new_function_name(name)?;
+            }
             let scalar = lift(module, &request.function, options)?;
             if request.params.len() != scalar.params.len() {
                 return Err(Error::Request(format!(
@@ -549,7 +558,8 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
                     scalar.params.len()
                 )));
             }
-            let isa = request.isa.unwrap_or_else(|| default_isa(&scalar, request.width));
+            let isa =
+                request.isa.unwrap_or_else(|| default_isa(&scalar, &request.params, request.width));
             let variant = VariantName {
                 isa,
                 masked: false,
@@ -582,6 +592,22 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
+}
+
+/// The name of the function explicit mode adds: not empty, and not in the
+/// `llvm.` namespace, which LLVM reserves for intrinsics (its verifier
+/// rejects their definitions). A name the module already uses for another
+/// symbol is refused when the function is added.
+fn check_new_function_name(name: &str) -> Result<(), Error> {
+    if name.is_empty() {
+        return Err(Error::Request("--name: the name is empty".to_owned()));
+    }
+    if name.starts_with("llvm.") {
+        return Err(Error::Request(format!(
+            "--name `{name}`: names starting with `llvm.` are reserved for LLVM intrinsics"
+        )));
+    }
+    Ok(())
 }
 
 /// One `Passed` remark per variant of `scalar_name` produced (the entries of
@@ -641,7 +667,8 @@ fn define_weak_variant_fallbacks(
             if defined.contains(mangled) || module.function_signature(mangled).is_err() {
                 continue;
             }
-            let Ok(variant) = VariantName::parse(mangled) else { continue };
+            // Only valid variants of this very function (see `parse_variant_of`).
+            let Ok(variant) = parse_variant_of(mangled, &info.name, None) else { continue };
             let Ok((param_types, ret_ty)) = module.function_signature(&info.name) else {
                 continue;
             };
@@ -707,7 +734,11 @@ fn define_one_lane_builtins(module: &mut LlvmModule<'_>) -> Result<Vec<String>, 
     Ok(produced)
 }
 
-/// All variants of one declare-simd function.
+/// All variants of one declare-simd function. A `_ZGV` name that is not a
+/// valid variant of this function (bad vector length, shapes or step
+/// parameters, another function's name, another parameter count) is an
+/// error, or with `keep_going` a warning in `report.skipped` and no variant;
+/// the function's other variants are still produced.
 fn vectorize_declare_simd_function(
     module: &mut LlvmModule<'_>,
     scalar_name: &str,
@@ -716,13 +747,31 @@ fn vectorize_declare_simd_function(
     options: &Options,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
+    let param_count = module.function_signature(scalar_name).ok().map(|(params, _)| params.len());
+    let mut variants = Vec::new();
+    for mangled in variant_names {
+        match parse_variant_of(mangled, scalar_name, param_count) {
+            Ok(variant) => variants.push((mangled, variant)),
+            Err(error) if options.keep_going => {
+                report.remarks.push(Remark {
+                    kind: RemarkKind::Missed,
+                    function: scalar_name.to_owned(),
+                    location: String::new(),
+                    message: format!(
+                        "declare simd variant of `{scalar_name}` not generated: {error}"
+                    ),
+                });
+                report.skipped.push(error.to_string());
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    if variants.is_empty() {
+        return Ok(Vec::new());
+    }
     let scalar = lift(module, scalar_name, options)?;
     let mut produced_names = Vec::new();
-    for mangled in variant_names {
-        let variant = VariantName::parse(mangled).map_err(|error| Error::Variant {
-            variant: mangled.clone(),
-            message: error.to_string(),
-        })?;
+    for (mangled, variant) in variants {
         if variant.params.len() != scalar.params.len() {
             return Err(Error::Variant {
                 variant: mangled.clone(),
@@ -738,6 +787,31 @@ fn vectorize_declare_simd_function(
         produced_names.push(mangled.clone());
     }
     Ok(produced_names)
+}
+
+/// Parses the `_ZGV` attribute `mangled` of the function `scalar_name` and
+/// checks that it names that function and, when `param_count` is known, as
+/// many parameters as it has.
+fn parse_variant_of(
+    mangled: &str,
+    scalar_name: &str,
+    param_count: Option<usize>,
+) -> Result<VariantName, Error> {
+    let variant_error = |message: String| Error::Variant { variant: mangled.to_owned(), message };
+    let variant = VariantName::parse(mangled).map_err(|error| variant_error(error.to_string()))?;
+    if variant.scalar_name != scalar_name {
+        return Err(variant_error(format!(
+            "names the function `{}` but is an attribute of `{scalar_name}`",
+            variant.scalar_name
+        )));
+    }
+    if let Some(count) = param_count.filter(|count| *count != variant.params.len()) {
+        return Err(variant_error(format!(
+            "names {} parameters but `{scalar_name}` has {count}",
+            variant.params.len()
+        )));
+    }
+    Ok(variant)
 }
 
 fn lift(module: &LlvmModule<'_>, name: &str, options: &Options) -> Result<Function, Error> {
@@ -1034,12 +1108,18 @@ fn wants_dump(options: &Options, pass: Pass) -> bool {
 }
 
 /// The smallest x86 ISA whose registers hold `width` lanes of the widest
-/// scalar parameter or result of `scalar` (AVX2 rather than AVX for 256 bits).
-fn default_isa(scalar: &Function, width: u32) -> Isa {
+/// value passed as a vector: the varying (`v`) parameters of `params` and
+/// the result of `scalar` (AVX2 rather than AVX for 256 bits). Uniform and
+/// linear parameters are scalars in the variant, whatever their type (a
+/// pointer or `i64` step does not ask for AVX-512); 32 bits when no value
+/// is a vector.
+fn default_isa(scalar: &Function, params: &[ParamSpec], width: u32) -> Isa {
     let widest_bits = scalar
         .params
         .iter()
-        .map(|param| &param.ty)
+        .zip(params)
+        .filter(|(_, spec)| spec.kind == ParamKind::Vector)
+        .map(|(param, _)| &param.ty)
         .chain(std::iter::once(&scalar.ret_ty))
         .filter_map(Type::scalar_bits)
         .max()

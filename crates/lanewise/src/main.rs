@@ -16,9 +16,10 @@ use lanewise::{
     ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, TailPolicy,
     VectorMath,
 };
-use lanewise_ir::vfabi::{parse_shapes, Isa};
+use lanewise_ir::vfabi::{is_supported_width, parse_shapes, Isa, MAX_WIDTH};
 
 mod cc;
+mod isolate;
 
 /// Lanewise: turns scalar LLVM IR functions into SIMD functions.
 #[derive(Parser, Debug)]
@@ -204,12 +205,37 @@ fn main() -> ExitCode {
     match arguments.next() {
         Some(first) if first == "cc" => return cc::main(cc::Language::C, arguments.collect()),
         Some(first) if first == "c++" => return cc::main(cc::Language::Cxx, arguments.collect()),
+        Some(first) if first == isolate::CHECK_MODULE_COMMAND => {
+            return isolate::check_module_main(arguments.next())
+        }
         _ => {}
     }
     std::panic::set_hook(Box::new(|info| {
         eprintln!("lanewise: internal compiler error (this is a bug): {info}");
     }));
-    let cli = Cli::parse();
+    lanewise_llvm::report_llvm_fatal_errors_as("lanewise: error: LLVM: ");
+    // Usage errors are one line with status 1 too (clap's own are several
+    // lines with status 2); --help and --version print as usual.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            // clap's message: `error: ...`, maybe the missing arguments
+            // one per line, then a blank line, tips and usage.
+            let message = error.to_string();
+            let lines: Vec<&str> =
+                message.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
+            let text = lines.join(" ");
+            eprintln!(
+                "lanewise: error: {} (see lanewise --help)",
+                text.strip_prefix("error: ").unwrap_or(&text)
+            );
+            return ExitCode::FAILURE;
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -225,8 +251,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Some(function) => {
             let width = cli.width.expect("clap enforces --width");
             let shapes = cli.shapes.expect("clap enforces --shapes");
-            if width == 0 || !width.is_power_of_two() || width > 64 {
-                return Err(format!("--width {width}: expected a power of two from 1 to 64"));
+            if !is_supported_width(width) {
+                return Err(format!(
+                    "--width {width}: expected a power of two from 1 to {MAX_WIDTH}"
+                ));
             }
             let params = parse_shapes(&shapes).map_err(|error| error.to_string())?;
             Mode::Explicit(ExplicitRequest {
@@ -290,6 +318,8 @@ fn run(cli: Cli) -> Result<(), String> {
         annotate_variants: false,
         weak_variant_fallbacks: false,
     };
+    // A file that crashes LLVM's reader must not crash lanewise.
+    isolate::check_module_in_child(&cli.input)?;
     let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
         .map_err(|error| one_line_message(&error))?;
     for skipped in &report.skipped {
