@@ -36,12 +36,13 @@ struct Cli {
     #[arg(long, requires_all = ["width", "shapes"])]
     function: Option<String>,
 
-    /// Explicit mode: the number of lanes.
+    /// Explicit mode: the number of lanes (a power of two from 1 to 64).
     #[arg(long, requires = "function")]
     width: Option<u32>,
 
     /// Explicit mode: one shape per parameter, in the vector function ABI letters
-    /// (v varying, u uniform, l / l<k> / ln<k> linear, a<n> alignment), e.g. `vul4`.
+    /// (v varying, u uniform, l / l<k> / ln<k> linear, ls<p> linear with the step in
+    /// uniform parameter p, a<n> alignment), e.g. `vul4`.
     #[arg(long, requires = "function", allow_hyphen_values = false)]
     shapes: Option<String>,
 
@@ -90,7 +91,8 @@ struct Cli {
     emit_bitcode: bool,
 
     /// Declare-simd mode: skip (with a warning) the functions that cannot be
-    /// vectorized instead of failing.
+    /// vectorized, and the `_ZGV` attributes that are not valid variants of
+    /// their function, instead of failing.
     #[arg(long)]
     keep_going: bool,
 

@@ -232,7 +232,8 @@ impl<'ctx> LlvmModule<'ctx> {
             || triple.starts_with("x86")
             || (triple.starts_with('i') && triple.get(2..4) == Some("86"));
         if x86 {
-            self.drop_unknown_x86_target_names()?;
+            let is_64_bit = triple.is_empty() || triple.starts_with("x86_64");
+            self.drop_unknown_x86_target_names(is_64_bit)?;
         }
         Ok(())
     }
@@ -240,9 +241,10 @@ impl<'ctx> LlvmModule<'ctx> {
     /// See [`with_module_from_bytes`]: unknown target features and
     /// `tune-cpu` values are removed; an unknown `target-cpu` is an error
     /// (LLVM would stop with `64-bit code requested on a subtarget that
-    /// doesn't support it`).
-    fn drop_unknown_x86_target_names(&mut self) -> Result<(), BridgeError> {
-        use crate::x86_targets::{X86_CPUS, X86_FEATURES};
+    /// doesn't support it`), and so is a processor without 64-bit mode in a
+    /// 64-bit module.
+    fn drop_unknown_x86_target_names(&mut self, is_64_bit: bool) -> Result<(), BridgeError> {
+        use crate::x86_targets::{X86_32_BIT_CPUS, X86_CPUS, X86_FEATURES};
         for function in self.module.get_functions() {
             let attribute = |key: &str| {
                 function
@@ -256,6 +258,14 @@ impl<'ctx> LlvmModule<'ctx> {
                         function: name(),
                         message: format!(
                             "target-cpu `{cpu}` is not an x86 processor LLVM 22 knows"
+                        ),
+                    });
+                }
+                if is_64_bit && X86_32_BIT_CPUS.contains(&cpu.as_str()) {
+                    return Err(BridgeError::Function {
+                        function: name(),
+                        message: format!(
+                            "target-cpu `{cpu}` has no 64-bit mode (the module is x86-64)"
                         ),
                     });
                 }

@@ -142,6 +142,49 @@ pub const X86_CPUS: &[&str] = &[
     "znver5",
 ];
 
+/// The processors of [`X86_CPUS`] without 64-bit mode: in an `x86_64`
+/// module LLVM stops with `64-bit code requested on a subtarget that doesn't
+/// support it` on a function that names one.
+pub const X86_32_BIT_CPUS: &[&str] = &[
+    "athlon",
+    "athlon-4",
+    "athlon-mp",
+    "athlon-tbird",
+    "athlon-xp",
+    "c3",
+    "c3-2",
+    "geode",
+    "i386",
+    "i486",
+    "i586",
+    "i686",
+    "k6",
+    "k6-2",
+    "k6-3",
+    "lakemont",
+    "pentium",
+    "pentium-m",
+    "pentium-mmx",
+    "pentium2",
+    "pentium3",
+    "pentium3m",
+    "pentium4",
+    "pentium4m",
+    "pentium_4",
+    "pentium_4_sse3",
+    "pentium_ii",
+    "pentium_iii",
+    "pentium_iii_no_xmm_regs",
+    "pentium_m",
+    "pentium_mmx",
+    "pentium_pro",
+    "pentiumpro",
+    "prescott",
+    "winchip-c6",
+    "winchip2",
+    "yonah",
+];
+
 /// `target-features` names (without the `+`/`-`).
 pub const X86_FEATURES: &[&str] = &[
     "16bit-mode",
@@ -381,5 +424,23 @@ mod tests {
         }
         assert_eq!(cpus, X86_CPUS);
         assert_eq!(features, X86_FEATURES);
+        let without_64_bit: Vec<&str> = X86_CPUS
+            .iter()
+            .copied()
+            .filter(|cpu| {
+                let mut llc = std::process::Command::new("llc-22")
+                    .args(["-mtriple=x86_64", &format!("-mcpu={cpu}"), "-o", "/dev/null"])
+                    .stdin(std::process::Stdio::piped())
+                    .stderr(std::process::Stdio::null())
+                    .spawn()
+                    .expect("llc-22 runs");
+                use std::io::Write;
+                let mut stdin = llc.stdin.take().expect("piped");
+                stdin.write_all(b"define void @f() { ret void }").expect("llc-22 reads");
+                drop(stdin);
+                !llc.wait().expect("llc-22 ends").success()
+            })
+            .collect();
+        assert_eq!(without_64_bit, X86_32_BIT_CPUS);
     }
 }
