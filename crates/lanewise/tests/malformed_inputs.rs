@@ -438,3 +438,34 @@ fn lanewise_cc_survives_corrupt_ir_inputs() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// `lanewise cc` never fails a build over a `_ZGV` attribute: an invalid
+/// one (clang-22 names `_ZGVdN3v_f` for `simdlen(3)`) is a warning and no
+/// variant, the valid ones are produced. Without the check, the 65536-lane
+/// variant made LLVM's code generator abort in step 3.
+#[test]
+fn lanewise_cc_skips_invalid_variants_with_a_warning() {
+    let dir = scratch();
+    let lanewise = PathBuf::from(env!("CARGO_BIN_EXE_lanewise"));
+    let input = dir.join("cc_invalid_variants.ll");
+    let module = zgv_module("_ZGVdN8vuu_f").replace(
+        "\"_ZGVdN8vuu_f\"",
+        "\"_ZGVdN8vuu_f\" \"_ZGVdN3vuu_f\" \"_ZGVdN65536vuu_f\" \"_ZGVdN8vuu_g\"",
+    );
+    fs::write(&input, module).unwrap();
+    let output = dir.join("cc_invalid_variants.s").to_string_lossy().into_owned();
+    let args = ["cc", "-O2", "-S", &input.to_string_lossy(), "-o", &output].map(String::from);
+    let outcome = run(&lanewise, &args).unwrap();
+    assert_eq!(outcome.code, Some(0), "{}", outcome.stderr);
+    for variant in ["_ZGVdN3vuu_f", "_ZGVdN65536vuu_f", "_ZGVdN8vuu_g"] {
+        assert!(
+            outcome.stderr.lines().any(|line| line.starts_with("lanewise cc: warning: ")
+                && line.contains(&format!("variant `{variant}`"))),
+            "no warning for {variant}:\n{}",
+            outcome.stderr
+        );
+    }
+    let assembly = fs::read_to_string(&output).unwrap();
+    assert!(assembly.contains("_ZGVdN8vuu_f:"), "the valid variant is missing");
+    assert!(!assembly.contains("_ZGVdN3vuu_f:") && !assembly.contains("_ZGVdN8vuu_g:"));
+}
