@@ -4,49 +4,64 @@
 //! byte can make it dereference garbage and kill the process with SIGSEGV
 //! (LLVM's own tools crash the same way). Before the `lanewise` binary (and
 //! `lanewise cc`, for `.ll`/`.bc` inputs) parses a file in process, it runs
-//! itself as a child, `lanewise __lanewise-check-module FILE`, which parses
-//! and verifies the file ([`lanewise_llvm::check_module_file`]) and exits 0
-//! or 1 with nothing on stderr. A child killed by a signal means a file LLVM
-//! cannot read safely: an error, and the parent never parses it. A child
-//! that exits is trusted: the parse in process then either succeeds or
-//! reports the parser's own error. Only the binary can do this (it runs
-//! itself); the library API parses in process.
+//! itself as a child, `lanewise __lanewise-check-module`, with the file's
+//! bytes on its standard input (the parent reads the file once: a pipe or
+//! FIFO given as input still works). The child parses and verifies them
+//! ([`lanewise_llvm::check_module_bytes`]) and exits 0 or 1 with nothing on
+//! stderr. A child killed by a signal means bytes LLVM cannot read safely:
+//! an error, and the parent never parses them. A child that exits is
+//! trusted: the parse in process then either succeeds or reports the
+//! parser's own error. Only the binary can do this (it runs itself); the
+//! library API parses in process.
 
+use std::io::{Read, Write};
 use std::path::Path;
 use std::process::{Command, ExitCode, Stdio};
 
 /// The hidden first argument of the child.
 pub const CHECK_MODULE_COMMAND: &str = "__lanewise-check-module";
 
-/// The child: exit status 0 if `path` parses and verifies, 1 otherwise.
-pub fn check_module_main(path: Option<std::ffi::OsString>) -> ExitCode {
-    let Some(path) = path else { return ExitCode::FAILURE };
-    match lanewise_llvm::check_module_file(Path::new(&path)) {
+/// The child: exit status 0 if the module on stdin parses and verifies, 1
+/// otherwise.
+pub fn check_module_main() -> ExitCode {
+    let mut bytes = Vec::new();
+    if std::io::stdin().read_to_end(&mut bytes).is_err() {
+        return ExitCode::FAILURE;
+    }
+    match lanewise_llvm::check_module_bytes(&bytes, "<input>") {
         Ok(()) => ExitCode::SUCCESS,
         Err(_) => ExitCode::FAILURE,
     }
 }
 
-/// The parent: `Err` with a one-line message when LLVM's reader dies on
-/// `path` in the child; `Ok` when the child exits (whatever its status) or
-/// cannot be started (the parse then runs in process only).
-pub fn check_module_in_child(path: &Path) -> Result<(), String> {
+/// Reads `path` (`Err`: a one-line message).
+pub fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|error| format!("cannot read `{}`: {error}", path.display()))
+}
+
+/// The parent: `Err` with a one-line message naming `path` when LLVM's
+/// reader dies on `bytes` (the contents of `path`) in the child; `Ok` when
+/// the child exits (whatever its status) or cannot be started (the parse
+/// then runs in process only).
+pub fn check_module_in_child(path: &Path, bytes: &[u8]) -> Result<(), String> {
     let Ok(executable) = std::env::current_exe() else { return Ok(()) };
-    let status = Command::new(executable)
+    let child = Command::new(executable)
         .arg(CHECK_MODULE_COMMAND)
-        .arg(path)
-        .stdin(Stdio::null())
+        .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status();
-    let Ok(status) = status else { return Ok(()) };
+        .spawn();
+    let Ok(mut child) = child else { return Ok(()) };
+    if let Some(mut stdin) = child.stdin.take() {
+        // The child reads everything before parsing; a failed write means
+        // it died already, which its status says.
+        let _ = stdin.write_all(bytes);
+    }
+    let Ok(status) = child.wait() else { return Ok(()) };
     if status.code().is_some() {
         return Ok(());
     }
-    let kind = match std::fs::read(path) {
-        Ok(bytes) if is_bitcode(&bytes) => "corrupt bitcode",
-        _ => "corrupt LLVM IR",
-    };
+    let kind = if is_bitcode(bytes) { "corrupt bitcode" } else { "corrupt LLVM IR" };
     Err(format!("{}: {kind}: LLVM's reader crashed on it ({})", path.display(), signal_of(&status)))
 }
 

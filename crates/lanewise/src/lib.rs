@@ -26,6 +26,7 @@ use lanewise_analysis::{
 use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantName, MAX_WIDTH};
 use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
+use lanewise_transform::abi::has_vector_abi;
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
@@ -467,6 +468,20 @@ impl Error {
                 | Error::Bridge(lanewise_llvm::BridgeError::Verify(_))
         )
     }
+
+    /// The message without the lines that follow it in LLVM's parser errors
+    /// (the offending source line and a caret) and internal errors (the
+    /// verifier's findings, the IR): one line unless a name taken from the
+    /// input holds a line break, which the printer escapes.
+    pub fn summary_line(&self) -> String {
+        let message = self.to_string();
+        if self.is_internal()
+            || matches!(self, Error::Bridge(lanewise_llvm::BridgeError::Parse { .. }))
+        {
+            return message.lines().next().unwrap_or_default().to_owned();
+        }
+        message
+    }
 }
 
 /// Reads `input`, vectorizes it as `options` say and writes `output`.
@@ -477,6 +492,25 @@ pub fn vectorize_file(
     options: &Options,
 ) -> Result<Report, Error> {
     with_module(input, |module| {
+        let report = vectorize_module(module, options);
+        Ok(report.and_then(|report| {
+            module.write(output, format)?;
+            Ok(report)
+        }))
+    })?
+}
+
+/// [`vectorize_file`] on the contents of a file read already (`input_name`
+/// names it in messages): the `lanewise` binary reads its input once, checks
+/// it in a child process, then hands the same bytes here.
+pub fn vectorize_bytes_to_file(
+    input: &[u8],
+    input_name: &str,
+    output: &Path,
+    format: OutputFormat,
+    options: &Options,
+) -> Result<Report, Error> {
+    with_module_from_bytes(input, input_name, |module| {
         let report = vectorize_module(module, options);
         Ok(report.and_then(|report| {
             module.write(output, format)?;
@@ -530,10 +564,10 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
                             message: format!(
                                 "declare simd variants of `{}` not generated: {}",
                                 info.name,
-                                error.to_string().lines().next().unwrap_or_default()
+                                error.summary_line()
                             ),
                         });
-                        report.skipped.push(error.to_string());
+                        report.skipped.push(error.summary_line());
                     }
                     Err(error) => return Err(error),
                 }
@@ -761,7 +795,7 @@ fn vectorize_declare_simd_function(
                         "declare simd variant of `{scalar_name}` not generated: {error}"
                     ),
                 });
-                report.skipped.push(error.to_string());
+                report.skipped.push(error.summary_line());
             }
             Err(error) => return Err(error),
         }
@@ -873,6 +907,7 @@ pub(crate) fn widen_variant(
     // A call that may throw (C++ `invoke`) cannot run for W lanes at once:
     // refused before any analysis looks at the unwind edges.
     refuse_exception_handling(scalar).map_err(|error| variant_error(error.to_string()))?;
+    refuse_types_without_vector_abi(scalar, &variant.params).map_err(variant_error)?;
 
     // The scalar function is rewritten (masked entry, linearization) on a copy.
     let mut work = scalar.clone();
@@ -977,6 +1012,28 @@ pub(crate) fn widen_variant(
     let vector = widened.function;
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))
+}
+
+/// The values a variant passes as vectors (its `v` parameters and its
+/// result) must have a vector ABI ([`has_vector_abi`]: not `i96`).
+fn refuse_types_without_vector_abi(scalar: &Function, params: &[ParamSpec]) -> Result<(), String> {
+    for (index, (param, spec)) in scalar.params.iter().zip(params).enumerate() {
+        if spec.kind == ParamKind::Vector && !has_vector_abi(&param.ty) {
+            return Err(format!(
+                "parameter {index} of `{}` is `{}`, which has no vector ABI (integers of 8, 16, \
+                 32, 64 or 128 bits)",
+                scalar.name, param.ty
+            ));
+        }
+    }
+    if !has_vector_abi(&scalar.ret_ty) {
+        return Err(format!(
+            "the result of `{}` is `{}`, which has no vector ABI (integers of 8, 16, 32, 64 or \
+             128 bits)",
+            scalar.name, scalar.ret_ty
+        ));
+    }
+    Ok(())
 }
 
 /// The steps after widening that the cost models of `omp simd` loops do not

@@ -208,7 +208,7 @@ fn main() -> ExitCode {
         Some(first) if first == "cc" => return cc::main(cc::Language::C, arguments.collect()),
         Some(first) if first == "c++" => return cc::main(cc::Language::Cxx, arguments.collect()),
         Some(first) if first == isolate::CHECK_MODULE_COMMAND => {
-            return isolate::check_module_main(arguments.next())
+            return isolate::check_module_main()
         }
         _ => {}
     }
@@ -233,7 +233,7 @@ fn main() -> ExitCode {
             let text = lines.join(" ");
             eprintln!(
                 "lanewise: error: {} (see lanewise --help)",
-                text.strip_prefix("error: ").unwrap_or(&text)
+                printable(text.strip_prefix("error: ").unwrap_or(&text))
             );
             return ExitCode::FAILURE;
         }
@@ -241,7 +241,10 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("lanewise: error: {message}");
+            // Line by line: an internal error keeps its lines (see
+            // `one_line_message`); other messages are one line already.
+            let lines: Vec<String> = message.lines().map(printable).collect();
+            eprintln!("lanewise: error: {}", lines.join("\n"));
             ExitCode::FAILURE
         }
     }
@@ -321,11 +324,14 @@ fn run(cli: Cli) -> Result<(), String> {
         weak_variant_fallbacks: false,
     };
     // A file that crashes LLVM's reader must not crash lanewise.
-    isolate::check_module_in_child(&cli.input)?;
-    let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
-        .map_err(|error| one_line_message(&error))?;
+    let input = isolate::read_input(&cli.input)?;
+    isolate::check_module_in_child(&cli.input, &input)?;
+    let input_name = cli.input.display().to_string();
+    let report =
+        lanewise::vectorize_bytes_to_file(&input, &input_name, &cli.output, format, &options)
+            .map_err(|error| one_line_message(&error))?;
     for skipped in &report.skipped {
-        eprintln!("lanewise: warning: {skipped}");
+        eprintln!("lanewise: warning: {}", printable(skipped));
     }
     if let Some(path) = &cli.report {
         let json = serde_json::to_string_pretty(&report).expect("the report serializes");
@@ -338,14 +344,22 @@ fn run(cli: Cli) -> Result<(), String> {
     Ok(())
 }
 
-/// Errors on user input are one line. LLVM's parser adds the offending source
-/// line and a caret below its message; those are dropped. Internal errors (the
-/// verifiers rejecting what lanewise produced) keep every line: they are bugs
-/// to report in full.
+/// Errors on user input are one line ([`lanewise::Error::summary_line`]:
+/// LLVM's parser adds the offending source line and a caret below its
+/// message; those are dropped). Internal errors (the verifiers rejecting what
+/// lanewise produced) keep every line: they are bugs to report in full.
 fn one_line_message(error: &lanewise::Error) -> String {
-    let message = error.to_string();
     if error.is_internal() {
-        return message;
+        return error.to_string();
     }
-    message.lines().next().unwrap_or_default().to_owned()
+    printable(&error.summary_line())
+}
+
+/// `text` with its control characters escaped (`\r`, `\n`, `\u{1b}`): names
+/// taken from the input (function names, `_ZGV` attributes) may hold any
+/// byte, and a message must stay one line on a terminal.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect()
 }

@@ -96,6 +96,10 @@ fn check_promise(outcome: &Outcome, stats: bool) -> Result<(), String> {
         return Err(format!("exit status {code}"));
     }
     let lines: Vec<&str> = outcome.stderr.lines().collect();
+    if let Some(line) = lines.iter().find(|line| line.chars().any(|c| c.is_control() && c != '\t'))
+    {
+        return Err(format!("a control character in {line:?}"));
+    }
     let errors = lines.iter().filter(|line| line.starts_with("lanewise: error: ")).count();
     if outcome.stderr.contains("internal compiler error") {
         return Err("panicked".to_owned());
@@ -253,6 +257,9 @@ fn zgv_cases(dir: &Path, random: &mut XorShift) -> Vec<Case> {
         "_ZGVdN8qqq_f",
         "_ZGVbN64vuu_f",
         "_ZGVeN1vuu_f",
+        "_ZGVd\\0D8vuu_f",
+        "_ZGVdN8vuu_f\\0Ag",
+        "_ZGVdN8v\\1Bu_f",
     ]
     .iter()
     .map(|name| name.to_string())

@@ -17,7 +17,7 @@ mod raw;
 pub mod x86_targets;
 
 pub use module::{
-    check_module_file, report_llvm_fatal_errors_as, with_module, with_module_from_bytes,
+    check_module_bytes, report_llvm_fatal_errors_as, with_module, with_module_from_bytes,
     BridgeError, LlvmModule, OutputFormat, ScalarFunctionInfo, SimdLoopFunction,
     CANONICALIZE_PIPELINE, CLEANUP_PIPELINE, SCALARIZE_PIPELINE,
 };

@@ -196,11 +196,11 @@ pub fn with_module_from_bytes<R>(
     body(&mut llvm_module)
 }
 
-/// Parses and verifies the module in `path` as [`with_module`] does, and
+/// Parses and verifies `bytes` as [`with_module_from_bytes`] does, and
 /// nothing else: what a child process runs to find out whether LLVM's
 /// readers survive a file (a corrupt bitcode file can crash them).
-pub fn check_module_file(path: &Path) -> Result<(), BridgeError> {
-    with_module(path, |_| Ok(()))
+pub fn check_module_bytes(bytes: &[u8], name: &str) -> Result<(), BridgeError> {
+    with_module_from_bytes(bytes, name, |_| Ok(()))
 }
 
 /// Makes LLVM's fatal errors (`report_fatal_error`: `LLVM ERROR: ...`, after
