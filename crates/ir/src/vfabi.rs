@@ -10,8 +10,24 @@
 //! held in uniform parameter `p`), optionally followed by `a<n>` (the argument
 //! is aligned to `n` bytes). The same letters form the `--shapes` string of
 //! explicit mode, without isa, mask and width.
+//!
+//! Parsing validates what the ABI requires and code generation relies on:
+//! the vector length is a power of two from 1 to [`MAX_WIDTH`] (LLVM's x86
+//! back end aborts on `<65536 x float>` and gives `<3 x float>` no ABI of the
+//! vendors'), steps fit in `i64`, and an `ls<p>` step names another
+//! parameter, which is uniform (as LLVM's own VFABI demangler checks).
 
 use std::fmt;
+
+/// The largest vector length (lanes) Lanewise produces: 64 lanes of bytes
+/// fill one AVX-512 register; wider variants would be many registers per value.
+pub const MAX_WIDTH: u32 = 64;
+
+/// Whether `width` is a vector length Lanewise produces: a power of two from
+/// 1 to [`MAX_WIDTH`].
+pub fn is_supported_width(width: u32) -> bool {
+    width.is_power_of_two() && width <= MAX_WIDTH
+}
 
 /// The instruction set a variant is compiled for.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
@@ -120,8 +136,12 @@ pub enum VfabiError {
     NotAVariantName(String),
     #[error("unknown ISA letter `{letter}` in `{name}` (expected b, c, d or e)")]
     UnknownIsa { name: String, letter: char },
+    #[error("vector length {width} in `{name}` is not a power of two from 1 to {MAX_WIDTH}")]
+    UnsupportedWidth { name: String, width: String },
     #[error("bad parameter shapes `{shapes}` at position {position}: {reason}")]
     BadShapes { shapes: String, position: usize, reason: &'static str },
+    #[error("bad parameter shapes `{shapes}`: parameter {param} is `ls{step_param}`: {reason}")]
+    BadStepParam { shapes: String, param: usize, step_param: u64, reason: &'static str },
 }
 
 impl VariantName {
@@ -140,9 +160,16 @@ impl VariantName {
         };
         let rest = chars.as_str();
         let digits = rest.chars().take_while(char::is_ascii_digit).count();
-        let width: u32 = rest[..digits].parse().map_err(|_| not_a_name())?;
-        if width == 0 {
+        if digits == 0 {
             return Err(not_a_name());
+        }
+        let unsupported_width = || VfabiError::UnsupportedWidth {
+            name: name.to_owned(),
+            width: rest[..digits].to_owned(),
+        };
+        let width: u32 = rest[..digits].parse().map_err(|_| unsupported_width())?;
+        if !is_supported_width(width) {
+            return Err(unsupported_width());
         }
         let rest = &rest[digits..];
         let underscore = rest.find('_').ok_or_else(not_a_name)?;
@@ -176,9 +203,14 @@ pub fn parse_shapes(shapes: &str) -> Result<Vec<ParamSpec>, VfabiError> {
         position,
         reason,
     };
-    let number_at = |start: usize| -> (Option<u64>, usize) {
+    // `Ok(None)`: no digits; `Err`: digits that overflow a u64.
+    let number_at = |start: usize| -> Result<(Option<u64>, usize), VfabiError> {
         let end = start + bytes[start..].iter().take_while(|byte| byte.is_ascii_digit()).count();
-        (shapes[start..end].parse().ok(), end)
+        if end == start {
+            return Ok((None, end));
+        }
+        let value = shapes[start..end].parse().map_err(|_| error(start, "number too large"))?;
+        Ok((Some(value), end))
     };
     let mut params = Vec::new();
     let mut position = 0;
@@ -196,29 +228,34 @@ pub fn parse_shapes(shapes: &str) -> Result<Vec<ParamSpec>, VfabiError> {
             b'l' => {
                 position += 1;
                 if bytes.get(position) == Some(&b's') {
-                    let (param, end) = number_at(position + 1);
+                    let (param, end) = number_at(position + 1)?;
                     let param =
                         param.ok_or_else(|| error(start, "`ls` needs a parameter number"))?;
                     position = end;
-                    ParamKind::LinearVariableStep { step_param: param as u32 }
+                    let step_param = u32::try_from(param)
+                        .map_err(|_| error(start, "`ls` names no parameter"))?;
+                    ParamKind::LinearVariableStep { step_param }
                 } else {
                     let negative = bytes.get(position) == Some(&b'n');
                     if negative {
                         position += 1;
                     }
-                    let (step, end) = number_at(position);
+                    let (step, end) = number_at(position)?;
                     if negative && step.is_none() {
                         return Err(error(start, "`ln` needs a step"));
                     }
                     position = end;
-                    let step = step.unwrap_or(1) as i64;
+                    let step = i64::try_from(step.unwrap_or(1))
+                        .map_err(|_| error(start, "linear step does not fit in 64 bits"))?;
                     ParamKind::Linear { step: if negative { -step } else { step } }
                 }
             }
             b'R' => {
-                let (step, end) = number_at(position + 1);
+                let (step, end) = number_at(position + 1)?;
                 position = end;
-                ParamKind::LinearRef { step: step.unwrap_or(1) as i64 }
+                let step = i64::try_from(step.unwrap_or(1))
+                    .map_err(|_| error(start, "linear step does not fit in 64 bits"))?;
+                ParamKind::LinearRef { step }
             }
             b'L' | b'U' => {
                 return Err(error(
@@ -231,7 +268,7 @@ pub fn parse_shapes(shapes: &str) -> Result<Vec<ParamSpec>, VfabiError> {
         };
         let mut align = None;
         if bytes.get(position) == Some(&b'a') {
-            let (value, end) = number_at(position + 1);
+            let (value, end) = number_at(position + 1)?;
             let value = value.ok_or_else(|| error(position, "`a` needs an alignment"))?;
             if value == 0 || !value.is_power_of_two() {
                 return Err(error(position, "alignment must be a power of two"));
@@ -241,7 +278,34 @@ pub fn parse_shapes(shapes: &str) -> Result<Vec<ParamSpec>, VfabiError> {
         }
         params.push(ParamSpec { kind, align });
     }
+    check_step_params(shapes, &params)?;
     Ok(params)
+}
+
+/// An `ls<p>` step must be held in another parameter that exists and is
+/// uniform (the Vector Function ABI's rule; LLVM's demangler enforces it
+/// too): every lane needs the same step, and lane 0's value of the linear
+/// parameter cannot be its own step.
+fn check_step_params(shapes: &str, params: &[ParamSpec]) -> Result<(), VfabiError> {
+    for (index, param) in params.iter().enumerate() {
+        let ParamKind::LinearVariableStep { step_param } = param.kind else { continue };
+        let error = |reason| VfabiError::BadStepParam {
+            shapes: shapes.to_owned(),
+            param: index,
+            step_param: u64::from(step_param),
+            reason,
+        };
+        let Some(step) = params.get(step_param as usize) else {
+            return Err(error("there is no such parameter"));
+        };
+        if step_param as usize == index {
+            return Err(error("a linear parameter cannot be its own step"));
+        }
+        if step.kind != ParamKind::Uniform {
+            return Err(error("the step parameter must be uniform (`u`)"));
+        }
+    }
+    Ok(())
 }
 
 /// The inverse of [`parse_shapes`].
@@ -290,11 +354,11 @@ mod tests {
 
     #[test]
     fn parses_negative_and_variable_steps() {
-        let params = parse_shapes("ln2ls0l").unwrap();
+        let params = parse_shapes("ln2ls3lu").unwrap();
         assert_eq!(params[0].kind, ParamKind::Linear { step: -2 });
-        assert_eq!(params[1].kind, ParamKind::LinearVariableStep { step_param: 0 });
+        assert_eq!(params[1].kind, ParamKind::LinearVariableStep { step_param: 3 });
         assert_eq!(params[2].kind, ParamKind::Linear { step: 1 });
-        assert_eq!(format_shapes(&params), "ln2ls0l");
+        assert_eq!(format_shapes(&params), "ln2ls3lu");
     }
 
     #[test]
@@ -313,5 +377,53 @@ mod tests {
         assert!(parse_shapes("vq").is_err());
         assert!(parse_shapes("va3").is_err());
         assert!(parse_shapes("ls").is_err());
+    }
+
+    #[test]
+    fn rejects_widths_the_back_end_cannot_take() {
+        for name in ["_ZGVdN3v_f", "_ZGVdN65536v_f", "_ZGVdN128v_f", "_ZGVdN99999999999v_f"] {
+            let error = VariantName::parse(name).unwrap_err();
+            assert!(matches!(error, VfabiError::UnsupportedWidth { .. }), "{name}: {error}");
+        }
+        assert_eq!(
+            VariantName::parse("_ZGVdN3v_f").unwrap_err().to_string(),
+            "vector length 3 in `_ZGVdN3v_f` is not a power of two from 1 to 64"
+        );
+        for width in [1, 2, 4, 8, 16, 32, 64] {
+            assert!(VariantName::parse(&format!("_ZGVeN{width}v_f")).is_ok());
+        }
+    }
+
+    #[test]
+    fn rejects_steps_that_overflow() {
+        assert_eq!(
+            parse_shapes("vl99999999999999999999").unwrap_err().to_string(),
+            "bad parameter shapes `vl99999999999999999999` at position 2: number too large"
+        );
+        assert!(parse_shapes("l9223372036854775808").is_err());
+        assert_eq!(
+            parse_shapes("ln9223372036854775807").unwrap()[0].kind,
+            ParamKind::Linear { step: -i64::MAX }
+        );
+        assert!(parse_shapes("va99999999999999999999").is_err());
+        assert!(parse_shapes("uls4294967296").is_err());
+    }
+
+    #[test]
+    fn variable_steps_name_another_uniform_parameter() {
+        let reason = |shapes: &str| match parse_shapes(shapes) {
+            Err(VfabiError::BadStepParam { reason, .. }) => reason,
+            other => panic!("{shapes}: {other:?}"),
+        };
+        assert_eq!(reason("ls0"), "a linear parameter cannot be its own step");
+        assert_eq!(reason("uls2"), "there is no such parameter");
+        assert_eq!(reason("vls0"), "the step parameter must be uniform (`u`)");
+        assert_eq!(reason("lls0"), "the step parameter must be uniform (`u`)");
+        assert!(parse_shapes("uls0").is_ok());
+        assert_eq!(
+            parse_shapes("ls0").unwrap_err().to_string(),
+            "bad parameter shapes `ls0`: parameter 0 is `ls0`: a linear parameter cannot be its \
+             own step"
+        );
     }
 }

@@ -729,6 +729,7 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
              without it): {info}"
         );
     }));
+    lanewise_llvm::report_llvm_fatal_errors_as("lanewise cc: error: LLVM: ");
     let clang = clang_binary(language);
     let mut strings = Vec::with_capacity(arguments.len());
     for argument in &arguments {
@@ -928,6 +929,15 @@ impl Driver {
                 self.backend(&backend_input, output, kind)
             }
             InputKind::Ir => {
+                // A file LLVM's reader crashes on would crash clang too:
+                // an error, before this process parses it.
+                if input.path != "-" {
+                    let path = Path::new(&input.path);
+                    if let Ok(bytes) = std::fs::read(path) {
+                        crate::isolate::check_module_in_child(path, &bytes)
+                            .map_err(Failure::Driver)?;
+                    }
+                }
                 let vectorized = self.temp_path(&stem_of(&input.path), "lanewise.bc");
                 let backend_input = self.lanewise(Path::new(&input.path), &vectorized, false);
                 self.backend(&backend_input, output, kind)
@@ -1058,7 +1068,7 @@ impl Driver {
             }
             LanewiseOutcome::Failed(message) => {
                 if !self.invocation.no_warnings {
-                    let first_line = message.lines().next().unwrap_or_default();
+                    let first_line = crate::printable(message.lines().next().unwrap_or_default());
                     eprintln!(
                         "lanewise cc: warning: Lanewise failed on {}; compiled without vector \
                          variants: {first_line}",
@@ -1125,8 +1135,8 @@ impl Driver {
         // a caller in another translation unit: always worth a warning.
         if !self.invocation.no_warnings {
             for skipped in &report.skipped {
-                let first_line = skipped.lines().next().unwrap_or_default();
-                eprintln!("lanewise cc: warning: vector variants not generated: {first_line}");
+                let skipped = crate::printable(skipped);
+                eprintln!("lanewise cc: warning: vector variants not generated: {skipped}");
             }
         }
     }

@@ -23,9 +23,10 @@ use lanewise_analysis::uniformity::check_uniform_control_flow;
 use lanewise_analysis::{
     ControlFlowGraph, DivergenceInfo, DominatorTree, PostDominatorTree, ShapeInfo,
 };
-use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
+use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantName, MAX_WIDTH};
 use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
+use lanewise_transform::abi::has_vector_abi;
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
@@ -470,6 +471,20 @@ impl Error {
                 | Error::Bridge(lanewise_llvm::BridgeError::Verify(_))
         )
     }
+
+    /// The message without the lines that follow it in LLVM's parser errors
+    /// (the offending source line and a caret) and internal errors (the
+    /// verifier's findings, the IR): one line unless a name taken from the
+    /// input holds a line break, which the printer escapes.
+    pub fn summary_line(&self) -> String {
+        let message = self.to_string();
+        if self.is_internal()
+            || matches!(self, Error::Bridge(lanewise_llvm::BridgeError::Parse { .. }))
+        {
+            return message.lines().next().unwrap_or_default().to_owned();
+        }
+        message
+    }
 }
 
 /// Reads `input`, vectorizes it as `options` say and writes `output`.
@@ -480,6 +495,25 @@ pub fn vectorize_file(
     options: &Options,
 ) -> Result<Report, Error> {
     with_module(input, |module| {
+        let report = vectorize_module(module, options);
+        Ok(report.and_then(|report| {
+            module.write(output, format)?;
+            Ok(report)
+        }))
+    })?
+}
+
+/// [`vectorize_file`] on the contents of a file read already (`input_name`
+/// names it in messages): the `lanewise` binary reads its input once, checks
+/// it in a child process, then hands the same bytes here.
+pub fn vectorize_bytes_to_file(
+    input: &[u8],
+    input_name: &str,
+    output: &Path,
+    format: OutputFormat,
+    options: &Options,
+) -> Result<Report, Error> {
+    with_module_from_bytes(input, input_name, |module| {
         let report = vectorize_module(module, options);
         Ok(report.and_then(|report| {
             module.write(output, format)?;
@@ -533,16 +567,25 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
                             message: format!(
                                 "declare simd variants of `{}` not generated: {}",
                                 info.name,
-                                error.to_string().lines().next().unwrap_or_default()
+                                error.summary_line()
                             ),
                         });
-                        report.skipped.push(error.to_string());
+                        report.skipped.push(error.summary_line());
                     }
                     Err(error) => return Err(error),
                 }
             }
         }
         Mode::Explicit(request) => {
+            if !is_supported_width(request.width) {
+                return Err(Error::Request(format!(
+                    "width {}: expected a power of two from 1 to {MAX_WIDTH}",
+                    request.width
+                )));
+            }
+            if let Some(name) = &request.name {
+                check_new_function_name(name)?;
+            }
             let scalar = lift(module, &request.function, options)?;
             if request.params.len() != scalar.params.len() {
                 return Err(Error::Request(format!(
@@ -552,7 +595,8 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
                     scalar.params.len()
                 )));
             }
-            let isa = request.isa.unwrap_or_else(|| default_isa(&scalar, request.width));
+            let isa =
+                request.isa.unwrap_or_else(|| default_isa(&scalar, &request.params, request.width));
             let variant = VariantName {
                 isa,
                 masked: false,
@@ -585,6 +629,22 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
     module.cleanup(&produced_names)?;
     module.verify()?;
     Ok(report)
+}
+
+/// The name of the function explicit mode adds: not empty, and not in the
+/// `llvm.` namespace, which LLVM reserves for intrinsics (its verifier
+/// rejects their definitions). A name the module already uses for another
+/// symbol is refused when the function is added.
+fn check_new_function_name(name: &str) -> Result<(), Error> {
+    if name.is_empty() {
+        return Err(Error::Request("--name: the name is empty".to_owned()));
+    }
+    if name.starts_with("llvm.") {
+        return Err(Error::Request(format!(
+            "--name `{name}`: names starting with `llvm.` are reserved for LLVM intrinsics"
+        )));
+    }
+    Ok(())
 }
 
 /// One `Passed` remark per variant of `scalar_name` produced (the entries of
@@ -655,7 +715,8 @@ fn define_weak_variant_fallbacks(
             if defined.contains(mangled) || module.function_signature(mangled).is_err() {
                 continue;
             }
-            let Ok(variant) = VariantName::parse(mangled) else { continue };
+            // Only valid variants of this very function (see `parse_variant_of`).
+            let Ok(variant) = parse_variant_of(mangled, &info.name, None) else { continue };
             let Ok((param_types, ret_ty)) = module.function_signature(&info.name) else {
                 continue;
             };
@@ -721,7 +782,11 @@ fn define_one_lane_builtins(module: &mut LlvmModule<'_>) -> Result<Vec<String>, 
     Ok(produced)
 }
 
-/// All variants of one declare-simd function.
+/// All variants of one declare-simd function. A `_ZGV` name that is not a
+/// valid variant of this function (bad vector length, shapes or step
+/// parameters, another function's name, another parameter count) is an
+/// error, or with `keep_going` a warning in `report.skipped` and no variant;
+/// the function's other variants are still produced.
 fn vectorize_declare_simd_function(
     module: &mut LlvmModule<'_>,
     scalar_name: &str,
@@ -730,13 +795,31 @@ fn vectorize_declare_simd_function(
     options: &Options,
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
+    let param_count = module.function_signature(scalar_name).ok().map(|(params, _)| params.len());
+    let mut variants = Vec::new();
+    for mangled in variant_names {
+        match parse_variant_of(mangled, scalar_name, param_count) {
+            Ok(variant) => variants.push((mangled, variant)),
+            Err(error) if options.keep_going => {
+                report.remarks.push(Remark {
+                    kind: RemarkKind::Missed,
+                    function: scalar_name.to_owned(),
+                    location: String::new(),
+                    message: format!(
+                        "declare simd variant of `{scalar_name}` not generated: {error}"
+                    ),
+                });
+                report.skipped.push(error.summary_line());
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    if variants.is_empty() {
+        return Ok(Vec::new());
+    }
     let scalar = lift(module, scalar_name, options)?;
     let mut produced_names = Vec::new();
-    for mangled in variant_names {
-        let variant = VariantName::parse(mangled).map_err(|error| Error::Variant {
-            variant: mangled.clone(),
-            message: error.to_string(),
-        })?;
+    for (mangled, variant) in variants {
         if variant.params.len() != scalar.params.len() {
             return Err(Error::Variant {
                 variant: mangled.clone(),
@@ -764,6 +847,31 @@ fn vectorize_declare_simd_function(
         }
     }
     Ok(produced_names)
+}
+
+/// Parses the `_ZGV` attribute `mangled` of the function `scalar_name` and
+/// checks that it names that function and, when `param_count` is known, as
+/// many parameters as it has.
+fn parse_variant_of(
+    mangled: &str,
+    scalar_name: &str,
+    param_count: Option<usize>,
+) -> Result<VariantName, Error> {
+    let variant_error = |message: String| Error::Variant { variant: mangled.to_owned(), message };
+    let variant = VariantName::parse(mangled).map_err(|error| variant_error(error.to_string()))?;
+    if variant.scalar_name != scalar_name {
+        return Err(variant_error(format!(
+            "names the function `{}` but is an attribute of `{scalar_name}`",
+            variant.scalar_name
+        )));
+    }
+    if let Some(count) = param_count.filter(|count| *count != variant.params.len()) {
+        return Err(variant_error(format!(
+            "names {} parameters but `{scalar_name}` has {count}",
+            variant.params.len()
+        )));
+    }
+    Ok(variant)
 }
 
 fn lift(module: &LlvmModule<'_>, name: &str, options: &Options) -> Result<Function, Error> {
@@ -825,6 +933,7 @@ pub(crate) fn widen_variant(
     // A call that may throw (C++ `invoke`) cannot run for W lanes at once:
     // refused before any analysis looks at the unwind edges.
     refuse_exception_handling(scalar).map_err(|error| variant_error(error.to_string()))?;
+    refuse_types_without_vector_abi(scalar, &variant.params).map_err(variant_error)?;
 
     // The scalar function is rewritten (masked entry, linearization) on a copy.
     let mut work = scalar.clone();
@@ -935,6 +1044,28 @@ pub(crate) fn widen_variant(
     let vector = widened.function;
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))
+}
+
+/// The values a variant passes as vectors (its `v` parameters and its
+/// result) must have a vector ABI ([`has_vector_abi`]: not `i96`).
+fn refuse_types_without_vector_abi(scalar: &Function, params: &[ParamSpec]) -> Result<(), String> {
+    for (index, (param, spec)) in scalar.params.iter().zip(params).enumerate() {
+        if spec.kind == ParamKind::Vector && !has_vector_abi(&param.ty) {
+            return Err(format!(
+                "parameter {index} of `{}` is `{}`, which has no vector ABI (integers of 8, 16, \
+                 32, 64 or 128 bits)",
+                scalar.name, param.ty
+            ));
+        }
+    }
+    if !has_vector_abi(&scalar.ret_ty) {
+        return Err(format!(
+            "the result of `{}` is `{}`, which has no vector ABI (integers of 8, 16, 32, 64 or \
+             128 bits)",
+            scalar.name, scalar.ret_ty
+        ));
+    }
+    Ok(())
 }
 
 /// The steps after widening that the cost models of `omp simd` loops do not
@@ -1075,12 +1206,18 @@ fn wants_dump(options: &Options, pass: Pass) -> bool {
 }
 
 /// The smallest x86 ISA whose registers hold `width` lanes of the widest
-/// scalar parameter or result of `scalar` (AVX2 rather than AVX for 256 bits).
-fn default_isa(scalar: &Function, width: u32) -> Isa {
+/// value passed as a vector: the varying (`v`) parameters of `params` and
+/// the result of `scalar` (AVX2 rather than AVX for 256 bits). Uniform and
+/// linear parameters are scalars in the variant, whatever their type (a
+/// pointer or `i64` step does not ask for AVX-512); 32 bits when no value
+/// is a vector.
+fn default_isa(scalar: &Function, params: &[ParamSpec], width: u32) -> Isa {
     let widest_bits = scalar
         .params
         .iter()
-        .map(|param| &param.ty)
+        .zip(params)
+        .filter(|(_, spec)| spec.kind == ParamKind::Vector)
+        .map(|(param, _)| &param.ty)
         .chain(std::iter::once(&scalar.ret_ty))
         .filter_map(Type::scalar_bits)
         .max()

@@ -16,9 +16,10 @@ use lanewise::{
     ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, TailPolicy,
     VectorMath,
 };
-use lanewise_ir::vfabi::{parse_shapes, Isa};
+use lanewise_ir::vfabi::{is_supported_width, parse_shapes, Isa, MAX_WIDTH};
 
 mod cc;
+mod isolate;
 
 /// Lanewise: turns scalar LLVM IR functions into SIMD functions.
 #[derive(Parser, Debug)]
@@ -35,12 +36,13 @@ struct Cli {
     #[arg(long, requires_all = ["width", "shapes"])]
     function: Option<String>,
 
-    /// Explicit mode: the number of lanes.
+    /// Explicit mode: the number of lanes (a power of two from 1 to 64).
     #[arg(long, requires = "function")]
     width: Option<u32>,
 
     /// Explicit mode: one shape per parameter, in the vector function ABI letters
-    /// (v varying, u uniform, l / l<k> / ln<k> linear, a<n> alignment), e.g. `vul4`.
+    /// (v varying, u uniform, l / l<k> / ln<k> linear, ls<p> linear with the step in
+    /// uniform parameter p, a<n> alignment), e.g. `vul4`.
     #[arg(long, requires = "function", allow_hyphen_values = false)]
     shapes: Option<String>,
 
@@ -89,7 +91,8 @@ struct Cli {
     emit_bitcode: bool,
 
     /// Declare-simd mode: skip (with a warning) the functions that cannot be
-    /// vectorized instead of failing.
+    /// vectorized, and the `_ZGV` attributes that are not valid variants of
+    /// their function, instead of failing.
     #[arg(long)]
     keep_going: bool,
 
@@ -204,16 +207,44 @@ fn main() -> ExitCode {
     match arguments.next() {
         Some(first) if first == "cc" => return cc::main(cc::Language::C, arguments.collect()),
         Some(first) if first == "c++" => return cc::main(cc::Language::Cxx, arguments.collect()),
+        Some(first) if first == isolate::CHECK_MODULE_COMMAND => {
+            return isolate::check_module_main()
+        }
         _ => {}
     }
     std::panic::set_hook(Box::new(|info| {
         eprintln!("lanewise: internal compiler error (this is a bug): {info}");
     }));
-    let cli = Cli::parse();
+    lanewise_llvm::report_llvm_fatal_errors_as("lanewise: error: LLVM: ");
+    // Usage errors are one line with status 1 too (clap's own are several
+    // lines with status 2); --help and --version print as usual.
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) if !error.use_stderr() => {
+            let _ = error.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(error) => {
+            // clap's message: `error: ...`, maybe the missing arguments
+            // one per line, then a blank line, tips and usage.
+            let message = error.to_string();
+            let lines: Vec<&str> =
+                message.lines().take_while(|line| !line.trim().is_empty()).map(str::trim).collect();
+            let text = lines.join(" ");
+            eprintln!(
+                "lanewise: error: {} (see lanewise --help)",
+                printable(text.strip_prefix("error: ").unwrap_or(&text))
+            );
+            return ExitCode::FAILURE;
+        }
+    };
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("lanewise: error: {message}");
+            // Line by line: an internal error keeps its lines (see
+            // `one_line_message`); other messages are one line already.
+            let lines: Vec<String> = message.lines().map(printable).collect();
+            eprintln!("lanewise: error: {}", lines.join("\n"));
             ExitCode::FAILURE
         }
     }
@@ -225,8 +256,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Some(function) => {
             let width = cli.width.expect("clap enforces --width");
             let shapes = cli.shapes.expect("clap enforces --shapes");
-            if width == 0 || !width.is_power_of_two() || width > 64 {
-                return Err(format!("--width {width}: expected a power of two from 1 to 64"));
+            if !is_supported_width(width) {
+                return Err(format!(
+                    "--width {width}: expected a power of two from 1 to {MAX_WIDTH}"
+                ));
             }
             let params = parse_shapes(&shapes).map_err(|error| error.to_string())?;
             Mode::Explicit(ExplicitRequest {
@@ -290,10 +323,15 @@ fn run(cli: Cli) -> Result<(), String> {
         annotate_variants: false,
         weak_variant_fallbacks: false,
     };
-    let report = lanewise::vectorize_file(&cli.input, &cli.output, format, &options)
-        .map_err(|error| one_line_message(&error))?;
+    // A file that crashes LLVM's reader must not crash lanewise.
+    let input = isolate::read_input(&cli.input)?;
+    isolate::check_module_in_child(&cli.input, &input)?;
+    let input_name = cli.input.display().to_string();
+    let report =
+        lanewise::vectorize_bytes_to_file(&input, &input_name, &cli.output, format, &options)
+            .map_err(|error| one_line_message(&error))?;
     for skipped in &report.skipped {
-        eprintln!("lanewise: warning: {skipped}");
+        eprintln!("lanewise: warning: {}", printable(skipped));
     }
     if let Some(path) = &cli.report {
         let json = serde_json::to_string_pretty(&report).expect("the report serializes");
@@ -306,14 +344,22 @@ fn run(cli: Cli) -> Result<(), String> {
     Ok(())
 }
 
-/// Errors on user input are one line. LLVM's parser adds the offending source
-/// line and a caret below its message; those are dropped. Internal errors (the
-/// verifiers rejecting what lanewise produced) keep every line: they are bugs
-/// to report in full.
+/// Errors on user input are one line ([`lanewise::Error::summary_line`]:
+/// LLVM's parser adds the offending source line and a caret below its
+/// message; those are dropped). Internal errors (the verifiers rejecting what
+/// lanewise produced) keep every line: they are bugs to report in full.
 fn one_line_message(error: &lanewise::Error) -> String {
-    let message = error.to_string();
     if error.is_internal() {
-        return message;
+        return error.to_string();
     }
-    message.lines().next().unwrap_or_default().to_owned()
+    printable(&error.summary_line())
+}
+
+/// `text` with its control characters escaped (`\r`, `\n`, `\u{1b}`): names
+/// taken from the input (function names, `_ZGV` attributes) may hold any
+/// byte, and a message must stay one line on a terminal.
+pub(crate) fn printable(text: &str) -> String {
+    text.chars()
+        .map(|c| if c.is_control() { c.escape_default().to_string() } else { c.to_string() })
+        .collect()
 }

@@ -14,9 +14,10 @@ pub mod lift;
 pub mod lower;
 pub mod module;
 mod raw;
+pub mod x86_targets;
 
 pub use module::{
-    with_module, with_module_from_bytes, BridgeError, CallAnnotation, LlvmModule, OutputFormat,
-    ScalarFunctionInfo, SimdLoopFunction, CANONICALIZE_PIPELINE, CLEANUP_PIPELINE,
-    SCALARIZE_PIPELINE,
+    check_module_bytes, report_llvm_fatal_errors_as, with_module, with_module_from_bytes,
+    BridgeError, CallAnnotation, LlvmModule, OutputFormat, ScalarFunctionInfo, SimdLoopFunction,
+    CANONICALIZE_PIPELINE, CLEANUP_PIPELINE, SCALARIZE_PIPELINE,
 };

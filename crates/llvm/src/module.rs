@@ -122,6 +122,8 @@ pub enum BridgeError {
     Read { path: String, message: String },
     #[error("`{path}` is not valid LLVM IR or bitcode: {message}")]
     Parse { path: String, message: String },
+    #[error("`{path}` is not a valid LLVM module: {message}")]
+    InvalidModule { path: String, message: String },
     #[error("no function named `{0}` is defined in the module")]
     UnknownFunction(String),
     #[error("in function `{function}`, block `{block}`, instruction `{inst}`: {message}")]
@@ -209,6 +211,14 @@ pub fn with_module<R>(
 }
 
 /// Parses `bytes` (LLVM IR text or bitcode; `name` is for messages) and runs `body` on it.
+///
+/// The module must pass the LLVM verifier (LLVM's parsers do not run it, and
+/// passes assume it), and its x86 functions may only name processors LLVM
+/// knows in `target-cpu`; target features and `tune-cpu` values LLVM does
+/// not know (`+avx512er` of KNL, removed in LLVM 19) are dropped, as LLVM
+/// would ignore them, with a warning per pass pipeline ([`x86_targets`]).
+///
+/// [`x86_targets`]: crate::x86_targets
 pub fn with_module_from_bytes<R>(
     bytes: &[u8],
     name: &str,
@@ -221,10 +231,113 @@ pub fn with_module_from_bytes<R>(
         message: message.to_string().trim().to_owned(),
     })?;
     let mut llvm_module = LlvmModule { context: &context, module };
+    llvm_module.check_input(name)?;
     body(&mut llvm_module)
 }
 
+/// Parses and verifies `bytes` as [`with_module_from_bytes`] does, and
+/// nothing else: what a child process runs to find out whether LLVM's
+/// readers survive a file (a corrupt bitcode file can crash them).
+pub fn check_module_bytes(bytes: &[u8], name: &str) -> Result<(), BridgeError> {
+    with_module_from_bytes(bytes, name, |_| Ok(()))
+}
+
+/// Makes LLVM's fatal errors (`report_fatal_error`: `LLVM ERROR: ...`, after
+/// which LLVM exits with status 1) print one line, `{prefix}{reason}`, instead.
+pub fn report_llvm_fatal_errors_as(prefix: &str) {
+    crate::raw::install_fatal_error_handler(prefix);
+}
+
+/// The first lines of an LLVM message (the verifier's: the problem, then the
+/// instruction) as one line.
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty())
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(": ")
+}
+
 impl<'ctx> LlvmModule<'ctx> {
+    /// The checks [`with_module_from_bytes`] runs on every input module.
+    fn check_input(&mut self, path: &str) -> Result<(), BridgeError> {
+        crate::raw::verify_module(RawModule::new(&self.module)).map_err(|message| {
+            BridgeError::InvalidModule { path: path.to_owned(), message: one_line(&message) }
+        })?;
+        let triple = self.module.get_triple().as_str().to_string_lossy().into_owned();
+        let x86 = triple.is_empty()
+            || triple.starts_with("x86")
+            || (triple.starts_with('i') && triple.get(2..4) == Some("86"));
+        if x86 {
+            let is_64_bit = triple.is_empty() || triple.starts_with("x86_64");
+            self.drop_unknown_x86_target_names(is_64_bit)?;
+        }
+        Ok(())
+    }
+
+    /// See [`with_module_from_bytes`]: unknown target features and
+    /// `tune-cpu` values are removed; an unknown `target-cpu` is an error
+    /// (LLVM would stop with `64-bit code requested on a subtarget that
+    /// doesn't support it`), and so is a processor without 64-bit mode in a
+    /// 64-bit module.
+    fn drop_unknown_x86_target_names(&mut self, is_64_bit: bool) -> Result<(), BridgeError> {
+        use crate::x86_targets::{X86_32_BIT_CPUS, X86_CPUS, X86_FEATURES};
+        for function in self.module.get_functions() {
+            let attribute = |key: &str| {
+                function
+                    .get_string_attribute(AttributeLoc::Function, key)
+                    .map(|attribute| attribute.get_string_value().to_string_lossy().into_owned())
+            };
+            let name = || function.get_name().to_string_lossy().into_owned();
+            if let Some(cpu) = attribute("target-cpu") {
+                if !X86_CPUS.contains(&cpu.as_str()) {
+                    return Err(BridgeError::Function {
+                        function: name(),
+                        message: format!(
+                            "target-cpu `{cpu}` is not an x86 processor LLVM 22 knows"
+                        ),
+                    });
+                }
+                if is_64_bit && X86_32_BIT_CPUS.contains(&cpu.as_str()) {
+                    return Err(BridgeError::Function {
+                        function: name(),
+                        message: format!(
+                            "target-cpu `{cpu}` has no 64-bit mode (the module is x86-64)"
+                        ),
+                    });
+                }
+            }
+            if let Some(cpu) = attribute("tune-cpu") {
+                if !X86_CPUS.contains(&cpu.as_str()) {
+                    function.remove_string_attribute(AttributeLoc::Function, "tune-cpu");
+                }
+            }
+            if let Some(features) = attribute("target-features") {
+                let known: Vec<&str> = features
+                    .split(',')
+                    .filter(|feature| {
+                        feature
+                            .strip_prefix(['+', '-'])
+                            .is_some_and(|name| X86_FEATURES.contains(&name))
+                    })
+                    .collect();
+                let kept = known.join(",");
+                if kept != features {
+                    function.remove_string_attribute(AttributeLoc::Function, "target-features");
+                    if !kept.is_empty() {
+                        function.add_attribute(
+                            AttributeLoc::Function,
+                            self.context.create_string_attribute("target-features", &kept),
+                        );
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// Functions defined in the module, with their `_ZGV` attributes.
     pub fn defined_functions(&self) -> Vec<ScalarFunctionInfo> {
         self.module
@@ -452,21 +565,19 @@ impl<'ctx> LlvmModule<'ctx> {
         )
     }
 
-    /// Writes the module.
+    /// Writes the module. The bytes are produced in memory and written by
+    /// Rust, so that a failed write (a full disk) is an error naming the
+    /// file rather than LLVM's fatal `IO failure on output stream`.
     pub fn write(&self, path: &Path, format: OutputFormat) -> Result<(), BridgeError> {
-        let write_error =
-            |message: String| BridgeError::Write { path: path.display().to_string(), message };
+        let write = |bytes: &[u8]| {
+            std::fs::write(path, bytes).map_err(|error| BridgeError::Write {
+                path: path.display().to_string(),
+                message: error.to_string(),
+            })
+        };
         match format {
-            OutputFormat::Text => {
-                self.module.print_to_file(path).map_err(|message| write_error(message.to_string()))
-            }
-            OutputFormat::Bitcode => {
-                if self.module.write_bitcode_to_path(path) {
-                    Ok(())
-                } else {
-                    Err(write_error("LLVM could not write the bitcode".to_owned()))
-                }
-            }
+            OutputFormat::Text => write(self.module.print_to_string().to_bytes()),
+            OutputFormat::Bitcode => write(self.module.write_bitcode_to_memory().as_slice()),
         }
     }
 

@@ -1646,3 +1646,32 @@ pub(crate) fn verify_module(module: RawModule<'_>) -> Result<(), String> {
         Ok(())
     }
 }
+
+/// The prefix [`install_fatal_error_handler`] prints LLVM's fatal errors with.
+static FATAL_ERROR_PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// LLVM's fatal error handler: one line on stderr (LLVM exits with status 1
+/// when it returns). It must not unwind into LLVM: write errors are ignored.
+extern "C" fn print_fatal_error(reason: *const c_char) {
+    use std::io::Write;
+    let reason = if reason.is_null() {
+        String::new()
+    } else {
+        // SAFETY: LLVM passes a NUL-terminated string that lives during the call.
+        unsafe { std::ffi::CStr::from_ptr(reason) }.to_string_lossy().into_owned()
+    };
+    let first_line = reason.lines().next().unwrap_or_default();
+    let prefix = FATAL_ERROR_PREFIX.get().map(String::as_str).unwrap_or_default();
+    let _ = writeln!(std::io::stderr(), "{prefix}{first_line}");
+}
+
+/// Installs [`print_fatal_error`] as LLVM's fatal error handler, with
+/// `prefix` before the reason (the first prefix installed wins).
+pub(crate) fn install_fatal_error_handler(prefix: &str) {
+    let _ = FATAL_ERROR_PREFIX.set(prefix.to_owned());
+    // SAFETY: the handler is a plain function that lives for the whole
+    // program and does not unwind.
+    unsafe {
+        inkwell::llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(print_fatal_error))
+    };
+}

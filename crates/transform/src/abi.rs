@@ -104,6 +104,26 @@ pub fn is_llvm_native_signature(param_types: &[Type], ret_ty: &Type, isa: Isa) -
         .all(|ty| *ty == Type::Void || PassedValue::of(ty, isa).is_native())
 }
 
+/// Whether values of the scalar type `ty` can be passed as vectors in the
+/// vector ABI: floats, pointers, `i1` (as bytes) and integers of 8 to 128
+/// bits in powers of two. Other integer widths (`i96`, `i24`) split into a
+/// number of register parts that is not a power of two; no vendor ABI has
+/// them. Non-scalar types answer `true` (other checks refuse them).
+pub fn has_vector_abi(ty: &Type) -> bool {
+    match ty {
+        Type::Int(bits) => *bits == 1 || (bits.is_power_of_two() && (8..=128).contains(bits)),
+        _ => true,
+    }
+}
+
+/// The alignment of a part of `part_bytes` bytes in a buffer of parts: the
+/// largest power of two that divides it, at most 64 (a part of an odd-sized
+/// integer type, `<2 x i96>` of 24 bytes, is 8-byte aligned).
+fn part_align(part_bytes: u64) -> u32 {
+    let largest_power_of_two = part_bytes & part_bytes.wrapping_neg();
+    largest_power_of_two.clamp(1, 64) as u32
+}
+
 /// The buffer a caller provides for a result of `ret_ty` returned in memory
 /// under `isa`: `(element type, element count, alignment)` of the alloca, or
 /// `None` when the result comes back in registers.
@@ -113,7 +133,7 @@ pub fn result_buffer(ret_ty: &Type, isa: Isa) -> Option<(Type, u32, u32)> {
     }
     let passed = PassedValue::of(ret_ty, isa);
     passed.in_memory().then(|| {
-        let align = passed.part_bytes().min(64) as u32;
+        let align = part_align(passed.part_bytes());
         (passed.part_ty.clone(), passed.parts, align)
     })
 }
@@ -219,7 +239,7 @@ pub fn lower_vector_call(
         // same pointer) and concatenate them.
         let buffer = args[0];
         let part_bytes = passed.part_bytes();
-        let align = part_bytes.min(64) as u32;
+        let align = part_align(part_bytes);
         let mut parts = Vec::new();
         for part in 0..u64::from(passed.parts) {
             let offset = func.dfg.int_const(Type::I64, u128::from(part * part_bytes));
@@ -480,7 +500,7 @@ fn lower_returns(func: &mut Function, isa: Isa, result_pointer: Option<Value>) {
                     inbounds: true,
                 };
                 let address = emit(func, data, Type::PTR).unwrap();
-                let align = part_bytes.min(64) as u32;
+                let align = part_align(part_bytes);
                 let data = InstData::Store { value: piece, addr: address, align, volatile: false };
                 emit(func, data, Type::Void);
             }

@@ -137,7 +137,8 @@ fn isa_rank(isa: Isa) -> u8 {
 /// The best variant of `variants` for `site` (rules in the module docs), or
 /// `None` if none fits.
 pub fn select_variant(variants: &[VariantName], site: &CallSite<'_>) -> Option<VariantChoice> {
-    let result_fits = *site.ret_ty == Type::Void || site.ret_ty.is_scalar();
+    let result_fits = *site.ret_ty == Type::Void
+        || (site.ret_ty.is_scalar() && crate::abi::has_vector_abi(site.ret_ty));
     if !result_fits || site.arg_types.len() != site.arg_shapes.len() {
         return None;
     }
@@ -172,7 +173,9 @@ fn fitting_call_count(variant: &VariantName, site: &CallSite<'_>) -> Option<u32>
     {
         let called_once_on_lane0 = calls == 1;
         let (fits, proven_align) = match spec.kind {
-            ParamKind::Vector => (ty.is_scalar(), shape.all_lanes_align()),
+            ParamKind::Vector => {
+                (ty.is_scalar() && crate::abi::has_vector_abi(ty), shape.all_lanes_align())
+            }
             ParamKind::Uniform => (matches!(shape, ArgShape::Uniform { .. }), shape.lane0_align()),
             ParamKind::Linear { step } | ParamKind::LinearRef { step } => {
                 let fits = match *shape {

@@ -411,3 +411,20 @@ fn llvm_native_signatures_are_recognized() {
     assert!(!is_llvm_native_signature(&[Type::Int(16).vector_of(2)], &Type::Void, Isa::Sse));
     assert!(!is_llvm_native_signature(&[Type::BOOL.vector_of(8)], &Type::Void, Isa::Avx2));
 }
+
+#[test]
+fn values_without_a_vector_abi_select_no_variant() {
+    let all = variants(&["_ZGVdN8v_f", "_ZGVdN8u_f"]);
+    let odd = [Type::Int(96)];
+    let ret = Type::I32;
+    // An `i96` argument passed as a vector (3 register parts) has no ABI;
+    // passed as a scalar (uniform) it has.
+    assert_eq!(chosen(&all, &site(&odd, &[varying()], &ret, false, Isa::Avx2, 8)), None);
+    assert_eq!(
+        chosen(&all, &site(&odd, &[uniform()], &ret, false, Isa::Avx2, 8)),
+        Some(("_ZGVdN8u_f".into(), 1))
+    );
+    let int = [Type::I32];
+    let odd_ret = Type::Int(96);
+    assert_eq!(chosen(&all, &site(&int, &[varying()], &odd_ret, false, Isa::Avx2, 8)), None);
+}

@@ -1,0 +1,8 @@
+; ARGS: -o {out} --function f --width 8 --shapes vul
+; EMIT: _ZGVdN8vul_f
+define float @f(float %x, ptr %p, i64 %n) #0 {
+entry:
+  %y = fmul float %x, 2.0
+  ret float %y
+}
+

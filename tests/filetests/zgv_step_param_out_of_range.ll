@@ -1,0 +1,7 @@
+; ARGS: -o {out}
+define float @f(float %x, ptr %p, i64 %n) #0 {
+entry:
+  %y = fmul float %x, 2.0
+  ret float %y
+}
+attributes #0 = { "_ZGVdN8vuls3_f" }
