@@ -713,6 +713,9 @@ impl ShapeAnalysis<'_> {
             | InstData::Shuffle { .. }
             | InstData::Splat { .. } => self.uniform_if_all_uniform(&data.operands()),
             InstData::Phi { .. } => unreachable!("handled above"),
+            // Every lane's atomic sees the memory its predecessor left: the
+            // old values differ from lane to lane even at a uniform address.
+            InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => ValueShape::varying(),
             InstData::Store { .. }
             | InstData::MaskedLoad { .. }
             | InstData::MaskedStore { .. }

@@ -41,7 +41,8 @@ use crate::dfg::{sign_extend, Constant, ValueDef};
 use crate::entities::{Block, Inst, Value};
 use crate::function::Function;
 use crate::instructions::{
-    ArithFlags, CallEffects, Callee, CastFlags, FastMathFlags, InstData, LandingPadClause, UnaryOp,
+    ArithFlags, AtomicAttrs, AtomicOrdering, CallEffects, Callee, CastFlags, FastMathFlags,
+    InstData, LandingPadClause, SyncScope, UnaryOp,
 };
 use crate::types::Type;
 use crate::verifier::{VerifierError, VerifierErrors};
@@ -311,6 +312,25 @@ fn write_inst(out: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result {
             typed(*mask),
             align(*alignment)
         ),
+        InstData::AtomicRmw { op, addr, value, attrs } => write!(
+            out,
+            "atomicrmw{} {} {}, {}{}",
+            if attrs.volatile { " volatile" } else { "" },
+            op.name(),
+            typed(*addr),
+            typed(*value),
+            atomic_suffix(attrs, None)
+        ),
+        InstData::CmpXchg { addr, expected, new, attrs, failure_ordering, weak } => write!(
+            out,
+            "cmpxchg{}{} {}, {}, {}{}",
+            if *weak { " weak" } else { "" },
+            if attrs.volatile { " volatile" } else { "" },
+            typed(*addr),
+            typed(*expected),
+            typed(*new),
+            atomic_suffix(attrs, Some(*failure_ordering))
+        ),
         InstData::Jump { dest } => write!(out, "br {dest}"),
         InstData::Branch { cond, then_dest, else_dest } => {
             write!(out, "br {}, {then_dest}, {else_dest}", typed(*cond))
@@ -495,6 +515,18 @@ fn cast_flags(flags: &CastFlags) -> String {
         .filter(|(set, _)| *set)
         .map(|(_, name)| *name)
         .collect()
+}
+
+/// ` [syncscope("singlethread")] <ordering> [<failure ordering>], align N`,
+/// as LLVM prints the tail of an atomic instruction.
+fn atomic_suffix(attrs: &AtomicAttrs, failure: Option<AtomicOrdering>) -> String {
+    let scope = match attrs.scope {
+        SyncScope::System => "",
+        SyncScope::SingleThread => " syncscope(\"singlethread\")",
+    };
+    let failure = failure.map(|ordering| format!(" {}", ordering.name())).unwrap_or_default();
+    let align = if attrs.align > 0 { format!(", align {}", attrs.align) } else { String::new() };
+    format!("{scope} {}{failure}{align}", attrs.ordering.name())
 }
 
 #[cfg(test)]

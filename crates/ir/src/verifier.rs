@@ -113,7 +113,7 @@ use crate::dfg::{Constant, ValueDef};
 use crate::dominators::DominatorTree;
 use crate::entities::{Block, Inst, Value};
 use crate::function::Function;
-use crate::instructions::{Callee, CastOp, InstData, LandingPadClause};
+use crate::instructions::{AtomicRmwOp, Callee, CastOp, InstData, LandingPadClause};
 use crate::printer::display_inst;
 use crate::types::Type;
 
@@ -1118,6 +1118,31 @@ impl<'f> Verifier<'f> {
                 self.expect_pointer_vector("scatter", *addrs, value_ty.lanes(), problems);
                 Nothing
             }
+            InstData::AtomicRmw { op, addr, value, .. } => {
+                self.expect_scalar_pointer("atomicrmw address", *addr, problems);
+                let ty = self.ty(*value);
+                let fits = match op {
+                    AtomicRmwOp::Xchg => ty.is_int() || ty.is_float() || ty.is_ptr(),
+                    op if op.is_float() => ty.is_float(),
+                    _ => ty.is_int(),
+                };
+                if !fits {
+                    problems.push(format!("atomicrmw {} of type {ty}", op.name()));
+                }
+                value_result(ty)
+            }
+            InstData::CmpXchg { addr, expected, new, .. } => {
+                self.expect_scalar_pointer("cmpxchg address", *addr, problems);
+                let ty = self.ty(*expected);
+                if !(ty.is_int() || ty.is_ptr()) {
+                    problems.push(format!("cmpxchg of type {ty}"));
+                }
+                if self.ty(*new) != ty {
+                    problems
+                        .push(format!("cmpxchg operand types differ: {ty} and {}", self.ty(*new)));
+                }
+                value_result(&Type::Struct { fields: vec![ty.clone(), Type::BOOL], packed: false })
+            }
             InstData::LandingPad { ty, cleanup, clauses } => {
                 if *ty == Type::Void {
                     problems.push("landingpad of type void".to_owned());
@@ -1359,6 +1384,7 @@ fn alignment(data: &InstData) -> Option<u32> {
         | InstData::MaskedStore { align, .. }
         | InstData::Gather { align, .. }
         | InstData::Scatter { align, .. } => Some(*align),
+        InstData::AtomicRmw { attrs, .. } | InstData::CmpXchg { attrs, .. } => Some(attrs.align),
         _ => None,
     }
 }
