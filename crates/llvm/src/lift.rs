@@ -239,6 +239,20 @@ pub(crate) fn atomic_rmw_op(op: LLVMAtomicRMWBinOp) -> Option<AtomicRmwOp> {
     })
 }
 
+/// The LLVM keyword of an `atomicrmw` operation Lanewise does not lift.
+fn unsupported_atomic_rmw_name(op: LLVMAtomicRMWBinOp) -> &'static str {
+    use LLVMAtomicRMWBinOp::*;
+    match op {
+        LLVMAtomicRMWBinOpUIncWrap => "uinc_wrap",
+        LLVMAtomicRMWBinOpUDecWrap => "udec_wrap",
+        LLVMAtomicRMWBinOpUSubCond => "usub_cond",
+        LLVMAtomicRMWBinOpUSubSat => "usub_sat",
+        LLVMAtomicRMWBinOpFMaximum => "fmaximum",
+        LLVMAtomicRMWBinOpFMinimum => "fminimum",
+        _ => "?",
+    }
+}
+
 /// The Lanewise form of an atomic ordering (`None`: not atomic).
 pub(crate) fn atomic_ordering(ordering: LLVMAtomicOrdering) -> Option<AtomicOrdering> {
     use LLVMAtomicOrdering::*;
@@ -699,7 +713,8 @@ impl<'ctx> Lifter<'ctx> {
                     .ok_or_else(|| self.unsupported("atomicrmw without operation"))?;
                 let op = atomic_rmw_op(op).ok_or_else(|| {
                     self.unsupported(format!(
-                        "the atomicrmw operation `{op:?}` is not supported (supported: xchg, add, sub, and, nand, or, xor, max, min, umax, umin, fadd, fsub, fmax, fmin)"
+                        "the atomicrmw operation `{}` is not supported (supported: xchg, add, sub, and, nand, or, xor, max, min, umax, umin, fadd, fsub, fmax, fmin)",
+                        unsupported_atomic_rmw_name(op)
                     ))
                 })?;
                 let attrs = self.atomic_attrs(inst, ordering)?;
