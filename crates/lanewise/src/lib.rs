@@ -981,6 +981,9 @@ fn boscc_region_costs(func: &Function, info: &DivergenceInfo, width: u32) -> Reg
             InstData::Load { addr, .. } | InstData::Store { addr, .. } => {
                 !info.shapes.is_uniform(*addr)
             }
+            // One atomic per lane (a uniform address may combine them, but
+            // the scan and the guard cost about as much).
+            InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => true,
             InstData::Call { callee: Callee::Direct(name), args, effects, .. } => {
                 !name.starts_with("llvm.")
                     && !name.starts_with("rv_")
