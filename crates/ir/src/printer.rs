@@ -789,6 +789,39 @@ block2: ; lpad
     }
 
     #[test]
+    fn atomics_print_as_llvm_does() {
+        let mut func = vector_function();
+        let (scalar, pointer) = (func.param_value(0), func.param_value(1));
+        let attrs = AtomicAttrs {
+            ordering: AtomicOrdering::AcqRel,
+            scope: SyncScope::SingleThread,
+            align: 4,
+            volatile: true,
+        };
+        let rmw =
+            InstData::AtomicRmw { op: AtomicRmwOp::FAdd, addr: pointer, value: scalar, attrs };
+        assert_eq!(
+            text_of(&mut func, rmw, Type::F32),
+            "v5 = atomicrmw volatile fadd ptr v1, float v0 syncscope(\"singlethread\") acq_rel, align 4"
+        );
+        let expected = func.dfg.int_const(Type::I32, 3);
+        let attrs = AtomicAttrs { scope: SyncScope::System, volatile: false, ..attrs };
+        let cmpxchg = InstData::CmpXchg {
+            addr: pointer,
+            expected,
+            new: expected,
+            attrs: AtomicAttrs { ordering: AtomicOrdering::SeqCst, ..attrs },
+            failure_ordering: AtomicOrdering::Acquire,
+            weak: true,
+        };
+        let pair = Type::Struct { fields: vec![Type::I32, Type::BOOL], packed: false };
+        assert_eq!(
+            text_of(&mut func, cmpxchg, pair),
+            "v7 = cmpxchg weak ptr v1, i32 3, i32 3 seq_cst acquire, align 4"
+        );
+    }
+
+    #[test]
     fn scalar_instructions_and_flags() {
         let mut func = vector_function();
         let (scalar, pointer) = (func.param_value(0), func.param_value(1));

@@ -1521,6 +1521,48 @@ mod tests {
 
     /// Appends `data` and a `ret void` to a fresh one-block function with
     /// parameters `params`, where `data` is built from the parameter values.
+    #[test]
+    fn atomics_have_the_types_of_their_memory() {
+        let attrs = AtomicAttrs {
+            ordering: AtomicOrdering::SeqCst,
+            scope: SyncScope::System,
+            align: 4,
+            volatile: false,
+        };
+        let rmw = |op: AtomicRmwOp, ty: Type, result: Type| {
+            with_inst(vec![Type::PTR, ty], result, |_, values| InstData::AtomicRmw {
+                op,
+                addr: values[0],
+                value: values[1],
+                attrs,
+            })
+        };
+        assert_valid(&rmw(AtomicRmwOp::Add, Type::I32, Type::I32));
+        assert_valid(&rmw(AtomicRmwOp::FAdd, Type::F32, Type::F32));
+        assert_rejected(
+            &rmw(AtomicRmwOp::Add, Type::F32, Type::F32),
+            "atomicrmw add of type float",
+        );
+        assert_rejected(
+            &rmw(AtomicRmwOp::Xchg, Type::I32, Type::I64),
+            "has type i64, expected i32",
+        );
+        let pair = Type::Struct { fields: vec![Type::I32, Type::BOOL], packed: false };
+        let cmpxchg = |new_ty: Type, result: Type| {
+            with_inst(vec![Type::PTR, Type::I32, new_ty], result, |_, values| InstData::CmpXchg {
+                addr: values[0],
+                expected: values[1],
+                new: values[2],
+                attrs,
+                failure_ordering: AtomicOrdering::Monotonic,
+                weak: false,
+            })
+        };
+        assert_valid(&cmpxchg(Type::I32, pair.clone()));
+        assert_rejected(&cmpxchg(Type::I64, pair), "cmpxchg operand types differ");
+        assert_rejected(&cmpxchg(Type::I32, Type::I32), "has type i32, expected { i32, i1 }");
+    }
+
     fn with_inst(
         params: Vec<Type>,
         result_ty: Type,
