@@ -933,12 +933,15 @@ impl ShapeAnalysis<'_> {
         let Callee::Direct(name) = callee else { return ValueShape::varying() };
         match name.as_str() {
             "rv_lane_id" => return ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN),
-            "rv_num_lanes" | "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_extract" => {
-                return ValueShape::uniform(1)
-            }
-            "rv_mask" | "rv_insert" | "rv_shuffle" | "rv_compact" | "rv_index" | "rv_load" => {
+            "rv_num_lanes" | "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_extract"
+            | "rv_load" => return ValueShape::uniform(1),
+            "rv_mask" | "rv_entry_mask" | "rv_insert" | "rv_shuffle" | "rv_index" => {
                 return ValueShape::varying()
             }
+            // A uniform value compacts to itself.
+            "rv_compact" => return self.uniform_if_all_uniform(&args[..args.len().min(1)]),
+            // The pointer itself.
+            "rv_align" => return args.first().map_or_else(ValueShape::varying, |p| self.get(*p)),
             _ => {}
         }
         if effects == CallEffects::SideEffects {
