@@ -3,7 +3,8 @@
 // xchg, nand, cmpxchg and its failure path, which writes `expected` back:
 // a divergent branch), uniform addresses (add with the old values used, a
 // counter, sub, or/and/xor, min/max/umin/umax with and without the result
-// used), a float fadd, and atomics under a divergent branch (masked). Two
+// used), a float fadd, atomics under a divergent branch (masked) and in a
+// divergent loop (results unused: only memory is comparable there). Two
 // lanes that update the same address do so in lane order, as the scalar
 // calls do, so the old values and the memory are bit-exact.
 #include <stdint.h>
@@ -59,4 +60,17 @@ float atomic_float(float *f, int *p, float x, int k) {
         sum += (float)(old + mine);
     }
     return sum;
+}
+
+/* Atomics in a divergent loop: lanes run their iterations interleaved, so
+ * only the memory they leave is compared (the old values are not used). */
+#pragma omp declare simd uniform(p) notinbranch
+int atomic_loop(int *p, int x) {
+    int n = x & 7;
+    for (int k = 0; k < n; k++) {
+        __atomic_fetch_add(&p[0], k + 1, __ATOMIC_RELAXED);
+        __atomic_fetch_or(&p[1], 1 << ((x + k) & 31), __ATOMIC_RELAXED);
+        __atomic_fetch_add(&p[2 + ((x + k) & 15)], x, __ATOMIC_SEQ_CST);
+    }
+    return n;
 }
