@@ -961,7 +961,10 @@ impl ValueShape {
 #[cfg(test)]
 mod tests {
     use lanewise_ir::vfabi::parse_shapes;
-    use lanewise_ir::{ArithFlags, FunctionBuilder, InstData, IntPredicate};
+    use lanewise_ir::{
+        ArithFlags, AtomicAttrs, AtomicOrdering, AtomicRmwOp, FunctionBuilder, InstData,
+        IntPredicate, SyncScope,
+    };
 
     use super::*;
 
@@ -1268,6 +1271,30 @@ mod tests {
             },
             Type::I64,
         );
+        let attrs = AtomicAttrs {
+            ordering: AtomicOrdering::SeqCst,
+            scope: SyncScope::System,
+            align: 8,
+            volatile: false,
+        };
+        // Every lane sees what the lanes before it left: varying even with
+        // a uniform address and operand.
+        let atomic = b.ins_value(
+            InstData::AtomicRmw { op: AtomicRmwOp::Add, addr: p, value: u, attrs },
+            Type::I64,
+        );
+        let pair = Type::Struct { fields: vec![Type::I64, Type::BOOL], packed: false };
+        let exchanged = b.ins_value(
+            InstData::CmpXchg {
+                addr: p,
+                expected: u,
+                new: u,
+                attrs,
+                failure_ordering: AtomicOrdering::Monotonic,
+                weak: false,
+            },
+            pair,
+        );
         b.ret(None);
 
         let info = analyze(&func, "ulluu");
@@ -1283,6 +1310,8 @@ mod tests {
         assert!(info.is_varying(effect));
         assert_eq!(info.shape(lane), ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN));
         assert_eq!(info.shape(disjoint).shape, Shape::Strided(1));
+        assert!(info.is_varying(atomic));
+        assert!(info.is_varying(exchanged));
     }
 
     /// A pointer bumped by one element per iteration keeps the stride of its
