@@ -718,6 +718,9 @@ impl<'ctx> Lifter<'ctx> {
                     ))
                 })?;
                 let attrs = self.atomic_attrs(inst, ordering)?;
+                if !self.lift_type_here(inst.ty())?.is_scalar() {
+                    return Err(self.unsupported("atomicrmw on a vector is not supported"));
+                }
                 InstData::AtomicRmw {
                     op,
                     addr: self.nth_operand(inst, 0)?,

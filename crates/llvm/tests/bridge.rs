@@ -424,6 +424,12 @@ fn unsupported_instructions_are_errors_naming_function_block_and_instruction() {
         "syncscope(\"agent\")",
         "synchronization scope",
     );
+    expect_unsupported(
+        "define <2 x half> @atomic(ptr %p, <2 x half> %v) {\nbody:\n  %old = atomicrmw fadd ptr %p, <2 x half> %v monotonic, align 4\n  ret <2 x half> %old\n}\n",
+        "atomic",
+        "atomicrmw fadd ptr %p, <2 x half> %v",
+        "on a vector",
+    );
     // Windows exception handling (funclets): the Itanium instructions lift,
     // these do not.
     expect_unsupported(
