@@ -3,7 +3,7 @@
 // xchg, nand, cmpxchg and its failure path, which writes `expected` back:
 // a divergent branch), uniform addresses (add with the old values used, a
 // counter, sub, or/and/xor, min/max/umin/umax with and without the result
-// used), a float fadd, atomics under a divergent branch (masked) and in a
+// used, xchg), a float fadd, atomics under a divergent branch (masked) and in a
 // divergent loop (results unused: only memory is comparable there). Two
 // lanes that update the same address do so in lane order, as the scalar
 // calls do, so the old values and the memory are bit-exact.
@@ -42,12 +42,13 @@ unsigned atomic_uniform(unsigned *p, unsigned x) {
     __atomic_fetch_or(&p[3], 1u << (x & 31), __ATOMIC_RELAXED);
     __atomic_fetch_and(&p[4], ~(1u << (x & 31)), __ATOMIC_RELAXED);
     unsigned flips = __atomic_fetch_xor(&p[5], x, __ATOMIC_RELAXED);
+    unsigned previous = __atomic_exchange_n(&p[10], x, __ATOMIC_SEQ_CST);
     unsigned high = FETCH_MAX(&p[6], x);
     FETCH_MIN(&p[7], x);
     int *signed_cells = (int *)&p[8];
     int low = FETCH_MIN(&signed_cells[0], (int)x);
     FETCH_MAX(&signed_cells[1], (int)x);
-    return ticket ^ count ^ down ^ flips ^ high ^ (unsigned)low;
+    return ticket ^ count ^ down ^ flips ^ high ^ (unsigned)low ^ previous;
 }
 
 #pragma omp declare simd uniform(p, f)
@@ -57,7 +58,8 @@ float atomic_float(float *f, int *p, float x, int k) {
         /* Masked: only the lanes with k > 20. */
         int old = __atomic_fetch_add(&p[0], k, __ATOMIC_SEQ_CST);
         int mine = __atomic_fetch_add(&p[1 + (k & 15)], 1, __ATOMIC_SEQ_CST);
-        sum += (float)(old + mine);
+        int before = __atomic_exchange_n(&p[20], k, __ATOMIC_ACQ_REL);
+        sum += (float)(old + mine + before);
     }
     return sum;
 }

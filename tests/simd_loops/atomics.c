@@ -1,9 +1,10 @@
-// expect-vectorized: 4
+// expect-vectorized: 5
 // Atomics in omp simd loops: per-lane atomics in lane order (varying
 // addresses, colliding lanes, cmpxchg, under a divergent branch) and the
 // combined atomic of a uniform address (add with the old values used, a
-// counter, or/min/max with the result unused). Lane order equals the scalar
-// loop's order, so the old values and the memory left are bit-exact.
+// counter, or/min/max with the result unused, xchg under a branch). Lane
+// order equals the scalar loop's order, so the old values and the memory
+// left are bit-exact.
 #include "lw_loops.h"
 NOINLINE void histogram(int *bins, int *tickets, const int *in, int n) {
   #pragma omp simd
@@ -39,6 +40,11 @@ NOINLINE void claim_slots(int *owner, int *claimed, const int *in, int n) {
     claimed[i] = ok ? -1 : expected;
   }
 }
+NOINLINE void last_writer(int *slot, int *previous, const int *in, int n) {
+  #pragma omp simd
+  for (int i = 0; i < n; i++)
+    if (in[i] & 1) previous[i] = __atomic_exchange_n(slot, i, __ATOMIC_SEQ_CST);
+}
 void lw_test(void) {
   static int in[LW_MAX], a[LW_MAX], b[LW_MAX], bins[64];
   unsigned flags; int total, lo, hi, n;
@@ -63,5 +69,10 @@ void lw_test(void) {
     claim_slots(bins, b, in, n);
     lw_exact_iarray("claim_owner", n, bins, 64);
     lw_exact_iarray("claim_out", n, b, LW_MAX);
+    total = -7;
+    for (int i = 0; i < LW_MAX; i++) a[i] = -1;
+    last_writer(&total, a, in, n);
+    lw_exact_int("last_writer_slot", n, total);
+    lw_exact_iarray("last_writer_previous", n, a, LW_MAX);
   }
 }

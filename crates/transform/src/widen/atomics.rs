@@ -17,8 +17,11 @@
 //! log2(W) shuffle steps: exactly the value the i-th atomic of the scalar
 //! order would have returned, had no other thread intervened between them
 //! (the merged atomic is one of the interleavings the memory model allows).
-//! Volatile atomics, `xchg`, `nand` and the floating-point operations
-//! (whose rounding depends on the order) stay per lane.
+//! An `xchg` at a uniform address (any type) is one exchange with the
+//! highest active lane's value; lane i gets the previous active lane's
+//! value (the first active lane the old one). Volatile atomics, `nand` and
+//! the floating-point operations (whose rounding depends on the order) stay
+//! per lane.
 
 use lanewise_ir::{
     ArithFlags, AtomicAttrs, AtomicRmwOp, BinaryOp, Constant, FastMathFlags, Inst, InstData,
@@ -43,6 +46,13 @@ impl Widener<'_> {
         let data = self.scalar.dfg.inst(inst).clone();
         let mask = self.block_mask()?;
         if let InstData::AtomicRmw { op, addr, value, attrs } = data {
+            if self.is_uniform(addr)? && op == AtomicRmwOp::Xchg && !attrs.volatile {
+                let widened = self.combined_exchange(inst, addr, value, attrs, mask)?;
+                self.stats.uniform += 1;
+                self.stats.masked += u32::from(mask.is_some());
+                self.define_result(inst, widened);
+                return Ok(());
+            }
             if self.is_uniform(addr)? {
                 if let Some(widened) = self.combined_atomic(inst, op, addr, value, attrs, mask)? {
                     self.stats.uniform += 1;
@@ -168,6 +178,92 @@ impl Widener<'_> {
         let splat = InstData::Splat { scalar: old, lanes: width };
         let old_lanes = self.append_value(splat, vector_ty.clone());
         Ok(Some(Widened::Vector(self.combine(apply, old_lanes, exclusive, &vector_ty))))
+    }
+
+    /// `atomicrmw xchg` at a uniform address: one exchange with the highest
+    /// active lane's value; lane i gets the value of the active lane before
+    /// it (the first active lane the old value), what the lane-order
+    /// sequence of exchanges returns. The "last active value up to lane i"
+    /// is a scan like [`Self::combined_atomic`]'s, over (value, active) pairs.
+    fn combined_exchange(
+        &mut self,
+        inst: Inst,
+        addr: Value,
+        value: Value,
+        attrs: AtomicAttrs,
+        mask: Option<Value>,
+    ) -> Result<Widened, WidenError> {
+        let ty = self.scalar.dfg.value_type(value).clone();
+        let width = self.width;
+        let vector_ty = self.vector_type(&ty)?;
+        let bools = Type::BOOL.vector_of(width);
+        let values = self.vector(value)?;
+        let poison = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+        let no_lanes = self.constant_mask(false);
+        // Inclusive scan: lane i holds the value of the highest active lane
+        // <= i, `valid` whether there is one.
+        let (mut last, mut valid) = (values, mask);
+        if let Some(mut active) = mask {
+            let mut shift = 1;
+            while shift < width {
+                let shifted = self.shift_lanes_up(last, poison, shift, &vector_ty);
+                let shifted_active = self.shift_lanes_up(active, no_lanes, shift, &bools);
+                last = self.append_value(
+                    InstData::Select {
+                        cond: active,
+                        if_true: last,
+                        if_false: shifted,
+                        flags: FastMathFlags::default(),
+                    },
+                    vector_ty.clone(),
+                );
+                let or = InstData::Binary {
+                    op: BinaryOp::Or,
+                    lhs: active,
+                    rhs: shifted_active,
+                    flags: ArithFlags::default(),
+                };
+                active = self.append_value(or, bools.clone());
+                shift *= 2;
+            }
+            valid = Some(active);
+        }
+        let last_lane = self.func.dfg.int_const(Type::I32, u128::from(width - 1));
+        let total = self
+            .append_value(InstData::ExtractElement { vector: last, index: last_lane }, ty.clone());
+        let scalar_addr = self.lane0(addr)?;
+        let exchange =
+            InstData::AtomicRmw { op: AtomicRmwOp::Xchg, addr: scalar_addr, value: total, attrs };
+        let old = match mask {
+            None => self.append_value(exchange, ty.clone()),
+            Some(mask) => self
+                .emit_if_any_lane_active(mask, "atomic", |this| {
+                    Ok(this.append(exchange, ty.clone()))
+                })?
+                .expect("an atomicrmw has a result"),
+        };
+        if !self.scalar_result_is_used(inst) {
+            return Ok(Widened::Uniform(old));
+        }
+        let old_lanes =
+            self.append_value(InstData::Splat { scalar: old, lanes: width }, vector_ty.clone());
+        let before = self.shift_lanes_up(last, old_lanes, 1, &vector_ty);
+        Ok(Widened::Vector(match valid {
+            None => before,
+            Some(valid) => {
+                // No active lane before lane i: the old value.
+                let valid_before = self.shift_lanes_up(valid, no_lanes, 1, &bools);
+                self.append_value(
+                    InstData::Select {
+                        cond: valid_before,
+                        if_true: before,
+                        if_false: old_lanes,
+                        flags: FastMathFlags::default(),
+                    },
+                    vector_ty,
+                )
+            }
+        }))
     }
 
     /// Lane i of the result is lane i - `shift` of `vector`, the first

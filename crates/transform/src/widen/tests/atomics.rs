@@ -26,9 +26,10 @@ fn rmw(b: &mut FunctionBuilder, op: AtomicRmwOp, addr: Value, value: Value) -> V
 /// atomicrmw or p[2], x               ; uniform address, result unused
 /// m = atomicrmw <minmax> p[3], x     ; uniform address, result used
 /// s = atomicrmw sub p[4], x
+/// w = atomicrmw xchg p[5], x         ; uniform address: previous lane's x
 /// e = atomicrmw xchg p[16 + x % 16], a    ; varying address
 /// c = cmpxchg p[40 + x % 4], x, a         ; varying address
-/// return a + n + m + s + e + c.old + zext(c.success)
+/// return a + n + m + s + w + e + c.old + zext(c.success)
 /// ```
 fn atomic_kernel(minmax: AtomicRmwOp, masked: bool) -> (Function, BlockPredicates) {
     let mut func = Function::new("atomics", vec![Type::PTR, Type::I64, Type::I32], Type::I32);
@@ -52,6 +53,8 @@ fn atomic_kernel(minmax: AtomicRmwOp, masked: bool) -> (Function, BlockPredicate
     let m = rmw(&mut b, minmax, p3, x);
     let p4 = cell(&mut b, 4);
     let s = rmw(&mut b, AtomicRmwOp::Sub, p4, x);
+    let p5 = cell(&mut b, 5);
+    let swapped = rmw(&mut b, AtomicRmwOp::Xchg, p5, x);
     let fifteen = b.iconst(Type::I32, 15);
     let low = b.binary(BinaryOp::And, x, fifteen);
     let sixteen = b.iconst(Type::I32, 16);
@@ -84,7 +87,7 @@ fn atomic_kernel(minmax: AtomicRmwOp, masked: bool) -> (Function, BlockPredicate
         b.ins_value(InstData::ExtractValue { aggregate: pair, indices: vec![1] }, Type::BOOL);
     let success = b.cast(CastOp::ZExt, success, Type::I32);
     let mut sum = a;
-    for term in [n, m, s, e, old, success] {
+    for term in [n, m, s, swapped, e, old, success] {
         sum = b.binary(BinaryOp::Add, sum, term);
     }
     b.ret(Some(sum));
@@ -224,8 +227,8 @@ fn masked_atomics_run_only_the_active_lanes() {
     }
 }
 
-/// Uniform-address add/or/min-max/sub become one atomic each; the varying
-/// `xchg` and `cmpxchg` one per lane, with the ordering and scope kept.
+/// Uniform-address add/or/min-max/sub/xchg become one atomic each; the
+/// varying `xchg` and `cmpxchg` one per lane, with the ordering and scope kept.
 #[test]
 fn uniform_address_atomics_are_combined_into_one() {
     let (scalar, predicates) = atomic_kernel(AtomicRmwOp::UMax, false);
@@ -238,7 +241,7 @@ fn uniform_address_atomics_are_combined_into_one() {
         let expected = if op == AtomicRmwOp::Add { 2 } else { 1 };
         assert_eq!(rmw_count(op), expected, "{op:?}\n{vector}");
     }
-    assert_eq!(rmw_count(AtomicRmwOp::Xchg), 8, "{vector}");
+    assert_eq!(rmw_count(AtomicRmwOp::Xchg), 8 + 1, "{vector}");
     let cmpxchgs: Vec<_> = insts(&vector)
         .into_iter()
         .filter_map(|data| match data {
