@@ -104,27 +104,25 @@ impl Widener<'_> {
         mask: Option<Value>,
     ) -> Result<Option<Widened>, WidenError> {
         let ty = self.scalar.dfg.value_type(value).clone();
-        let Some(bits) = ty.int_bits().filter(|_| ty.is_int() && !attrs.volatile) else {
+        let combinable = |bits: &u32| ty.is_int() && (1..=128).contains(bits) && !attrs.volatile;
+        let Some(bits) = ty.int_bits().filter(combinable) else {
             return Ok(None);
         };
         let sign_bit = 1u128 << (bits - 1);
         let all_ones = if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
-        // (scan, apply to the old value, identity of the scan)
+        // (scan, apply a prefix to the old value, identity of the scan)
+        let same = |combine: Combine, identity: u128| (combine, combine, identity);
         let (scan, apply, identity) = match op {
-            AtomicRmwOp::Add => (Combine::Binary(BinaryOp::Add), BinaryOp::Add, 0),
-            AtomicRmwOp::Sub => (Combine::Binary(BinaryOp::Add), BinaryOp::Sub, 0),
-            AtomicRmwOp::And => (Combine::Binary(BinaryOp::And), BinaryOp::And, all_ones),
-            AtomicRmwOp::Or => (Combine::Binary(BinaryOp::Or), BinaryOp::Or, 0),
-            AtomicRmwOp::Xor => (Combine::Binary(BinaryOp::Xor), BinaryOp::Xor, 0),
-            AtomicRmwOp::Max => (Combine::Pick(IntPredicate::Sgt), BinaryOp::Add, sign_bit),
-            AtomicRmwOp::Min => (Combine::Pick(IntPredicate::Slt), BinaryOp::Add, sign_bit - 1),
-            AtomicRmwOp::UMax => (Combine::Pick(IntPredicate::Ugt), BinaryOp::Add, 0),
-            AtomicRmwOp::UMin => (Combine::Pick(IntPredicate::Ult), BinaryOp::Add, all_ones),
+            AtomicRmwOp::Add => same(Combine::Binary(BinaryOp::Add), 0),
+            AtomicRmwOp::Sub => (Combine::Binary(BinaryOp::Add), Combine::Binary(BinaryOp::Sub), 0),
+            AtomicRmwOp::And => same(Combine::Binary(BinaryOp::And), all_ones),
+            AtomicRmwOp::Or => same(Combine::Binary(BinaryOp::Or), 0),
+            AtomicRmwOp::Xor => same(Combine::Binary(BinaryOp::Xor), 0),
+            AtomicRmwOp::Max => same(Combine::Pick(IntPredicate::Sgt), sign_bit),
+            AtomicRmwOp::Min => same(Combine::Pick(IntPredicate::Slt), sign_bit - 1),
+            AtomicRmwOp::UMax => same(Combine::Pick(IntPredicate::Ugt), 0),
+            AtomicRmwOp::UMin => same(Combine::Pick(IntPredicate::Ult), all_ones),
             _ => return Ok(None),
-        };
-        let apply = match scan {
-            Combine::Pick(_) => scan,
-            Combine::Binary(_) => Combine::Binary(apply),
         };
         let width = self.width;
         let vector_ty = ty.vector_of(width);
