@@ -713,6 +713,9 @@ impl ShapeAnalysis<'_> {
             | InstData::Shuffle { .. }
             | InstData::Splat { .. } => self.uniform_if_all_uniform(&data.operands()),
             InstData::Phi { .. } => unreachable!("handled above"),
+            // Every lane's atomic sees the memory its predecessor left: the
+            // old values differ from lane to lane even at a uniform address.
+            InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => ValueShape::varying(),
             InstData::Store { .. }
             | InstData::MaskedLoad { .. }
             | InstData::MaskedStore { .. }
@@ -930,12 +933,15 @@ impl ShapeAnalysis<'_> {
         let Callee::Direct(name) = callee else { return ValueShape::varying() };
         match name.as_str() {
             "rv_lane_id" => return ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN),
-            "rv_num_lanes" | "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_extract" => {
-                return ValueShape::uniform(1)
-            }
-            "rv_mask" | "rv_insert" | "rv_shuffle" | "rv_compact" | "rv_index" | "rv_load" => {
+            "rv_num_lanes" | "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_extract"
+            | "rv_load" => return ValueShape::uniform(1),
+            "rv_mask" | "rv_entry_mask" | "rv_insert" | "rv_shuffle" | "rv_index" => {
                 return ValueShape::varying()
             }
+            // A uniform value compacts to itself.
+            "rv_compact" => return self.uniform_if_all_uniform(&args[..args.len().min(1)]),
+            // The pointer itself.
+            "rv_align" => return args.first().map_or_else(ValueShape::varying, |p| self.get(*p)),
             _ => {}
         }
         if effects == CallEffects::SideEffects {
@@ -955,7 +961,10 @@ impl ValueShape {
 #[cfg(test)]
 mod tests {
     use lanewise_ir::vfabi::parse_shapes;
-    use lanewise_ir::{ArithFlags, FunctionBuilder, InstData, IntPredicate};
+    use lanewise_ir::{
+        ArithFlags, AtomicAttrs, AtomicOrdering, AtomicRmwOp, FunctionBuilder, InstData,
+        IntPredicate, SyncScope,
+    };
 
     use super::*;
 
@@ -1262,6 +1271,30 @@ mod tests {
             },
             Type::I64,
         );
+        let attrs = AtomicAttrs {
+            ordering: AtomicOrdering::SeqCst,
+            scope: SyncScope::System,
+            align: 8,
+            volatile: false,
+        };
+        // Every lane sees what the lanes before it left: varying even with
+        // a uniform address and operand.
+        let atomic = b.ins_value(
+            InstData::AtomicRmw { op: AtomicRmwOp::Add, addr: p, value: u, attrs },
+            Type::I64,
+        );
+        let pair = Type::Struct { fields: vec![Type::I64, Type::BOOL], packed: false };
+        let exchanged = b.ins_value(
+            InstData::CmpXchg {
+                addr: p,
+                expected: u,
+                new: u,
+                attrs,
+                failure_ordering: AtomicOrdering::Monotonic,
+                weak: false,
+            },
+            pair,
+        );
         b.ret(None);
 
         let info = analyze(&func, "ulluu");
@@ -1277,6 +1310,8 @@ mod tests {
         assert!(info.is_varying(effect));
         assert_eq!(info.shape(lane), ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN));
         assert_eq!(info.shape(disjoint).shape, Shape::Strided(1));
+        assert!(info.is_varying(atomic));
+        assert!(info.is_varying(exchanged));
     }
 
     /// A pointer bumped by one element per iteration keeps the stride of its

@@ -1,7 +1,7 @@
 //! Instructions of the Lanewise IR.
 //!
 //! The instruction set is LLVM's, minus what scalar kernels never contain
-//! (atomics, varargs), plus [`InstData::Splat`], the broadcast of a uniform
+//! (atomic loads and stores, fences, varargs), plus [`InstData::Splat`], the broadcast of a uniform
 //! scalar that widening inserts late. Itanium exception handling
 //! ([`InstData::Invoke`], [`InstData::LandingPad`], [`InstData::Resume`]) is
 //! there so that C++ functions holding a `#pragma omp simd` loop round-trip:
@@ -302,6 +302,103 @@ impl LandingPadClause {
     }
 }
 
+/// The operation of an `atomicrmw`, as in LLVM.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AtomicRmwOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Nand,
+    Or,
+    Xor,
+    Max,
+    Min,
+    UMax,
+    UMin,
+    FAdd,
+    FSub,
+    FMax,
+    FMin,
+}
+
+impl AtomicRmwOp {
+    /// The LLVM keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicRmwOp::Xchg => "xchg",
+            AtomicRmwOp::Add => "add",
+            AtomicRmwOp::Sub => "sub",
+            AtomicRmwOp::And => "and",
+            AtomicRmwOp::Nand => "nand",
+            AtomicRmwOp::Or => "or",
+            AtomicRmwOp::Xor => "xor",
+            AtomicRmwOp::Max => "max",
+            AtomicRmwOp::Min => "min",
+            AtomicRmwOp::UMax => "umax",
+            AtomicRmwOp::UMin => "umin",
+            AtomicRmwOp::FAdd => "fadd",
+            AtomicRmwOp::FSub => "fsub",
+            AtomicRmwOp::FMax => "fmax",
+            AtomicRmwOp::FMin => "fmin",
+        }
+    }
+
+    /// Whether the operand and result are floating-point.
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            AtomicRmwOp::FAdd | AtomicRmwOp::FSub | AtomicRmwOp::FMax | AtomicRmwOp::FMin
+        )
+    }
+}
+
+/// The memory ordering of an atomic operation, as in LLVM (`unordered` and
+/// stronger; a non-atomic access is not an [`AtomicOrdering`]).
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub enum AtomicOrdering {
+    Unordered,
+    Monotonic,
+    Acquire,
+    Release,
+    AcqRel,
+    SeqCst,
+}
+
+impl AtomicOrdering {
+    /// The LLVM keyword.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOrdering::Unordered => "unordered",
+            AtomicOrdering::Monotonic => "monotonic",
+            AtomicOrdering::Acquire => "acquire",
+            AtomicOrdering::Release => "release",
+            AtomicOrdering::AcqRel => "acq_rel",
+            AtomicOrdering::SeqCst => "seq_cst",
+        }
+    }
+}
+
+/// The synchronization scope of an atomic operation: the whole system
+/// (LLVM's default) or only the current thread (`syncscope("singlethread")`).
+/// Target-specific scopes (GPU agents, work groups) are refused when lifting.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
+pub enum SyncScope {
+    #[default]
+    System,
+    SingleThread,
+}
+
+/// The attributes an atomic operation keeps through vectorization: every
+/// per-lane copy (and a combined atomic) carries them unchanged.
+#[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
+pub struct AtomicAttrs {
+    pub ordering: AtomicOrdering,
+    pub scope: SyncScope,
+    pub align: u32,
+    pub volatile: bool,
+}
+
 /// The data of one instruction.
 #[derive(Clone, PartialEq, Debug)]
 pub enum InstData {
@@ -451,6 +548,26 @@ pub enum InstData {
         addrs: Value,
         mask: Value,
         align: u32,
+    },
+
+    /// `atomicrmw`: atomically replaces the value of type `T` at `addr` by
+    /// `op(old, value)` and yields `old`.
+    AtomicRmw {
+        op: AtomicRmwOp,
+        addr: Value,
+        value: Value,
+        attrs: AtomicAttrs,
+    },
+    /// `cmpxchg`: atomically stores `new` at `addr` if the value there equals
+    /// `expected`; yields `{ T old, i1 success }`. `attrs.ordering` is the
+    /// success ordering.
+    CmpXchg {
+        addr: Value,
+        expected: Value,
+        new: Value,
+        attrs: AtomicAttrs,
+        failure_ordering: AtomicOrdering,
+        weak: bool,
     },
 
     // Terminators.
@@ -658,6 +775,15 @@ impl InstData {
                 visit(*addrs);
                 visit(*mask);
             }
+            InstData::AtomicRmw { addr, value, .. } => {
+                visit(*addr);
+                visit(*value);
+            }
+            InstData::CmpXchg { addr, expected, new, .. } => {
+                visit(*addr);
+                visit(*expected);
+                visit(*new);
+            }
             InstData::Branch { cond, .. } => visit(*cond),
             InstData::Switch { value, .. } => visit(*value),
             InstData::Return { value } => {
@@ -747,6 +873,15 @@ impl InstData {
                 apply(addrs);
                 apply(mask);
             }
+            InstData::AtomicRmw { addr, value, .. } => {
+                apply(addr);
+                apply(value);
+            }
+            InstData::CmpXchg { addr, expected, new, .. } => {
+                apply(addr);
+                apply(expected);
+                apply(new);
+            }
             InstData::Branch { cond, .. } => apply(cond),
             InstData::Switch { value, .. } => apply(value),
             InstData::Return { value } => {
@@ -769,9 +904,11 @@ impl InstData {
     /// visible outside the function (stores, volatile loads, impure calls).
     pub fn has_side_effects(&self) -> bool {
         match self {
-            InstData::Store { .. } | InstData::MaskedStore { .. } | InstData::Scatter { .. } => {
-                true
-            }
+            InstData::Store { .. }
+            | InstData::MaskedStore { .. }
+            | InstData::Scatter { .. }
+            | InstData::AtomicRmw { .. }
+            | InstData::CmpXchg { .. } => true,
             InstData::Load { volatile, .. } => *volatile,
             InstData::Call { effects, .. } => *effects == CallEffects::SideEffects,
             // Control leaves through the unwinder: never dead, never moved.
@@ -783,7 +920,11 @@ impl InstData {
     /// Whether the instruction reads memory.
     pub fn reads_memory(&self) -> bool {
         match self {
-            InstData::Load { .. } | InstData::MaskedLoad { .. } | InstData::Gather { .. } => true,
+            InstData::Load { .. }
+            | InstData::MaskedLoad { .. }
+            | InstData::Gather { .. }
+            | InstData::AtomicRmw { .. }
+            | InstData::CmpXchg { .. } => true,
             InstData::Call { effects, .. } | InstData::Invoke { effects, .. } => {
                 *effects != CallEffects::Pure
             }
@@ -817,6 +958,8 @@ impl InstData {
             InstData::MaskedStore { .. } => "masked_store",
             InstData::Gather { .. } => "gather",
             InstData::Scatter { .. } => "scatter",
+            InstData::AtomicRmw { .. } => "atomicrmw",
+            InstData::CmpXchg { .. } => "cmpxchg",
             InstData::Jump { .. } | InstData::Branch { .. } => "br",
             InstData::Switch { .. } => "switch",
             InstData::Return { .. } => "ret",

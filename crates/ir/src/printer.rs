@@ -41,7 +41,8 @@ use crate::dfg::{sign_extend, Constant, ValueDef};
 use crate::entities::{Block, Inst, Value};
 use crate::function::Function;
 use crate::instructions::{
-    ArithFlags, CallEffects, Callee, CastFlags, FastMathFlags, InstData, LandingPadClause, UnaryOp,
+    ArithFlags, AtomicAttrs, AtomicOrdering, CallEffects, Callee, CastFlags, FastMathFlags,
+    InstData, LandingPadClause, SyncScope, UnaryOp,
 };
 use crate::types::Type;
 use crate::verifier::{VerifierError, VerifierErrors};
@@ -311,6 +312,25 @@ fn write_inst(out: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result {
             typed(*mask),
             align(*alignment)
         ),
+        InstData::AtomicRmw { op, addr, value, attrs } => write!(
+            out,
+            "atomicrmw{} {} {}, {}{}",
+            if attrs.volatile { " volatile" } else { "" },
+            op.name(),
+            typed(*addr),
+            typed(*value),
+            atomic_suffix(attrs, None)
+        ),
+        InstData::CmpXchg { addr, expected, new, attrs, failure_ordering, weak } => write!(
+            out,
+            "cmpxchg{}{} {}, {}, {}{}",
+            if *weak { " weak" } else { "" },
+            if attrs.volatile { " volatile" } else { "" },
+            typed(*addr),
+            typed(*expected),
+            typed(*new),
+            atomic_suffix(attrs, Some(*failure_ordering))
+        ),
         InstData::Jump { dest } => write!(out, "br {dest}"),
         InstData::Branch { cond, then_dest, else_dest } => {
             write!(out, "br {}, {then_dest}, {else_dest}", typed(*cond))
@@ -498,6 +518,18 @@ fn cast_flags(flags: &CastFlags) -> String {
         .filter(|(set, _)| *set)
         .map(|(_, name)| *name)
         .collect()
+}
+
+/// ` [syncscope("singlethread")] <ordering> [<failure ordering>], align N`,
+/// as LLVM prints the tail of an atomic instruction.
+fn atomic_suffix(attrs: &AtomicAttrs, failure: Option<AtomicOrdering>) -> String {
+    let scope = match attrs.scope {
+        SyncScope::System => "",
+        SyncScope::SingleThread => " syncscope(\"singlethread\")",
+    };
+    let failure = failure.map(|ordering| format!(" {}", ordering.name())).unwrap_or_default();
+    let align = if attrs.align > 0 { format!(", align {}", attrs.align) } else { String::new() };
+    format!("{scope} {}{failure}{align}", attrs.ordering.name())
 }
 
 #[cfg(test)]
@@ -756,6 +788,39 @@ block2: ; lpad
         assert_eq!(
             text_of(&mut func, select, f32x8),
             "v15 = select <8 x i1> v3, <8 x float> v2, <8 x float> zeroinitializer"
+        );
+    }
+
+    #[test]
+    fn atomics_print_as_llvm_does() {
+        let mut func = vector_function();
+        let (scalar, pointer) = (func.param_value(0), func.param_value(1));
+        let attrs = AtomicAttrs {
+            ordering: AtomicOrdering::AcqRel,
+            scope: SyncScope::SingleThread,
+            align: 4,
+            volatile: true,
+        };
+        let rmw =
+            InstData::AtomicRmw { op: AtomicRmwOp::FAdd, addr: pointer, value: scalar, attrs };
+        assert_eq!(
+            text_of(&mut func, rmw, Type::F32),
+            "v5 = atomicrmw volatile fadd ptr v1, float v0 syncscope(\"singlethread\") acq_rel, align 4"
+        );
+        let expected = func.dfg.int_const(Type::I32, 3);
+        let attrs = AtomicAttrs { scope: SyncScope::System, volatile: false, ..attrs };
+        let cmpxchg = InstData::CmpXchg {
+            addr: pointer,
+            expected,
+            new: expected,
+            attrs: AtomicAttrs { ordering: AtomicOrdering::SeqCst, ..attrs },
+            failure_ordering: AtomicOrdering::Acquire,
+            weak: true,
+        };
+        let pair = Type::Struct { fields: vec![Type::I32, Type::BOOL], packed: false };
+        assert_eq!(
+            text_of(&mut func, cmpxchg, pair),
+            "v7 = cmpxchg weak ptr v1, i32 3, i32 3 seq_cst acquire, align 4"
         );
     }
 

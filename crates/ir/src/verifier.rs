@@ -113,7 +113,7 @@ use crate::dfg::{Constant, ValueDef};
 use crate::dominators::DominatorTree;
 use crate::entities::{Block, Inst, Value};
 use crate::function::Function;
-use crate::instructions::{Callee, CastOp, InstData, LandingPadClause};
+use crate::instructions::{AtomicRmwOp, Callee, CastOp, InstData, LandingPadClause};
 use crate::printer::display_inst;
 use crate::types::Type;
 
@@ -1118,6 +1118,31 @@ impl<'f> Verifier<'f> {
                 self.expect_pointer_vector("scatter", *addrs, value_ty.lanes(), problems);
                 Nothing
             }
+            InstData::AtomicRmw { op, addr, value, .. } => {
+                self.expect_scalar_pointer("atomicrmw address", *addr, problems);
+                let ty = self.ty(*value);
+                let fits = match op {
+                    AtomicRmwOp::Xchg => ty.is_int() || ty.is_float() || ty.is_ptr(),
+                    op if op.is_float() => ty.is_float(),
+                    _ => ty.is_int(),
+                };
+                if !fits {
+                    problems.push(format!("atomicrmw {} of type {ty}", op.name()));
+                }
+                value_result(ty)
+            }
+            InstData::CmpXchg { addr, expected, new, .. } => {
+                self.expect_scalar_pointer("cmpxchg address", *addr, problems);
+                let ty = self.ty(*expected);
+                if !(ty.is_int() || ty.is_ptr()) {
+                    problems.push(format!("cmpxchg of type {ty}"));
+                }
+                if self.ty(*new) != ty {
+                    problems
+                        .push(format!("cmpxchg operand types differ: {ty} and {}", self.ty(*new)));
+                }
+                value_result(&Type::Struct { fields: vec![ty.clone(), Type::BOOL], packed: false })
+            }
             InstData::LandingPad { ty, cleanup, clauses } => {
                 if *ty == Type::Void {
                     problems.push("landingpad of type void".to_owned());
@@ -1359,6 +1384,7 @@ fn alignment(data: &InstData) -> Option<u32> {
         | InstData::MaskedStore { align, .. }
         | InstData::Gather { align, .. }
         | InstData::Scatter { align, .. } => Some(*align),
+        InstData::AtomicRmw { attrs, .. } | InstData::CmpXchg { attrs, .. } => Some(attrs.align),
         _ => None,
     }
 }
@@ -1495,6 +1521,48 @@ mod tests {
 
     /// Appends `data` and a `ret void` to a fresh one-block function with
     /// parameters `params`, where `data` is built from the parameter values.
+    #[test]
+    fn atomics_have_the_types_of_their_memory() {
+        let attrs = AtomicAttrs {
+            ordering: AtomicOrdering::SeqCst,
+            scope: SyncScope::System,
+            align: 4,
+            volatile: false,
+        };
+        let rmw = |op: AtomicRmwOp, ty: Type, result: Type| {
+            with_inst(vec![Type::PTR, ty], result, |_, values| InstData::AtomicRmw {
+                op,
+                addr: values[0],
+                value: values[1],
+                attrs,
+            })
+        };
+        assert_valid(&rmw(AtomicRmwOp::Add, Type::I32, Type::I32));
+        assert_valid(&rmw(AtomicRmwOp::FAdd, Type::F32, Type::F32));
+        assert_rejected(
+            &rmw(AtomicRmwOp::Add, Type::F32, Type::F32),
+            "atomicrmw add of type float",
+        );
+        assert_rejected(
+            &rmw(AtomicRmwOp::Xchg, Type::I32, Type::I64),
+            "has type i64, expected i32",
+        );
+        let pair = Type::Struct { fields: vec![Type::I32, Type::BOOL], packed: false };
+        let cmpxchg = |new_ty: Type, result: Type| {
+            with_inst(vec![Type::PTR, Type::I32, new_ty], result, |_, values| InstData::CmpXchg {
+                addr: values[0],
+                expected: values[1],
+                new: values[2],
+                attrs,
+                failure_ordering: AtomicOrdering::Monotonic,
+                weak: false,
+            })
+        };
+        assert_valid(&cmpxchg(Type::I32, pair.clone()));
+        assert_rejected(&cmpxchg(Type::I64, pair), "cmpxchg operand types differ");
+        assert_rejected(&cmpxchg(Type::I32, Type::I32), "has type i32, expected { i32, i1 }");
+    }
+
     fn with_inst(
         params: Vec<Type>,
         result_ty: Type,

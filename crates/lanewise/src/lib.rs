@@ -1143,9 +1143,9 @@ fn narrow_loops(
 }
 
 /// The costs BOSCC weighs regions with: loads and stores whose address is
-/// not uniform (gathers and scatters, W element accesses whatever the mask)
-/// and calls that are not pure or take varying arguments (a vector variant
-/// or W scalar calls) cost `width`; everything else 1.
+/// not uniform (gathers and scatters, W element accesses whatever the mask),
+/// atomics and calls that are not pure or take varying arguments (a vector
+/// variant or W scalar calls) cost `width`; everything else 1.
 fn boscc_region_costs(func: &Function, info: &DivergenceInfo, width: u32) -> RegionCosts {
     let mut costs = RegionCosts::counting_instructions(BOSCC_MIN_REGION_COST);
     for inst in func.layout.insts() {
@@ -1153,6 +1153,9 @@ fn boscc_region_costs(func: &Function, info: &DivergenceInfo, width: u32) -> Reg
             InstData::Load { addr, .. } | InstData::Store { addr, .. } => {
                 !info.shapes.is_uniform(*addr)
             }
+            // One atomic per lane (a uniform address may combine them, but
+            // the scan and the guard cost about as much).
+            InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => true,
             InstData::Call { callee: Callee::Direct(name), args, effects, .. } => {
                 !name.starts_with("llvm.")
                     && !name.starts_with("rv_")

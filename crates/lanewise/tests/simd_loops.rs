@@ -446,6 +446,19 @@ simd_loop_tests!(
     switch_all_cases,
 );
 
+/// Atomics in omp simd loops, per lane in lane order and combined at
+/// uniform addresses: the old values the atomics return equal the scalar
+/// loop's bit for bit. Built without unrolling (as `lanewise cc`'s step 1
+/// does): an unrolled body gives each lane several consecutive iterations,
+/// whose atomics then run in another order than the scalar loop's (one that
+/// the simd pragma allows, but not the reference's).
+#[test]
+fn atomics() {
+    check_source_with("atomics", &["-fno-unroll-loops"]);
+    // The masked tail: atomics under the tail's mask.
+    check_source_with_options("atomics", &["-fno-unroll-loops"], &["--simd-tail", "masked"]);
+}
+
 /// Vector integer divisions and remainders with varying divisors go through
 /// `double` division (x86 has no vector integer division), bit-exact with
 /// the scalar reference at the extremes of each type.
@@ -577,6 +590,7 @@ fn every_source_has_a_test() {
         "conditional_last",
         "recursion",
         "inline_asm",
+        "atomics",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -46,12 +46,13 @@
 use std::collections::HashMap;
 
 use inkwell::llvm_sys::{
-    self, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate, LLVMTypeKind, LLVMValueKind,
+    self, LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate,
+    LLVMTypeKind, LLVMValueKind,
 };
 use lanewise_ir::{
-    ArithFlags, BinaryOp, Block, CallEffects, Callee, CastFlags, CastOp, Constant, FastMathFlags,
-    FloatPredicate, Function, InstData, IntPredicate, LandingPadClause, LoopHints, Type, UnaryOp,
-    Value, ValueDef,
+    ArithFlags, AtomicAttrs, AtomicOrdering, AtomicRmwOp, BinaryOp, Block, CallEffects, Callee,
+    CastFlags, CastOp, Constant, FastMathFlags, FloatPredicate, Function, InstData, IntPredicate,
+    LandingPadClause, LoopHints, SyncScope, Type, UnaryOp, Value, ValueDef,
 };
 
 use crate::module::BridgeError;
@@ -214,6 +215,57 @@ fn float_predicate(pred: LLVMRealPredicate) -> FloatPredicate {
         LLVMRealUNE => FloatPredicate::Une,
         LLVMRealPredicateTrue => FloatPredicate::True,
     }
+}
+
+/// The Lanewise form of an `atomicrmw` operation (`None`: not supported).
+pub(crate) fn atomic_rmw_op(op: LLVMAtomicRMWBinOp) -> Option<AtomicRmwOp> {
+    use LLVMAtomicRMWBinOp::*;
+    Some(match op {
+        LLVMAtomicRMWBinOpXchg => AtomicRmwOp::Xchg,
+        LLVMAtomicRMWBinOpAdd => AtomicRmwOp::Add,
+        LLVMAtomicRMWBinOpSub => AtomicRmwOp::Sub,
+        LLVMAtomicRMWBinOpAnd => AtomicRmwOp::And,
+        LLVMAtomicRMWBinOpNand => AtomicRmwOp::Nand,
+        LLVMAtomicRMWBinOpOr => AtomicRmwOp::Or,
+        LLVMAtomicRMWBinOpXor => AtomicRmwOp::Xor,
+        LLVMAtomicRMWBinOpMax => AtomicRmwOp::Max,
+        LLVMAtomicRMWBinOpMin => AtomicRmwOp::Min,
+        LLVMAtomicRMWBinOpUMax => AtomicRmwOp::UMax,
+        LLVMAtomicRMWBinOpUMin => AtomicRmwOp::UMin,
+        LLVMAtomicRMWBinOpFAdd => AtomicRmwOp::FAdd,
+        LLVMAtomicRMWBinOpFSub => AtomicRmwOp::FSub,
+        LLVMAtomicRMWBinOpFMax => AtomicRmwOp::FMax,
+        LLVMAtomicRMWBinOpFMin => AtomicRmwOp::FMin,
+        _ => return None,
+    })
+}
+
+/// The LLVM keyword of an `atomicrmw` operation Lanewise does not lift.
+fn unsupported_atomic_rmw_name(op: LLVMAtomicRMWBinOp) -> &'static str {
+    use LLVMAtomicRMWBinOp::*;
+    match op {
+        LLVMAtomicRMWBinOpUIncWrap => "uinc_wrap",
+        LLVMAtomicRMWBinOpUDecWrap => "udec_wrap",
+        LLVMAtomicRMWBinOpUSubCond => "usub_cond",
+        LLVMAtomicRMWBinOpUSubSat => "usub_sat",
+        LLVMAtomicRMWBinOpFMaximum => "fmaximum",
+        LLVMAtomicRMWBinOpFMinimum => "fminimum",
+        _ => "?",
+    }
+}
+
+/// The Lanewise form of an atomic ordering (`None`: not atomic).
+pub(crate) fn atomic_ordering(ordering: LLVMAtomicOrdering) -> Option<AtomicOrdering> {
+    use LLVMAtomicOrdering::*;
+    Some(match ordering {
+        LLVMAtomicOrderingNotAtomic => return None,
+        LLVMAtomicOrderingUnordered => AtomicOrdering::Unordered,
+        LLVMAtomicOrderingMonotonic => AtomicOrdering::Monotonic,
+        LLVMAtomicOrderingAcquire => AtomicOrdering::Acquire,
+        LLVMAtomicOrderingRelease => AtomicOrdering::Release,
+        LLVMAtomicOrderingAcquireRelease => AtomicOrdering::AcqRel,
+        LLVMAtomicOrderingSequentiallyConsistent => AtomicOrdering::SeqCst,
+    })
 }
 
 /// Whether `inst` is a call to an annotation intrinsic that lifting drops
@@ -656,6 +708,43 @@ impl<'ctx> Lifter<'ctx> {
                     volatile: inst.is_volatile(),
                 }
             }
+            LLVMAtomicRMW => {
+                let (op, ordering) = inst
+                    .atomic_rmw_op()
+                    .ok_or_else(|| self.unsupported("atomicrmw without operation"))?;
+                let op = atomic_rmw_op(op).ok_or_else(|| {
+                    self.unsupported(format!(
+                        "the atomicrmw operation `{}` is not supported (supported: xchg, add, sub, and, nand, or, xor, max, min, umax, umin, fadd, fsub, fmax, fmin)",
+                        unsupported_atomic_rmw_name(op)
+                    ))
+                })?;
+                let attrs = self.atomic_attrs(inst, ordering)?;
+                if !self.lift_type_here(inst.ty())?.is_scalar() {
+                    return Err(self.unsupported("atomicrmw on a vector is not supported"));
+                }
+                InstData::AtomicRmw {
+                    op,
+                    addr: self.nth_operand(inst, 0)?,
+                    value: self.nth_operand(inst, 1)?,
+                    attrs,
+                }
+            }
+            LLVMAtomicCmpXchg => {
+                let (success, failure, weak) = inst
+                    .cmpxchg_orderings()
+                    .ok_or_else(|| self.unsupported("cmpxchg without orderings"))?;
+                let attrs = self.atomic_attrs(inst, success)?;
+                let failure_ordering = atomic_ordering(failure)
+                    .ok_or_else(|| self.unsupported("cmpxchg without a failure ordering"))?;
+                InstData::CmpXchg {
+                    addr: self.nth_operand(inst, 0)?,
+                    expected: self.nth_operand(inst, 1)?,
+                    new: self.nth_operand(inst, 2)?,
+                    attrs,
+                    failure_ordering,
+                    weak,
+                }
+            }
             LLVMGetElementPtr => {
                 let (source, inbounds) = inst
                     .gep_source_type_and_inbounds()
@@ -786,6 +875,27 @@ impl<'ctx> Lifter<'ctx> {
                 )))
             }
         })
+    }
+
+    /// The ordering, sync scope, alignment and `volatile` flag of an
+    /// `atomicrmw` or `cmpxchg` (`ordering`: the success ordering).
+    fn atomic_attrs(
+        &self,
+        inst: RawValue<'ctx>,
+        ordering: LLVMAtomicOrdering,
+    ) -> Result<AtomicAttrs, BridgeError> {
+        let ordering =
+            atomic_ordering(ordering).ok_or_else(|| self.unsupported("atomic without ordering"))?;
+        let scope = match inst.atomic_sync_scope_id() {
+            Some(0) => SyncScope::SingleThread,
+            Some(1) => SyncScope::System,
+            _ => {
+                return Err(self.unsupported(
+                    "atomics in a target-specific synchronization scope are not supported",
+                ))
+            }
+        };
+        Ok(AtomicAttrs { ordering, scope, align: inst.alignment(), volatile: inst.is_volatile() })
     }
 
     /// The callee, arguments, result type and memory effects of a `call` or

@@ -43,10 +43,13 @@
 
 use std::collections::{HashMap, HashSet};
 
-use inkwell::llvm_sys::{LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate};
+use inkwell::llvm_sys::{
+    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMIntPredicate, LLVMOpcode, LLVMRealPredicate,
+};
 use lanewise_ir::{
-    ArithFlags, BinaryOp, Block, CallEffects, Callee, CastOp, Constant, FastMathFlags,
-    FloatPredicate, Function, Inst, InstData, IntPredicate, Type, UnaryOp, Value, ValueDef,
+    ArithFlags, AtomicAttrs, AtomicOrdering, AtomicRmwOp, BinaryOp, Block, CallEffects, Callee,
+    CastOp, Constant, FastMathFlags, FloatPredicate, Function, Inst, InstData, IntPredicate,
+    SyncScope, Type, UnaryOp, Value, ValueDef,
 };
 
 use crate::module::BridgeError;
@@ -54,6 +57,55 @@ use crate::raw::{
     attribute_contents, param_attribute_index, AttributeContents, RawBlock, RawBuilder, RawContext,
     RawModule, RawType, RawValue, FUNCTION_ATTRIBUTE_INDEX, RETURN_ATTRIBUTE_INDEX,
 };
+
+fn llvm_atomic_rmw_op(op: AtomicRmwOp) -> LLVMAtomicRMWBinOp {
+    use LLVMAtomicRMWBinOp::*;
+    match op {
+        AtomicRmwOp::Xchg => LLVMAtomicRMWBinOpXchg,
+        AtomicRmwOp::Add => LLVMAtomicRMWBinOpAdd,
+        AtomicRmwOp::Sub => LLVMAtomicRMWBinOpSub,
+        AtomicRmwOp::And => LLVMAtomicRMWBinOpAnd,
+        AtomicRmwOp::Nand => LLVMAtomicRMWBinOpNand,
+        AtomicRmwOp::Or => LLVMAtomicRMWBinOpOr,
+        AtomicRmwOp::Xor => LLVMAtomicRMWBinOpXor,
+        AtomicRmwOp::Max => LLVMAtomicRMWBinOpMax,
+        AtomicRmwOp::Min => LLVMAtomicRMWBinOpMin,
+        AtomicRmwOp::UMax => LLVMAtomicRMWBinOpUMax,
+        AtomicRmwOp::UMin => LLVMAtomicRMWBinOpUMin,
+        AtomicRmwOp::FAdd => LLVMAtomicRMWBinOpFAdd,
+        AtomicRmwOp::FSub => LLVMAtomicRMWBinOpFSub,
+        AtomicRmwOp::FMax => LLVMAtomicRMWBinOpFMax,
+        AtomicRmwOp::FMin => LLVMAtomicRMWBinOpFMin,
+    }
+}
+
+fn llvm_ordering(ordering: AtomicOrdering) -> LLVMAtomicOrdering {
+    use LLVMAtomicOrdering::*;
+    match ordering {
+        AtomicOrdering::Unordered => LLVMAtomicOrderingUnordered,
+        AtomicOrdering::Monotonic => LLVMAtomicOrderingMonotonic,
+        AtomicOrdering::Acquire => LLVMAtomicOrderingAcquire,
+        AtomicOrdering::Release => LLVMAtomicOrderingRelease,
+        AtomicOrdering::AcqRel => LLVMAtomicOrderingAcquireRelease,
+        AtomicOrdering::SeqCst => LLVMAtomicOrderingSequentiallyConsistent,
+    }
+}
+
+/// LLVM's fixed sync scope ids: 0 `singlethread`, 1 the system.
+fn sync_scope_id(attrs: &AtomicAttrs) -> u32 {
+    match attrs.scope {
+        SyncScope::SingleThread => 0,
+        SyncScope::System => 1,
+    }
+}
+
+/// The alignment and `volatile` flag of a built atomic.
+fn set_atomic_attrs(lowered: RawValue<'_>, attrs: &AtomicAttrs) {
+    lowered.set_alignment(attrs.align);
+    if attrs.volatile {
+        lowered.set_volatile();
+    }
+}
 
 /// Converts a Lanewise type into an LLVM type of `context`.
 pub(crate) fn lower_type<'ctx>(context: RawContext<'ctx>, ty: &Type) -> RawType<'ctx> {
@@ -729,6 +781,34 @@ impl<'ctx> Lowerer<'ctx, '_> {
                     lowered.set_volatile();
                 }
                 return Ok(None);
+            }
+            InstData::AtomicRmw { op, addr, value, attrs } => {
+                let (addr, value) = (self.operand(*addr)?, self.operand(*value)?);
+                let ordering = llvm_ordering(attrs.ordering);
+                let lowered = self.builder.atomic_rmw(
+                    llvm_atomic_rmw_op(*op),
+                    addr,
+                    value,
+                    ordering,
+                    sync_scope_id(attrs),
+                );
+                set_atomic_attrs(lowered, attrs);
+                lowered
+            }
+            InstData::CmpXchg { addr, expected, new, attrs, failure_ordering, weak } => {
+                let addr = self.operand(*addr)?;
+                let (expected, new) = (self.operand(*expected)?, self.operand(*new)?);
+                let lowered = self.builder.cmpxchg(
+                    addr,
+                    expected,
+                    new,
+                    llvm_ordering(attrs.ordering),
+                    llvm_ordering(*failure_ordering),
+                    sync_scope_id(attrs),
+                    *weak,
+                );
+                set_atomic_attrs(lowered, attrs);
+                lowered
             }
             InstData::Gep { source_ty, base, indices, inbounds } => {
                 let base = self.operand(*base)?;

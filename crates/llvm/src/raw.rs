@@ -28,8 +28,8 @@ use inkwell::context::Context;
 use inkwell::llvm_sys::core::*;
 use inkwell::llvm_sys::prelude::*;
 use inkwell::llvm_sys::{
-    LLVMAttributeFunctionIndex, LLVMIntPredicate, LLVMLinkage, LLVMOpcode, LLVMRealPredicate,
-    LLVMTailCallKind, LLVMTypeKind, LLVMValueKind,
+    LLVMAtomicOrdering, LLVMAtomicRMWBinOp, LLVMAttributeFunctionIndex, LLVMIntPredicate,
+    LLVMLinkage, LLVMOpcode, LLVMRealPredicate, LLVMTailCallKind, LLVMTypeKind, LLVMValueKind,
 };
 use inkwell::module::Module;
 use inkwell::values::AsValueRef;
@@ -594,31 +594,54 @@ impl<'ctx> RawValue<'ctx> {
 
     // Memory instructions.
     pub(crate) fn alignment(self) -> u32 {
-        use LLVMOpcode::*;
         // SAFETY: only on the instructions LLVMGetAlignment accepts.
-        if self.has_opcode(&[LLVMLoad, LLVMStore, LLVMAlloca]) {
+        if self.has_opcode(MEMORY_OPCODES) {
             unsafe { LLVMGetAlignment(self.raw) }
         } else {
             0
         }
     }
     pub(crate) fn set_alignment(self, align: u32) {
-        use LLVMOpcode::*;
         // SAFETY: only on the instructions LLVMSetAlignment accepts.
-        if align != 0 && self.has_opcode(&[LLVMLoad, LLVMStore, LLVMAlloca]) {
+        if align != 0 && self.has_opcode(MEMORY_OPCODES) {
             unsafe { LLVMSetAlignment(self.raw, align) }
         }
     }
     pub(crate) fn is_volatile(self) -> bool {
-        // SAFETY: only on loads and stores.
-        self.has_opcode(&[LLVMOpcode::LLVMLoad, LLVMOpcode::LLVMStore])
-            && unsafe { LLVMGetVolatile(self.raw) } != 0
+        // SAFETY: only on the instructions LLVMGetVolatile accepts.
+        self.has_opcode(VOLATILE_OPCODES) && unsafe { LLVMGetVolatile(self.raw) } != 0
     }
     pub(crate) fn set_volatile(self) {
-        // SAFETY: only on loads and stores.
-        if self.has_opcode(&[LLVMOpcode::LLVMLoad, LLVMOpcode::LLVMStore]) {
+        // SAFETY: only on the instructions LLVMSetVolatile accepts.
+        if self.has_opcode(VOLATILE_OPCODES) {
             unsafe { LLVMSetVolatile(self.raw, 1) }
         }
+    }
+    /// The operation and ordering of an `atomicrmw`.
+    pub(crate) fn atomic_rmw_op(self) -> Option<(LLVMAtomicRMWBinOp, LLVMAtomicOrdering)> {
+        // SAFETY: only on atomicrmw.
+        self.has_opcode(&[LLVMOpcode::LLVMAtomicRMW])
+            .then(|| unsafe { (LLVMGetAtomicRMWBinOp(self.raw), LLVMGetOrdering(self.raw)) })
+    }
+    /// The success and failure orderings and the `weak` flag of a `cmpxchg`.
+    pub(crate) fn cmpxchg_orderings(
+        self,
+    ) -> Option<(LLVMAtomicOrdering, LLVMAtomicOrdering, bool)> {
+        // SAFETY: only on cmpxchg.
+        self.has_opcode(&[LLVMOpcode::LLVMAtomicCmpXchg]).then(|| unsafe {
+            (
+                LLVMGetCmpXchgSuccessOrdering(self.raw),
+                LLVMGetCmpXchgFailureOrdering(self.raw),
+                LLVMGetWeak(self.raw) != 0,
+            )
+        })
+    }
+    /// The synchronization scope id of an `atomicrmw` or `cmpxchg` (LLVM's
+    /// fixed ids: 0 `singlethread`, 1 the system; others are named scopes).
+    pub(crate) fn atomic_sync_scope_id(self) -> Option<u32> {
+        // SAFETY: only on atomic read-modify-write instructions.
+        self.has_opcode(&[LLVMOpcode::LLVMAtomicRMW, LLVMOpcode::LLVMAtomicCmpXchg])
+            .then(|| unsafe { LLVMGetAtomicSyncScopeID(self.raw) })
     }
     /// Whether a load or store is atomic.
     pub(crate) fn is_atomic_access(self) -> bool {
@@ -1346,6 +1369,23 @@ impl Drop for RawBuilder<'_> {
     }
 }
 
+/// The instructions with an alignment (LLVMGetAlignment/LLVMSetAlignment).
+const MEMORY_OPCODES: &[LLVMOpcode] = &[
+    LLVMOpcode::LLVMLoad,
+    LLVMOpcode::LLVMStore,
+    LLVMOpcode::LLVMAlloca,
+    LLVMOpcode::LLVMAtomicRMW,
+    LLVMOpcode::LLVMAtomicCmpXchg,
+];
+
+/// The instructions with a `volatile` flag (LLVMGetVolatile/LLVMSetVolatile).
+const VOLATILE_OPCODES: &[LLVMOpcode] = &[
+    LLVMOpcode::LLVMLoad,
+    LLVMOpcode::LLVMStore,
+    LLVMOpcode::LLVMAtomicRMW,
+    LLVMOpcode::LLVMAtomicCmpXchg,
+];
+
 /// An empty name: the lowerer names results after the fact.
 const NO_NAME: &CStr = c"";
 
@@ -1441,6 +1481,47 @@ impl<'ctx> RawBuilder<'ctx> {
     }
     pub(crate) fn store(&self, value: RawValue<'ctx>, addr: RawValue<'ctx>) -> RawValue<'ctx> {
         RawValue::wrap(unsafe { LLVMBuildStore(self.raw, value.raw, addr.raw) })
+    }
+    /// `atomicrmw op ptr addr, value ordering` in sync scope `scope` (0
+    /// `singlethread`, 1 the system).
+    pub(crate) fn atomic_rmw(
+        &self,
+        op: LLVMAtomicRMWBinOp,
+        addr: RawValue<'ctx>,
+        value: RawValue<'ctx>,
+        ordering: LLVMAtomicOrdering,
+        scope: u32,
+    ) -> RawValue<'ctx> {
+        RawValue::wrap(unsafe {
+            LLVMBuildAtomicRMWSyncScope(self.raw, op, addr.raw, value.raw, ordering, scope)
+        })
+    }
+    /// `cmpxchg [weak] ptr addr, expected, new success failure` in sync
+    /// scope `scope`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn cmpxchg(
+        &self,
+        addr: RawValue<'ctx>,
+        expected: RawValue<'ctx>,
+        new: RawValue<'ctx>,
+        success: LLVMAtomicOrdering,
+        failure: LLVMAtomicOrdering,
+        scope: u32,
+        weak: bool,
+    ) -> RawValue<'ctx> {
+        unsafe {
+            let built = LLVMBuildAtomicCmpXchgSyncScope(
+                self.raw,
+                addr.raw,
+                expected.raw,
+                new.raw,
+                success,
+                failure,
+                scope,
+            );
+            LLVMSetWeak(built, LLVMBool::from(weak));
+            RawValue::wrap(built)
+        }
     }
     pub(crate) fn gep(
         &self,

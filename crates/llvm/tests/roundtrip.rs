@@ -152,6 +152,15 @@ int checked(int x) {
 }
 float as_float(uint32_t u) { float f; __builtin_memcpy(&f, &u, 4); return f; }
 int *from_int(intptr_t x) { return (int *)x; }
+int atomics_io(int *p, int v) {
+  int a = __atomic_fetch_add(&p[0], v, __ATOMIC_SEQ_CST);
+  int b = __atomic_exchange_n(&p[1], a, __ATOMIC_ACQ_REL);
+  int c = __atomic_fetch_nand(&p[2], v, __ATOMIC_RELAXED);
+  int expected = v & 3;
+  int ok = __atomic_compare_exchange_n(&p[3], &expected, b, 1, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED);
+  float f = __atomic_fetch_sub((float *)&p[4], 0.5f, __ATOMIC_SEQ_CST);
+  return a + b + c + expected + ok + (int)f;
+}
 "#;
 
 /// The C driver: calls each original function and its round trip
@@ -168,6 +177,7 @@ typedef float v4f __attribute__((vector_size(16)));
 extern int32_t counter;
 
 #define BOTH(ret, name, params) ret name params; ret rt_##name params __asm__(#name ".roundtrip");
+BOTH(int, atomics_io, (int *, int))
 BOTH(uint8_t, u8_ops, (uint8_t, uint8_t))
 BOTH(int8_t, i8_ops, (int8_t, int8_t))
 BOTH(int16_t, i16_ops, (int16_t, int16_t))
@@ -280,6 +290,10 @@ int main(void) {
     { int a = checked(n1), b = rt_checked(n1); SAME(a, b, "checked"); }
     { float a = as_float((uint32_t)r1), b = rt_as_float((uint32_t)r1); SAME(a, b, "as_float"); }
     { int *a = from_int((intptr_t)r1), *b = rt_from_int((intptr_t)r1); SAME(a, b, "from_int"); }
+    { int c1[5] = {n1, n2, (int)r1, i & 3, 0x40400000}, c2[5];
+      memcpy(c2, c1, sizeof c1);
+      int a = atomics_io(c1, n2), b = rt_atomics_io(c2, n2); SAME(a, b, "atomics_io");
+      for (int k = 0; k < 5; k++) SAME(c1[k], c2[k], "atomics_io cells"); }
   }
   printf("%s %d\n", failures ? "FAILED" : "ok", failures);
   return failures != 0;
@@ -372,6 +386,8 @@ fn clang_output_round_trips_at_every_optimization_level_and_runs_bit_exactly() {
         "trunc",
         "sext",
         "zext",
+        "atomicrmw",
+        "cmpxchg",
     ] {
         assert!(opcodes_seen.contains(expected), "no `{expected}` was lifted: {opcodes_seen:?}");
     }

@@ -21,8 +21,8 @@ use std::collections::HashMap;
 
 use lanewise_ir::vfabi::VariantName;
 use lanewise_ir::{
-    dfg::sign_extend, BinaryOp, Block, Callee, CastOp, Constant, DataLayout, FloatPredicate,
-    Function, InstData, IntPredicate, Type, UnaryOp, Value, ValueDef,
+    dfg::sign_extend, AtomicRmwOp, BinaryOp, Block, Callee, CastOp, Constant, DataLayout,
+    FloatPredicate, Function, InstData, IntPredicate, Type, UnaryOp, Value, ValueDef,
 };
 
 /// A runtime value.
@@ -425,6 +425,25 @@ impl<'e> Interpreter<'e> {
                 self.write(&ty, address, &value)?;
                 return Ok(None);
             }
+            InstData::AtomicRmw { op, addr, value, .. } => {
+                let value = get(*value)?;
+                let address = pointer(&get(*addr)?)?;
+                let ty = func.dfg.value_type(*value_of(data)).clone();
+                let old = self.read(&ty, address)?;
+                self.write(&ty, address, &atomic_rmw(*op, &old, &value)?)?;
+                old
+            }
+            InstData::CmpXchg { addr, expected, new, .. } => {
+                let (expected, new) = (get(*expected)?, get(*new)?);
+                let address = pointer(&get(*addr)?)?;
+                let ty = func.dfg.value_type(*value_of(data)).clone();
+                let old = self.read(&ty, address)?;
+                let success = old.as_u128()? == expected.as_u128()?;
+                if success {
+                    self.write(&ty, address, &new)?;
+                }
+                Val::Aggregate(vec![old, Val::bool(success)])
+            }
             InstData::Gep { source_ty, base, indices, .. } => {
                 let base = get(*base)?;
                 let indices =
@@ -453,6 +472,8 @@ impl<'e> Interpreter<'e> {
                 for index in indices {
                     value = match value {
                         Val::Aggregate(elements) => elements[*index as usize].clone(),
+                        // The per-lane result of an inactive lane.
+                        Val::Poison => Val::Poison,
                         other => return error(format!("extractvalue from {other:?}")),
                     };
                 }
@@ -825,12 +846,15 @@ impl<'e> Interpreter<'e> {
     }
 }
 
-/// The stored value operand of a store-like instruction.
+/// The stored value operand of a store-like instruction (the operand of an
+/// atomic, which has the type of the memory it updates).
 fn value_of(data: &InstData) -> &Value {
     match data {
         InstData::Store { value, .. }
         | InstData::MaskedStore { value, .. }
-        | InstData::Scatter { value, .. } => value,
+        | InstData::Scatter { value, .. }
+        | InstData::AtomicRmw { value, .. }
+        | InstData::CmpXchg { new: value, .. } => value,
         _ => unreachable!("value_of a non-store"),
     }
 }
@@ -954,6 +978,50 @@ pub(crate) fn binary(op: BinaryOp, a: &Val, b: &Val) -> Result<Val, InterpError>
         }
         _ => error(format!("{} on {a:?} and {b:?}", op.name())),
     }
+}
+
+/// The new memory value of `atomicrmw op` on `old` and `operand`.
+fn atomic_rmw(op: AtomicRmwOp, old: &Val, operand: &Val) -> Result<Val, InterpError> {
+    let binary_op = match op {
+        AtomicRmwOp::Xchg => return Ok(operand.clone()),
+        AtomicRmwOp::Add => BinaryOp::Add,
+        AtomicRmwOp::Sub => BinaryOp::Sub,
+        AtomicRmwOp::And | AtomicRmwOp::Nand => BinaryOp::And,
+        AtomicRmwOp::Or => BinaryOp::Or,
+        AtomicRmwOp::Xor => BinaryOp::Xor,
+        AtomicRmwOp::FAdd => BinaryOp::FAdd,
+        AtomicRmwOp::FSub => BinaryOp::FSub,
+        AtomicRmwOp::Max | AtomicRmwOp::Min | AtomicRmwOp::UMax | AtomicRmwOp::UMin => {
+            let pred = match op {
+                AtomicRmwOp::Max => IntPredicate::Sgt,
+                AtomicRmwOp::Min => IntPredicate::Slt,
+                AtomicRmwOp::UMax => IntPredicate::Ugt,
+                _ => IntPredicate::Ult,
+            };
+            let keep_old = icmp(pred, old, operand)?.as_u128()? != 0;
+            return Ok(if keep_old { old.clone() } else { operand.clone() });
+        }
+        AtomicRmwOp::FMax | AtomicRmwOp::FMin => {
+            // llvm.maxnum / llvm.minnum: a NaN operand yields the other one.
+            let (x, y) = (float(old)?, float(operand)?);
+            let pick_old = if x.is_nan() {
+                false
+            } else if y.is_nan() {
+                true
+            } else if op == AtomicRmwOp::FMax {
+                x >= y
+            } else {
+                x <= y
+            };
+            return Ok(if pick_old { old.clone() } else { operand.clone() });
+        }
+    };
+    let combined = binary(binary_op, old, operand)?;
+    if op == AtomicRmwOp::Nand {
+        let bits = combined.int_bits_of().unwrap_or(1);
+        return binary(BinaryOp::Xor, &combined, &Val::int(bits, u128::MAX));
+    }
+    Ok(combined)
 }
 
 pub(crate) fn icmp(pred: IntPredicate, a: &Val, b: &Val) -> Result<Val, InterpError> {

@@ -544,6 +544,9 @@ fn check_inst(func: &Function, inst: Inst, width: u32) -> Result<(), String> {
         | InstData::InsertElement { .. }
         | InstData::Shuffle { .. } => Err(format!("`{}`", data.opcode_name())),
         InstData::Alloca { .. } => Err("an alloca".to_owned()),
+        InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => {
+            Err(format!("an atomic (`{}`)", data.opcode_name()))
+        }
         InstData::Call { callee, args, ret_ty, .. } => {
             if !ret_ty.is_vector() && !args.iter().any(is_vector) {
                 return Ok(());

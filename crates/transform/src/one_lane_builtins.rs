@@ -20,6 +20,7 @@ pub const SPMD_BUILTINS: &[&str] = &[
     "rv_popcount",
     "rv_index",
     "rv_mask",
+    "rv_entry_mask",
     "rv_compact",
     "rv_lane_id",
     "rv_num_lanes",
@@ -28,6 +29,7 @@ pub const SPMD_BUILTINS: &[&str] = &[
     "rv_shuffle",
     "rv_load",
     "rv_store",
+    "rv_align",
 ];
 
 /// The one-lane definition of builtin `name` declared as `params -> ret`,
@@ -37,7 +39,10 @@ pub fn one_lane_builtin(name: &str, params: &[Type], ret: &Type) -> Option<Funct
     let shape_fits = match name {
         "rv_any" | "rv_all" => params == [Type::BOOL] && *ret == Type::BOOL,
         "rv_ballot" | "rv_popcount" | "rv_index" => params == [Type::BOOL] && ret.is_int(),
-        "rv_mask" => params.is_empty() && *ret == Type::BOOL,
+        "rv_mask" | "rv_entry_mask" => params.is_empty() && *ret == Type::BOOL,
+        "rv_align" => {
+            params.len() == 2 && params[0] == Type::PTR && params[1].is_int() && *ret == Type::PTR
+        }
         "rv_lane_id" | "rv_num_lanes" => params.is_empty() && ret.is_int(),
         "rv_compact" => params.len() == 2 && params[0] == *ret && params[1] == Type::BOOL,
         "rv_extract" | "rv_shuffle" => params.len() == 2 && params[0] == *ret && params[1].is_int(),
@@ -59,11 +64,13 @@ pub fn one_lane_builtin(name: &str, params: &[Type], ret: &Type) -> Option<Funct
     let entry = b.create_block(Some("entry"));
     b.switch_to_block(entry);
     let result = match name {
-        "rv_any" | "rv_all" | "rv_compact" | "rv_extract" | "rv_shuffle" => Some(args[0]),
+        "rv_any" | "rv_all" | "rv_compact" | "rv_extract" | "rv_shuffle" | "rv_align" => {
+            Some(args[0])
+        }
         "rv_ballot" | "rv_popcount" => Some(b.cast(CastOp::ZExt, args[0], ret.clone())),
         "rv_index" | "rv_lane_id" => Some(b.iconst(ret.clone(), 0)),
         "rv_num_lanes" => Some(b.iconst(ret.clone(), 1)),
-        "rv_mask" => Some(b.iconst(Type::BOOL, 1)),
+        "rv_mask" | "rv_entry_mask" => Some(b.iconst(Type::BOOL, 1)),
         "rv_insert" => {
             let zero = b.iconst(params[1].clone(), 0);
             let first = b.icmp(IntPredicate::Eq, args[1], zero);
@@ -107,6 +114,14 @@ mod tests {
             ("rv_popcount", vec![Type::BOOL], Type::I32, vec![int(1, 0)], Some(int(32, 0))),
             ("rv_index", vec![Type::BOOL], Type::I32, vec![int(1, 1)], Some(int(32, 0))),
             ("rv_mask", vec![], Type::BOOL, vec![], Some(int(1, 1))),
+            ("rv_entry_mask", vec![], Type::BOOL, vec![], Some(int(1, 1))),
+            (
+                "rv_align",
+                vec![Type::PTR, Type::I32],
+                Type::PTR,
+                vec![Val::Ptr(0x1010), int(32, 16)],
+                Some(Val::Ptr(0x1010)),
+            ),
             ("rv_lane_id", vec![], Type::I32, vec![], Some(int(32, 0))),
             ("rv_num_lanes", vec![], Type::I32, vec![], Some(int(32, 1))),
             (

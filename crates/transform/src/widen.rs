@@ -87,6 +87,7 @@ use crate::vector_math::{
     libm_intrinsic_equivalent, libmvec_variant, vector_intrinsic, VectorMath,
 };
 
+mod atomics;
 mod builtins;
 pub mod calls;
 mod division;
@@ -217,7 +218,9 @@ pub struct MemoryAccessStats {
     pub gather: u32,
     /// Varying address, one scatter.
     pub scatter: u32,
-    /// Varying address (or volatile), one scalar access per lane.
+    /// Varying address (or volatile), one scalar access per lane; also
+    /// atomics run once per lane (a uniform-address atomic combined into
+    /// one counts as uniform).
     pub scalarized: u32,
     /// Accesses under a mask (also counted above).
     pub masked: u32,
@@ -1054,6 +1057,7 @@ impl<'a> Widener<'a> {
             InstData::Store { .. } => self.widen_store(inst),
             InstData::Alloca { .. } => self.widen_alloca(inst),
             InstData::Call { .. } => self.widen_call(inst),
+            InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => self.widen_atomic(inst),
             InstData::ExtractValue { .. }
             | InstData::InsertValue { .. }
             | InstData::ExtractElement { .. }

@@ -98,6 +98,7 @@ uint32_t rv_ballot(_Bool b) { return b ? 1u : 0u; }
 uint32_t rv_popcount(_Bool b) { return b ? 1u : 0u; }
 uint32_t rv_index(_Bool b) { (void)b; return 0u; }
 _Bool rv_mask(void) { return 1; }
+_Bool rv_entry_mask(void) { return 1; }
 float rv_compact(float v, _Bool b) { (void)b; return v; }
 uint32_t rv_lane_id(void) { return 0u; }
 uint32_t rv_num_lanes(void) { return 1u; }
@@ -106,6 +107,7 @@ float rv_insert(float v, uint32_t lane, float x) { return lane == 0 ? x : v; }
 float rv_shuffle(float v, int32_t shift) { (void)shift; return v; }
 float rv_load(const float *p, int32_t k) { return p[k]; }
 void rv_store(float *p, int32_t k, float v) { p[k] = v; }
+void *rv_align(void *p, int32_t alignment) { (void)alignment; return p; }
 
 /* ---- value generation ---- */
 static void lw_generate_float(unsigned char *out) {

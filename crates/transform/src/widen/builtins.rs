@@ -11,13 +11,25 @@
 //! | `rv_popcount(b)` | number of active lanes where `b` holds (uniform) |
 //! | `rv_index(b)` | in lane i, the number of active lanes j < i where `b` holds (exclusive prefix count) |
 //! | `rv_mask()` | the block mask (true in the active lanes) |
-//! | `rv_compact(v, b)` | the values of the active lanes where `b` holds, packed to lanes 0, 1, ..; the other lanes are poison |
+//! | `rv_entry_mask()` | the function's entry mask (the mask argument of an `M` variant; all lanes otherwise) |
+//! | `rv_compact(v, b)` | the values of the k active lanes where `b` holds, packed to lanes 0..k-1; lanes k..W-1 keep `v`'s own value |
 //! | `rv_lane_id()` / `rv_num_lanes()` | i / W |
 //! | `rv_extract(v, k)` | lane `k` (uniform) of `v`, as a uniform value |
 //! | `rv_insert(v, k, x)` | `v` with lane `k` replaced by the uniform `x` |
 //! | `rv_shuffle(v, s)` | lane i gets lane `(i + s) mod W` of `v`; `s` a constant |
-//! | `rv_load(p, k)` | lane i loads `p[k*W + i]` (`p`, `k` uniform; only the active lanes read) |
-//! | `rv_store(p, k, v)` | lane i stores its `v` to `p[k*W + i]`, active lanes only |
+//! | `rv_load(p, k)` | one load, broadcast: through lane `k`'s pointer when `p` is not uniform, of `p[k]` when it is |
+//! | `rv_store(p, k, v)` | one store of the uniform `v`: through lane `k`'s pointer, or to `p[k]` when `p` is uniform |
+//! | `rv_align(p, n)` | `p` (RV's alignment hint; the alignment is not used) |
+//!
+//! These are RV's meanings (its NatBuilder), with three documented
+//! differences: the lanes a builtin combines are the active ones (RV's
+//! `rv_compact` ignores the block mask); `rv_insert` of a uniform `v` is
+//! the insertion its definition describes (RV's implementation returns `x`
+//! in every lane); `rv_load` and `rv_store` run only when some lane reaches
+//! the call (RV runs them unconditionally), and `rv_store` of a varying `v`
+//! is refused (RV stores one lane's value without saying which). Any other
+//! `rv_*` call is an error naming it (RV's `rv_reduce` and friends do not
+//! exist in Lanewise).
 //!
 //! With W = 1 every one of them is the scalar meaning (`rv_load(p, k)` is
 //! `p[k]`, `rv_index` is 0, `rv_compact(v, b)` is `v`).
@@ -39,10 +51,16 @@ impl Widener<'_> {
         ret_ty: &Type,
     ) -> Result<Option<Widened>, WidenError> {
         let arity = match name {
-            "rv_lane_id" | "rv_num_lanes" | "rv_mask" => 0,
+            "rv_lane_id" | "rv_num_lanes" | "rv_mask" | "rv_entry_mask" => 0,
             "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_index" => 1,
-            "rv_extract" | "rv_shuffle" | "rv_compact" | "rv_load" => 2,
+            "rv_extract" | "rv_shuffle" | "rv_compact" | "rv_load" | "rv_align" => 2,
             "rv_insert" | "rv_store" => 3,
+            _ if name.starts_with("rv_") => {
+                return Err(self.unsupported(format!(
+                    "`{name}` is not an RV builtin Lanewise implements ({})",
+                    crate::one_lane_builtins::SPMD_BUILTINS.join(", ")
+                )))
+            }
             _ => return Ok(None),
         };
         if args.len() != arity {
@@ -56,6 +74,19 @@ impl Widener<'_> {
                     None => self.constant_mask(true),
                 };
                 Widened::Vector(mask)
+            }
+            "rv_entry_mask" => {
+                let mask = match self.entry_mask {
+                    Some(mask) => mask,
+                    None => self.constant_mask(true),
+                };
+                Widened::Vector(mask)
+            }
+            "rv_align" => {
+                if self.scalar.dfg.int_constant(args[1]).is_none() {
+                    return Err(self.unsupported("`rv_align` needs a constant alignment"));
+                }
+                self.widened(args[0])?
             }
             "rv_any" | "rv_all" => self.any_or_all(name, args[0])?,
             "rv_ballot" | "rv_popcount" => {
@@ -103,22 +134,10 @@ impl Widener<'_> {
                 let shuffle = InstData::Shuffle { lhs: vector, rhs: vector, mask: indices };
                 Widened::Vector(self.append_value(shuffle, vector_ty))
             }
-            "rv_load" => {
-                let vector_ty = self.vector_type(ret_ty)?;
-                let (addr, align) = self.vector_slot_address(name, args[0], args[1], ret_ty)?;
-                let mask = self.block_mask()?;
-                self.count_builtin_access(mask.is_some());
-                Widened::Vector(self.contiguous_load(vector_ty, addr, align, mask))
-            }
+            "rv_load" => Widened::Uniform(self.lane_load(args[0], args[1], ret_ty)?),
             _ => {
                 // rv_store(p, k, v)
-                let value_ty = self.scalar.dfg.value_type(args[2]).clone();
-                self.vector_type(&value_ty)?;
-                let (addr, align) = self.vector_slot_address(name, args[0], args[1], &value_ty)?;
-                let value = self.vector(args[2])?;
-                let mask = self.block_mask()?;
-                self.count_builtin_access(mask.is_some());
-                self.contiguous_store(value, addr, align, mask);
+                self.lane_store(args[0], args[1], args[2])?;
                 // No result: the caller defines nothing for a void call.
                 Widened::Uniform(self.func.dfg.make_const(Type::BOOL, Constant::Poison))
             }
@@ -126,8 +145,9 @@ impl Widener<'_> {
         Ok(Some(widened))
     }
 
+    /// `rv_load`/`rv_store`: one scalar access.
     fn count_builtin_access(&mut self, masked: bool) {
-        self.stats.contiguous += 1;
+        self.stats.uniform += 1;
         if masked {
             self.stats.masked += 1;
         }
@@ -270,7 +290,8 @@ impl Widener<'_> {
     }
 
     /// `rv_compact(v, b)`: lane by lane, insert the value of every selected
-    /// lane at its prefix count (selects keep the vector for the others).
+    /// lane at its prefix count, into `v` itself (selects keep the vector
+    /// for the others), so lanes k..W-1 keep their own values.
     fn compact(
         &mut self,
         value: Value,
@@ -279,9 +300,15 @@ impl Widener<'_> {
     ) -> Result<Widened, WidenError> {
         let width = self.width;
         let vector_ty = self.vector_type(ret_ty)?;
+        if self.is_uniform(value)? {
+            // Every lane, packed or not, holds the one value.
+            return self.widened(value);
+        }
         let selected = self.active_and(condition)?;
         let positions = self.exclusive_prefix_count(selected, &Type::I32)?;
-        let mut packed = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+        // Lanes past the packed ones keep `value`'s own (RV's lookup table
+        // maps them to themselves).
+        let mut packed = self.vector(value)?;
         for lane in 0..width {
             let lane_index = self.func.dfg.int_const(Type::I32, u128::from(lane));
             let lane_value = self.lane(value, lane)?;
@@ -308,9 +335,10 @@ impl Widener<'_> {
         Ok(Widened::Vector(packed))
     }
 
-    /// The address of `p[k*W]` for `rv_load`/`rv_store` of `elem` values,
-    /// and the alignment of the vector access (the element's).
-    fn vector_slot_address(
+    /// The address `rv_load(p, k)` / `rv_store(p, k, _)` of `elem` values
+    /// access: lane `k`'s pointer when `p` is not uniform, `p[k]` when it is
+    /// (`k` uniform), and the alignment of the access (the element's).
+    fn lane_address(
         &mut self,
         name: &str,
         pointer: Value,
@@ -320,22 +348,73 @@ impl Widener<'_> {
         if !elem.is_scalar() {
             return Err(self.unsupported(format!("`{name}` of a {elem}")));
         }
-        let pointer = self.uniform_operand(name, pointer, "pointer")?;
-        let index = self.uniform_operand(name, index, "vector index")?;
-        let index_ty = self.func.dfg.value_type(index).clone();
-        if !index_ty.is_int() {
-            return Err(self.unsupported(format!("`{name}` needs an integer vector index")));
+        let index = self.uniform_operand(name, index, "lane number")?;
+        if !self.func.dfg.value_type(index).is_int() {
+            return Err(self.unsupported(format!("`{name}` needs an integer lane number")));
         }
-        let width = self.func.dfg.int_const(index_ty, u128::from(self.width));
-        let first = self.binary(BinaryOp::Mul, index, width);
-        let gep = InstData::Gep {
-            source_ty: elem.clone(),
-            base: pointer,
-            indices: vec![first],
-            inbounds: false,
-        };
-        let addr = self.append_value(gep, Type::PTR);
         let align = self.data_layout.abi_align(elem) as u32;
-        Ok((addr, align))
+        if self.is_uniform(pointer)? {
+            let pointer = self.lane0(pointer)?;
+            let gep = InstData::Gep {
+                source_ty: elem.clone(),
+                base: pointer,
+                indices: vec![index],
+                inbounds: false,
+            };
+            return Ok((self.append_value(gep, Type::PTR), align));
+        }
+        let pointers = self.vector(pointer)?;
+        let extract = InstData::ExtractElement { vector: pointers, index };
+        Ok((self.append_value(extract, Type::PTR), align))
+    }
+
+    /// `rv_load(p, k)`: one load (see [`Self::lane_address`]), when some
+    /// lane is active; the result is uniform.
+    fn lane_load(
+        &mut self,
+        pointer: Value,
+        index: Value,
+        ret_ty: &Type,
+    ) -> Result<Value, WidenError> {
+        let (addr, align) = self.lane_address("rv_load", pointer, index, ret_ty)?;
+        let load = InstData::Load { ty: ret_ty.clone(), addr, align, volatile: false };
+        let mask = self.block_mask()?;
+        self.count_builtin_access(mask.is_some());
+        Ok(match mask {
+            None => self.append_value(load, ret_ty.clone()),
+            Some(mask) => self
+                .emit_if_any_lane_active(mask, "rv_load", |this| {
+                    Ok(this.append(load, ret_ty.clone()))
+                })?
+                .expect("a load has a result"),
+        })
+    }
+
+    /// `rv_store(p, k, v)`: one store of the uniform `v` (see
+    /// [`Self::lane_address`]), when some lane is active.
+    fn lane_store(&mut self, pointer: Value, index: Value, value: Value) -> Result<(), WidenError> {
+        let value_ty = self.scalar.dfg.value_type(value).clone();
+        if !self.is_uniform(value)? {
+            return Err(self.unsupported(
+                "`rv_store` stores one value (RV's meaning): the stored value must be uniform, e.g. `rv_extract(v, k)`",
+            ));
+        }
+        let (addr, align) = self.lane_address("rv_store", pointer, index, &value_ty)?;
+        let value = self.lane0(value)?;
+        let store = InstData::Store { value, addr, align, volatile: false };
+        let mask = self.block_mask()?;
+        self.count_builtin_access(mask.is_some());
+        match mask {
+            None => {
+                self.append(store, Type::Void);
+            }
+            Some(mask) => {
+                self.emit_if_any_lane_active(mask, "rv_store", |this| {
+                    this.append(store, Type::Void);
+                    Ok(None)
+                })?;
+            }
+        }
+        Ok(())
     }
 }

@@ -1227,4 +1227,5 @@ fn reciprocal_quotients_are_exact_below_two_to_the_fifty() {
     assert!(naive_errors > 0);
 }
 
+mod atomics;
 mod masked;

@@ -633,9 +633,18 @@ fn any_of_a_mask_within_the_block_mask_needs_no_masking() {
 
 #[test]
 fn spmd_lane_movements() {
+    // The active odd lanes (0, 4, 6) packed to lanes 0..2; lanes 3..7 keep
+    // their own x (RV's meaning).
     let compact =
         run_builtin(|b, x, odd, _| call_builtin(b, "rv_compact", vec![x, odd], Type::I32)).0;
-    assert_eq!(compact[..3], [Some(3), Some(9), Some(5)]);
+    let expected: Vec<Option<u128>> = [3, 9, 5, 2, 9, 4, 5, 8].iter().map(|x| Some(*x)).collect();
+    assert_eq!(compact, expected);
+    let uniform = run_builtin(|b, _, odd, _| {
+        let seven = b.iconst(Type::I32, 7);
+        call_builtin(b, "rv_compact", vec![seven, odd], Type::I32)
+    })
+    .0;
+    assert_eq!(uniform, uniform_lanes(7));
     let shuffle = run_builtin(|b, x, _, _| {
         let one = b.iconst(Type::I32, 1);
         call_builtin(b, "rv_shuffle", vec![x, one], Type::I32)
@@ -663,28 +672,107 @@ fn spmd_lane_movements() {
     assert_eq!(lanes, uniform_lanes(8));
 }
 
+/// RV's `rv_load(p, k)`/`rv_store(p, k, v)`: one access through lane k's
+/// pointer (any lane, active or not), or at `p[k]` for a uniform `p`; the
+/// loaded value in every lane.
 #[test]
-fn spmd_vector_memory_touches_only_active_lanes() {
-    // Memory holds 100 + index in every i32 slot.
-    let (loaded, _) = run_builtin(|b, _, _, p| {
-        let one = b.iconst(Type::I32, 1);
-        call_builtin(b, "rv_load", vec![p, one], Type::I32)
-    });
-    for lane in 0..8 {
-        let expected = BUILTIN_ACTIVE[lane].then_some(108 + lane as u128);
-        if expected.is_some() {
-            assert_eq!(loaded[lane], expected, "lane {lane}");
-        }
+fn rv_load_and_store_go_through_lane_k() {
+    // Memory holds 100 + index in every i32 slot; x = [3, 6, 7, 2, 9, 4, 5, 8].
+    let load = |lane: i128, varying: bool| {
+        run_builtin(move |b, x, _, p| {
+            let k = b.iconst(Type::I32, lane);
+            let pointer = if varying { b.gep(Type::I32, p, vec![x]) } else { p };
+            call_builtin(b, "rv_load", vec![pointer, k], Type::I32)
+        })
+        .0
+    };
+    assert_eq!(load(1, false), uniform_lanes(101));
+    assert_eq!(load(1, true), uniform_lanes(106));
+    // Lane 2 is inactive; its pointer is still the one read.
+    assert_eq!(load(2, true), uniform_lanes(107));
+    let store = |lane: i128, varying: bool| {
+        run_builtin(move |b, x, _, p| {
+            let k = b.iconst(Type::I32, lane);
+            let value = b.iconst(Type::I32, 55);
+            let pointer = if varying { b.gep(Type::I32, p, vec![x]) } else { p };
+            call_builtin(b, "rv_store", vec![pointer, k, value], Type::Void);
+            x
+        })
+        .1
+    };
+    let unchanged = |slot: usize| 100 + slot as u32;
+    let memory = store(3, true);
+    for (slot, value) in memory.iter().enumerate() {
+        // Lane 3's pointer is p + 2.
+        assert_eq!(*value, if slot == 2 { 55 } else { unchanged(slot) }, "slot {slot}");
     }
-    let (_, memory) = run_builtin(|b, x, _, p| {
-        let zero = b.iconst(Type::I32, 0);
-        call_builtin(b, "rv_store", vec![p, zero, x], Type::Void);
-        x
-    });
-    for lane in 0..8 {
-        let expected =
-            if BUILTIN_ACTIVE[lane] { BUILTIN_XS[lane] as u32 } else { 100 + lane as u32 };
-        assert_eq!(memory[lane], expected, "lane {lane}");
+    let memory = store(4, false);
+    for (slot, value) in memory.iter().enumerate() {
+        assert_eq!(*value, if slot == 4 { 55 } else { unchanged(slot) }, "slot {slot}");
     }
-    assert_eq!(memory[8], 108);
+}
+
+#[test]
+fn rv_store_of_a_varying_value_is_refused() {
+    let mut func = Function::new("builtin", vec![Type::I32, Type::PTR], Type::Void);
+    let (x, p) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let zero = b.iconst(Type::I32, 0);
+    call_builtin(&mut b, "rv_store", vec![p, zero, x], Type::Void);
+    b.ret(None);
+    let config = config(8, Isa::Avx2, &[VECTOR, UNIFORM]);
+    let shapes = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let error = widen_function(&func, &shapes, &DataLayout::default(), &config).unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("`rv_store` stores one value"), "{message}");
+    assert!(message.contains("builtin") && message.contains("entry"), "{message}");
+}
+
+/// A call of an `rv_*` function Lanewise does not implement is an error
+/// naming it, not per-lane calls of an undefined symbol.
+#[test]
+fn unknown_rv_builtins_are_refused() {
+    for name in ["rv_reduce", "rv_frobnicate"] {
+        let mut func = Function::new("caller", vec![Type::I32], Type::I32);
+        let x = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let call =
+            b.call(Callee::Direct(name.into()), vec![x], Type::I32, CallEffects::SideEffects);
+        let result = b.func.dfg.result(call).unwrap();
+        b.ret(Some(result));
+        let config = config(4, Isa::Sse, &[VECTOR]);
+        let shapes = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+        let error = widen_function(&func, &shapes, &DataLayout::default(), &config).unwrap_err();
+        let message = error.to_string();
+        assert!(
+            message.contains(&format!("`{name}` is not an RV builtin"))
+                && message.contains("caller")
+                && message.contains("entry")
+                && message.contains("call"),
+            "{message}"
+        );
+    }
+}
+
+#[test]
+fn rv_align_is_its_pointer_and_rv_entry_mask_the_mask_argument() {
+    // rv_align(p + x, 4) keeps the varying pointer: a gather of 100 + x.
+    let loaded = run_builtin(|b, x, _, p| {
+        let pointer = b.gep(Type::I32, p, vec![x]);
+        let four = b.iconst(Type::I32, 4);
+        let aligned = call_builtin(b, "rv_align", vec![pointer, four], Type::PTR);
+        b.load(Type::I32, aligned, 4)
+    })
+    .0;
+    for lane in (0..8).filter(|lane| BUILTIN_ACTIVE[*lane]) {
+        assert_eq!(loaded[lane], Some(100 + BUILTIN_XS[lane]), "lane {lane}");
+    }
+    let entry = run_builtin(|b, _, _, _| call_builtin(b, "rv_entry_mask", vec![], Type::BOOL)).0;
+    let expected: Vec<Option<u128>> =
+        BUILTIN_ACTIVE.iter().map(|on| Some(u128::from(*on))).collect();
+    assert_eq!(entry, expected);
 }
