@@ -36,6 +36,20 @@ pub struct Function {
     /// that interprets the function's landing pads; a function with
     /// `landingpad` or `resume` must have one.
     pub personality: Option<String>,
+    /// The input's `llvm.lifetime.start`/`end` calls, which the lift drops,
+    /// as facts: the stack slot, the block that held the marker, and
+    /// whether it started the slot's lifetime. Valid for the lifted function
+    /// only (passes do not update it); `omp simd` loop planning reads it to
+    /// find the slots private to an iteration.
+    pub lifetime_markers: Vec<LifetimeMarker>,
+}
+
+/// One dropped lifetime marker (see [`Function::lifetime_markers`]).
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+pub struct LifetimeMarker {
+    pub slot: Value,
+    pub block: Block,
+    pub start: bool,
 }
 
 impl Function {
@@ -60,6 +74,7 @@ impl Function {
             shared_allocas: BTreeSet::new(),
             loop_hints: HashMap::new(),
             personality: None,
+            lifetime_markers: Vec::new(),
         }
     }
 

@@ -27,7 +27,7 @@ pub use builder::FunctionBuilder;
 pub use cranelift_entity::{EntityRef, PrimaryMap, SecondaryMap};
 pub use dfg::{Constant, DataFlowGraph, ValueData, ValueDef};
 pub use entities::{Block, Inst, Value};
-pub use function::{Function, Param};
+pub use function::{Function, LifetimeMarker, Param};
 pub use instructions::*;
 pub use layout::Layout;
 pub use loop_hints::LoopHints;

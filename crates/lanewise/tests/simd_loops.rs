@@ -433,6 +433,7 @@ macro_rules! simd_loop_tests {
 }
 
 simd_loop_tests!(
+    private_arrays,
     map_call,
     divergent_if,
     inner_while,
@@ -591,6 +592,7 @@ fn every_source_has_a_test() {
         "recursion",
         "inline_asm",
         "atomics",
+        "private_arrays",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -52,7 +52,7 @@ use inkwell::llvm_sys::{
 use lanewise_ir::{
     ArithFlags, AtomicAttrs, AtomicOrdering, AtomicRmwOp, BinaryOp, Block, CallEffects, Callee,
     CastFlags, CastOp, Constant, FastMathFlags, FloatPredicate, Function, InstData, IntPredicate,
-    LandingPadClause, LoopHints, SyncScope, Type, UnaryOp, Value, ValueDef,
+    LandingPadClause, LifetimeMarker, LoopHints, SyncScope, Type, UnaryOp, Value, ValueDef,
 };
 
 use crate::module::BridgeError;
@@ -281,6 +281,18 @@ fn is_dropped_intrinsic_call(inst: RawValue<'_>) -> bool {
         })
 }
 
+/// For a call of `llvm.lifetime.start`/`end`: whether it is a start.
+fn lifetime_marker_kind(inst: RawValue<'_>) -> Option<bool> {
+    let name = inst.called_value()?.name()?;
+    if name.starts_with("llvm.lifetime.start") {
+        Some(true)
+    } else if name.starts_with("llvm.lifetime.end") {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// An error location: the block and instruction being lifted.
 struct Location {
     block: String,
@@ -364,6 +376,7 @@ pub(crate) fn lift_function<'ctx>(
     }
 
     // Pass 1: blocks and placeholder instructions with their result types.
+    let mut lifetime_markers = Vec::new();
     for block in &llvm_blocks {
         let lanewise_block = lifter.func.dfg.make_block(block.name());
         lifter.func.layout.append_block(lanewise_block);
@@ -375,6 +388,11 @@ pub(crate) fn lift_function<'ctx>(
             block.name().unwrap_or_else(|| format!("<unnamed block #{block_index}>"));
         for inst in block.instructions() {
             if is_dropped_intrinsic_call(inst) {
+                if let Some(start) = lifetime_marker_kind(inst) {
+                    if let Some(slot) = inst.operand(0) {
+                        lifetime_markers.push((slot, lanewise_block, start));
+                    }
+                }
                 continue;
             }
             lifter.location.inst = inst.to_text();
@@ -408,6 +426,12 @@ pub(crate) fn lift_function<'ctx>(
                 location: inst.debug_location(),
             };
             lifter.func.loop_hints.insert(placeholder, hints);
+        }
+    }
+    // The lifetime markers whose slot is an instruction of the function.
+    for (slot, block, start) in lifetime_markers {
+        if let Some(&slot) = lifter.values.get(&slot) {
+            lifter.func.lifetime_markers.push(LifetimeMarker { slot, block, start });
         }
     }
     Ok(lifter.func)

@@ -198,6 +198,11 @@ pub struct LoopPlan {
     pub exit_phis: Vec<(Inst, LiveOut)>,
     /// Values defined before the loop and used in it, in first-use order.
     pub live_ins: Vec<Value>,
+    /// Stack slots defined before the loop that hold per-iteration data:
+    /// the variables declared in the loop body, whose allocas LLVM hoists
+    /// to the entry block (inlining does too). Each lane needs its own, so
+    /// the body allocates them itself ([`private_stack_slots`]).
+    pub private_allocas: Vec<Value>,
     /// The body's data operations by scalar width, weighted by inner-loop
     /// nesting: what W is chosen from ([`width`]).
     pub data_profile: DataProfile,
@@ -528,6 +533,8 @@ pub fn plan_simd_loop(
             }
         }
     }
+    let private_allocas = private_stack_slots(func, &in_loop, &live_ins, &all_users);
+    live_ins.retain(|value| !private_allocas.contains(value));
     Ok(LoopPlan {
         header,
         preheader,
@@ -540,8 +547,48 @@ pub fn plan_simd_loop(
         last_private,
         exit_phis,
         live_ins,
+        private_allocas,
         data_profile,
     })
+}
+
+/// The live-ins that are allocas private to an iteration. LLVM hoists the
+/// allocas of variables declared in the loop body to the entry block
+/// (inlining does too) and marks their lifetimes in the loop; the lift
+/// keeps those markers as [`Function::lifetime_markers`]. A slot is private
+/// when its lifetime starts and ends in the loop (nothing flows into an
+/// iteration or out of it), or when it is used in the loop only (nothing
+/// outside writes or reads it: a value carried from one iteration to the
+/// next would be a dependence `omp simd` rules out). Sharing one such slot
+/// between the lanes would make them overwrite each other's data.
+fn private_stack_slots(
+    func: &Function,
+    in_loop: &HashSet<Block>,
+    live_ins: &[Value],
+    users: &HashMap<Value, Vec<Inst>>,
+) -> Vec<Value> {
+    let marked_in_loop = |slot: Value, start: bool| {
+        func.lifetime_markers.iter().any(|marker| {
+            marker.slot == slot && marker.start == start && in_loop.contains(&marker.block)
+        })
+    };
+    live_ins
+        .iter()
+        .copied()
+        .filter(|value| {
+            let Some(def) = func.dfg.defining_inst(*value) else { return false };
+            if !matches!(func.dfg.inst(def), InstData::Alloca { .. }) {
+                return false;
+            }
+            if marked_in_loop(*value, true) && marked_in_loop(*value, false) {
+                return true;
+            }
+            let uses = users.get(value).map(Vec::as_slice).unwrap_or_default();
+            uses.iter().all(|user| {
+                func.layout.inst_block(*user).is_some_and(|block| in_loop.contains(&block))
+            })
+        })
+        .collect()
 }
 
 /// The constant step of `next = phi + step` (or `phi - step`), if it is one.
@@ -691,6 +738,18 @@ pub fn outline_loop_body(
     );
     let lane = builder.func.dfg.result(lane_call).expect("rv_lane_id returns the lane");
     builder.func.dfg.value_names[lane] = Some("lane".to_owned());
+    // The iteration's private stack slots: the body's own allocas (the
+    // whole-function pipeline gives each lane its own part).
+    for &slot in &plan.private_allocas {
+        let def = func.dfg.defining_inst(slot).expect("an alloca");
+        let InstData::Alloca { ty, count, align } = func.dfg.inst(def).clone() else {
+            unreachable!("private_stack_slots keeps allocas only")
+        };
+        let count = copy_value(func, builder.func, &map, count);
+        let alloca = builder.ins_value(InstData::Alloca { ty, count, align }, Type::PTR);
+        builder.func.dfg.value_names[alloca] = func.dfg.value_names[slot].clone();
+        map.insert(slot, alloca);
+    }
     let mut slot_addresses = Vec::new();
     for (reduction, slot) in plan.reductions.iter().zip(reduction_slots) {
         let address = builder.gep(reduction.ty.clone(), *slot, vec![lane]);
