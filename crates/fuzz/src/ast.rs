@@ -189,7 +189,11 @@ pub enum Arg {
     /// An `int` linear with `step` per lane: `scale * base + offset`, where
     /// `base` is the omp simd loop's `i` or the caller's own linear
     /// parameter.
-    LinearInt { base: String, scale: i32, offset: i32 },
+    LinearInt {
+        base: String,
+        scale: i32,
+        offset: i32,
+    },
     /// A pointer (a global array, or the caller's pointer parameter):
     /// `&array[scale * base]` for linear pointers, `array` for uniform ones.
     Pointer(PointerArg),
@@ -223,9 +227,18 @@ pub enum Expr {
     /// `cond ? a : b` with an `int` condition.
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
     /// `base[(unsigned)(index) & (len - 1)]`, `len` a power of two.
-    Load { base: String, ty: Ty, index: Box<Expr>, len: u32 },
+    Load {
+        base: String,
+        ty: Ty,
+        index: Box<Expr>,
+        len: u32,
+    },
     /// A call of a declare-simd function without side effects.
-    Call { function: String, ret: Ty, args: Vec<Arg> },
+    Call {
+        function: String,
+        ret: Ty,
+        args: Vec<Arg>,
+    },
     Math(MathFn, Ty, Box<Expr>),
 }
 
@@ -318,24 +331,58 @@ impl RedOp {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Stmt {
     /// `name = value;` (a local, or a lastprivate variable in a loop body).
-    Assign { name: String, value: Expr },
+    Assign {
+        name: String,
+        value: Expr,
+    },
     /// `array[(unsigned)(index) & (len - 1)] = value;` on a private array.
-    ArrayStore { array: String, len: u32, index: Expr, value: Expr },
+    ArrayStore {
+        array: String,
+        len: u32,
+        index: Expr,
+        value: Expr,
+    },
     /// `*pointer = value;` through a linear pointer parameter.
-    PointerStore { pointer: String, value: Expr },
+    PointerStore {
+        pointer: String,
+        value: Expr,
+    },
     /// `out_T[i] = value;` in an omp simd loop body.
-    OutStore { value: Expr },
+    OutStore {
+        value: Expr,
+    },
     /// `target = call;` or `(void)call;`: a call that stores through a
     /// linear pointer (never inside an expression).
-    CallStmt { target: Option<String>, call: Expr },
-    If { cond: Expr, then_body: Vec<Stmt>, else_body: Vec<Stmt> },
+    CallStmt {
+        target: Option<String>,
+        call: Expr,
+    },
+    If {
+        cond: Expr,
+        then_body: Vec<Stmt>,
+        else_body: Vec<Stmt>,
+    },
     /// `switch ((unsigned)(scrutinee) & 7u)`, each case ending in `break`
     /// unless it falls through.
-    Switch { scrutinee: Expr, cases: Vec<Case>, default: Vec<Stmt> },
+    Switch {
+        scrutinee: Expr,
+        cases: Vec<Case>,
+        default: Vec<Stmt>,
+    },
     /// `{ int counter = 0; while (counter < bound && cond) { counter++; body } }`
-    While { counter: String, bound: u32, cond: Expr, body: Vec<Stmt> },
+    While {
+        counter: String,
+        bound: u32,
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
     /// `for (int var = 0; var < (int)((unsigned)(limit) & mask); var++) body`
-    For { var: String, limit: Expr, mask: u32, body: Vec<Stmt> },
+    For {
+        var: String,
+        limit: Expr,
+        mask: u32,
+        body: Vec<Stmt>,
+    },
     Break,
     Continue,
     /// `return value;` (declare-simd functions only).
@@ -343,11 +390,22 @@ pub enum Stmt {
     /// `goto label;`, inside the `GotoScope` of the label.
     Goto(String),
     /// `{ body } label:;`
-    GotoScope { label: String, body: Vec<Stmt> },
+    GotoScope {
+        label: String,
+        body: Vec<Stmt>,
+    },
     /// An `rv_*` guard around `body`, see [`RvGuard`].
-    Rv { guard: RvGuard, cond: Expr, body: Vec<Stmt> },
+    Rv {
+        guard: RvGuard,
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
     /// A reduction update in an omp simd loop body.
-    Reduce { var: String, op: RedOp, value: Expr },
+    Reduce {
+        var: String,
+        op: RedOp,
+        value: Expr,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -363,11 +421,16 @@ pub enum ParamKind {
     Varying(Ty),
     Uniform(Ty),
     /// An `int` with `linear(p:step)`.
-    LinearInt { step: i32 },
+    LinearInt {
+        step: i32,
+    },
     /// `const T *p` with `uniform(p)`: a table of [`TABLE_LEN`] elements.
     UniformTable(Ty),
     /// `const T *p` with `linear(p:step)`: reads `p[0]` .. `p[step]`.
-    LinearIn { ty: Ty, step: i32 },
+    LinearIn {
+        ty: Ty,
+        step: i32,
+    },
     /// `T *p` with `linear(p)`: stores `*p`, never reads it.
     LinearOut(Ty),
 }
@@ -504,7 +567,8 @@ pub fn stmt_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
     match stmt {
         Stmt::If { then_body, else_body, .. } => vec![then_body, else_body],
         Stmt::Switch { cases, default, .. } => {
-            let mut blocks: Vec<&mut Vec<Stmt>> = cases.iter_mut().map(|case| &mut case.body).collect();
+            let mut blocks: Vec<&mut Vec<Stmt>> =
+                cases.iter_mut().map(|case| &mut case.body).collect();
             blocks.push(default);
             blocks
         }
@@ -572,7 +636,8 @@ pub fn stmt_parts_mut(stmt: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) 
     match stmt {
         Stmt::If { cond, then_body, else_body } => (vec![cond], vec![then_body, else_body]),
         Stmt::Switch { scrutinee, cases, default } => {
-            let mut blocks: Vec<&mut Vec<Stmt>> = cases.iter_mut().map(|case| &mut case.body).collect();
+            let mut blocks: Vec<&mut Vec<Stmt>> =
+                cases.iter_mut().map(|case| &mut case.body).collect();
             blocks.push(default);
             (vec![scrutinee], blocks)
         }

@@ -79,7 +79,12 @@ impl Summary {
     }
 
     pub fn failures(&self) -> usize {
-        self.reference_errors + self.mismatches + self.build_failures + self.internal_errors + self.crashes + self.timeouts
+        self.reference_errors
+            + self.mismatches
+            + self.build_failures
+            + self.internal_errors
+            + self.crashes
+            + self.timeouts
     }
 
     pub fn line(&self) -> String {
@@ -137,8 +142,10 @@ pub fn reduce_failure(
     config: &CampaignConfig,
 ) -> (String, String, Failure) {
     let reduce_dir = dir.join("reduce");
-    let limits =
-        ReduceLimits { max_checks: config.reduce_checks, deadline: Some(Instant::now() + config.reduce_time) };
+    let limits = ReduceLimits {
+        max_checks: config.reduce_checks,
+        deadline: Some(Instant::now() + config.reduce_time),
+    };
     let reduced = reduce(program, &limits, &mut |_, source| {
         fails_as(&reduce_dir, source, march, kind, &config.oracle)
     });
@@ -155,7 +162,10 @@ pub fn reduce_failure(
 
 /// Runs the campaign; `on_report` sees every seed's report as it arrives
 /// (in completion order). Returns the reports in seed order.
-pub fn run_campaign(config: &CampaignConfig, on_report: &mut dyn FnMut(&SeedReport)) -> Vec<SeedReport> {
+pub fn run_campaign(
+    config: &CampaignConfig,
+    on_report: &mut dyn FnMut(&SeedReport),
+) -> Vec<SeedReport> {
     let next = AtomicU64::new(config.seeds.start);
     let (sender, receiver) = mpsc::channel();
     let mut reports = Vec::new();
@@ -209,8 +219,15 @@ pub fn save(out_dir: &Path, report: &SeedReport) -> std::io::Result<()> {
         notes.push_str(&format!("-march={march}: {}: {}\n", failure.kind.label(), failure.detail));
     }
     if let Some((march, source, failure)) = &report.reduced {
-        let note = format!("/* reduced: -march={march}: {}: {} */\n", failure.kind.label(), failure.detail);
-        fs::write(out_dir.join(format!("seed-{}-{march}.reduced.c", report.seed)), format!("{note}{source}"))?;
+        let note = format!(
+            "/* reduced: -march={march}: {}: {} */\n",
+            failure.kind.label(),
+            failure.detail
+        );
+        fs::write(
+            out_dir.join(format!("seed-{}-{march}.reduced.c", report.seed)),
+            format!("{note}{source}"),
+        )?;
         notes.push_str(&format!("reduced on -march={march}: {}\n", failure.detail));
     }
     fs::write(out_dir.join(format!("seed-{}.txt", report.seed)), notes)

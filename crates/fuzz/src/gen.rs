@@ -250,7 +250,12 @@ impl Generator {
             lastprivates.push(LastPrivate { name: self.name("lp"), ty, value });
         }
         for last in &lastprivates {
-            scope.vars.push(Var { name: last.name.clone(), ty: last.ty, assignable: true, uniform: false });
+            scope.vars.push(Var {
+                name: last.name.clone(),
+                ty: last.ty,
+                assignable: true,
+                uniform: false,
+            });
         }
         let (locals, arrays) = self.locals(&mut scope, "t", "ka");
         self.budget = self.rng.range(4, i64::from(self.config.max_statements));
@@ -290,7 +295,12 @@ impl Generator {
             let kernel = &mut kernels[kernel_index];
             let mut scope = self.global_scope();
             scope.kernel = true;
-            scope.vars.push(Var { name: "i".into(), ty: Ty::Int, assignable: false, uniform: false });
+            scope.vars.push(Var {
+                name: "i".into(),
+                ty: Ty::Int,
+                assignable: false,
+                uniform: false,
+            });
             scope.linear_bases.push(("i".into(), 1));
             let call = self.call_of(&scope, index, 2).expect("kernels can call every function");
             if self.functions[index].stores_through_pointer() {
@@ -345,7 +355,8 @@ impl Generator {
         }
         match self.rng.weighted(&weights) {
             0 => {
-                let assignable: Vec<&Var> = scope.vars.iter().filter(|var| var.assignable).collect();
+                let assignable: Vec<&Var> =
+                    scope.vars.iter().filter(|var| var.assignable).collect();
                 let var = (*self.rng.pick(&assignable)).clone();
                 let mut value = self.expr(scope, var.ty, self.config.max_expr_depth);
                 if value == Expr::Var(var.name.clone(), var.ty) {
@@ -405,8 +416,11 @@ impl Generator {
                     cases.push(Case { value, body, falls_through: self.rng.chance(25) });
                 }
                 cases.sort_by_key(|case| case.value);
-                let default =
-                    if self.rng.chance(60) { self.block(&mut inner, depth + 1) } else { Vec::new() };
+                let default = if self.rng.chance(60) {
+                    self.block(&mut inner, depth + 1)
+                } else {
+                    Vec::new()
+                };
                 Stmt::Switch { scrutinee, cases, default }
             }
             7 => {
@@ -415,7 +429,12 @@ impl Generator {
                 let mut inner = scope.clone();
                 inner.break_ok = true;
                 inner.continue_ok = true;
-                inner.vars.push(Var { name: counter.clone(), ty: Ty::Int, assignable: false, uniform: false });
+                inner.vars.push(Var {
+                    name: counter.clone(),
+                    ty: Ty::Int,
+                    assignable: false,
+                    uniform: false,
+                });
                 let body = self.block(&mut inner, depth + 1);
                 Stmt::While { counter, bound: self.rng.range(1, 6) as u32, cond, body }
             }
@@ -425,7 +444,12 @@ impl Generator {
                 let mut inner = scope.clone();
                 inner.break_ok = true;
                 inner.continue_ok = true;
-                inner.vars.push(Var { name: var.clone(), ty: Ty::Int, assignable: false, uniform: false });
+                inner.vars.push(Var {
+                    name: var.clone(),
+                    ty: Ty::Int,
+                    assignable: false,
+                    uniform: false,
+                });
                 let body = self.block(&mut inner, depth + 1);
                 Stmt::For { var, limit, mask: *self.rng.pick(&[3u32, 7, 15]), body }
             }
@@ -512,18 +536,53 @@ impl Generator {
             Ty::Int => Lit::Int(if self.rng.chance(50) {
                 self.rng.range(-20, 20) as i32
             } else {
-                *self.rng.pick(&[0, 1, 2, 3, 7, 8, 15, 16, 31, 100, -1, -7, -100, 1000, 65535, i32::MAX, -i32::MAX])
+                *self.rng.pick(&[
+                    0,
+                    1,
+                    2,
+                    3,
+                    7,
+                    8,
+                    15,
+                    16,
+                    31,
+                    100,
+                    -1,
+                    -7,
+                    -100,
+                    1000,
+                    65535,
+                    i32::MAX,
+                    -i32::MAX,
+                ])
             }),
             Ty::UInt => Lit::UInt(if self.rng.chance(50) {
                 self.rng.below(50) as u32
             } else {
-                *self.rng.pick(&[0u32, 1, 2, 3, 7, 8, 15, 16, 31, 100, 255, 1000, 0x8000_0000, u32::MAX])
+                *self.rng.pick(&[
+                    0u32,
+                    1,
+                    2,
+                    3,
+                    7,
+                    8,
+                    15,
+                    16,
+                    31,
+                    100,
+                    255,
+                    1000,
+                    0x8000_0000,
+                    u32::MAX,
+                ])
             }),
             Ty::Float => Lit::Float(*self.rng.pick(&[
-                0.0f32, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 10.0, 100.0, 0.1, -0.001, 1e6, 1e-6, 12345.678,
+                0.0f32, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 10.0, 100.0, 0.1, -0.001, 1e6,
+                1e-6, 12345.678,
             ])),
             Ty::Double => Lit::Double(*self.rng.pick(&[
-                0.0f64, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 10.0, 100.0, 0.1, -0.001, 1e6, 1e-9, 12345.678,
+                0.0f64, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 10.0, 100.0, 0.1, -0.001, 1e6,
+                1e-9, 12345.678,
             ])),
         }
     }
@@ -633,13 +692,20 @@ impl Generator {
                 ParamKind::Varying(ty) => Arg::Varying(self.expr(scope, ty, depth)),
                 ParamKind::Uniform(ty) => Arg::Uniform(self.literal(ty)),
                 ParamKind::LinearInt { step } => {
-                    let bases: Vec<&(String, i32)> =
-                        scope.linear_bases.iter().filter(|(_, base_step)| step % base_step == 0).collect();
+                    let bases: Vec<&(String, i32)> = scope
+                        .linear_bases
+                        .iter()
+                        .filter(|(_, base_step)| step % base_step == 0)
+                        .collect();
                     if bases.is_empty() {
                         return None;
                     }
                     let (base, base_step) = (*self.rng.pick(&bases)).clone();
-                    Arg::LinearInt { base, scale: step / base_step, offset: self.rng.range(-3, 3) as i32 }
+                    Arg::LinearInt {
+                        base,
+                        scale: step / base_step,
+                        offset: self.rng.range(-3, 3) as i32,
+                    }
                 }
                 ParamKind::UniformTable(ty) => {
                     let tables: Vec<&(String, Ty)> =
@@ -648,7 +714,10 @@ impl Generator {
                 }
                 ParamKind::LinearIn { ty, step } => {
                     if scope.kernel {
-                        Arg::Pointer(PointerArg::Element { array: format!("in_{}", ty.suffix()), scale: step })
+                        Arg::Pointer(PointerArg::Element {
+                            array: format!("in_{}", ty.suffix()),
+                            scale: step,
+                        })
                     } else {
                         let own: Vec<&(String, Ty, i32)> = scope
                             .linear_in_params
@@ -663,7 +732,10 @@ impl Generator {
                 }
                 ParamKind::LinearOut(ty) => {
                     if scope.kernel {
-                        Arg::Pointer(PointerArg::Element { array: format!("out_{}", ty.suffix()), scale: 1 })
+                        Arg::Pointer(PointerArg::Element {
+                            array: format!("out_{}", ty.suffix()),
+                            scale: 1,
+                        })
                     } else {
                         let own: Vec<&(String, Ty)> =
                             scope.out_pointers.iter().filter(|(_, own_ty)| *own_ty == ty).collect();

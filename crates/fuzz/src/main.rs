@@ -7,9 +7,9 @@
 
 use clap::Parser;
 use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, Summary};
-use lanewise_fuzz::oracle::{OracleConfig, DEFAULT_MARCHES};
+use lanewise_fuzz::oracle::{check_program, OracleConfig, DEFAULT_MARCHES};
 use lanewise_fuzz::{generate, print_program};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -52,6 +52,9 @@ struct Cli {
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
+    /// Check this C file (a saved reproducer) on the -march list and exit.
+    #[arg(long, value_name = "FILE")]
+    check: Option<PathBuf>,
 }
 
 fn default_lanewise() -> PathBuf {
@@ -60,6 +63,43 @@ fn default_lanewise() -> PathBuf {
         .and_then(|exe| exe.parent().map(|dir| dir.join("lanewise")))
         .filter(|path| path.exists())
         .unwrap_or_else(|| PathBuf::from("lanewise"))
+}
+
+/// `--check FILE`: one line per -march.
+fn check_file(file: &Path, marches: &[String], oracle: &OracleConfig, work_dir: &Path) -> ExitCode {
+    let source = match std::fs::read_to_string(file) {
+        Ok(source) => source,
+        Err(error) => {
+            eprintln!("lanewise-fuzz: {}: {error}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = check_program(work_dir, &source, marches, oracle);
+    let _ = std::fs::remove_dir_all(work_dir);
+    if let Err(error) = outcome.reference {
+        println!("{}: reference failed: {}", file.display(), error.0);
+        return ExitCode::from(2);
+    }
+    let mut failed = false;
+    for (march, result) in &outcome.results {
+        match result {
+            Ok(()) => println!("{} -march={march}: ok", file.display()),
+            Err(failure) => {
+                failed = true;
+                println!(
+                    "{} -march={march}: {}: {}",
+                    file.display(),
+                    failure.kind.label(),
+                    failure.detail
+                )
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 fn main() -> ExitCode {
@@ -78,6 +118,9 @@ fn main() -> ExitCode {
         oracle.lanewise_env.push((key.to_owned(), value.to_owned()));
     }
     let work_dir = std::env::temp_dir().join(format!("lanewise-fuzz-{}", std::process::id()));
+    if let Some(file) = &cli.check {
+        return check_file(file, &cli.march, &oracle, &work_dir);
+    }
     let reduce = cli.reduce;
     let should_reduce = move |_: u64, _: &str| reduce;
     let config = CampaignConfig {

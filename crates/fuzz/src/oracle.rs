@@ -115,10 +115,11 @@ fn errors(path: &Path) -> String {
     let wanted: Vec<&str> = text
         .lines()
         .filter(|line| {
-            let lower = line.to_lowercase();
-            (lower.contains("error") && !lower.contains("frontend command failed"))
-                || lower.contains("assertion")
-                || lower.contains("on function")
+            let trimmed = line.trim_start();
+            !trimmed.starts_with('#')
+                && (line.contains("error:") && !line.contains("frontend command failed")
+                    || line.contains("Assertion")
+                    || line.contains("on function"))
         })
         .take(4)
         .collect();
@@ -165,7 +166,12 @@ pub fn reference(dir: &Path, config: &OracleConfig) -> Result<Vec<u8>, Reference
 
 /// Builds `dir/prog.c` with `lanewise cc -march=march`, runs it and compares
 /// its output with `expected`. `Ok(())` when they agree.
-pub fn check_march(dir: &Path, march: &str, expected: &[u8], config: &OracleConfig) -> Result<(), Failure> {
+pub fn check_march(
+    dir: &Path,
+    march: &str,
+    expected: &[u8],
+    config: &OracleConfig,
+) -> Result<(), Failure> {
     let binary = dir.join(format!("lw-{march}"));
     let mut build = Command::new(&config.lanewise);
     build
@@ -179,16 +185,25 @@ pub fn check_march(dir: &Path, march: &str, expected: &[u8], config: &OracleConf
     for (key, value) in &config.lanewise_env {
         build.env(key, value);
     }
-    let (out, err) = (dir.join(format!("lw-{march}.build.out")), dir.join(format!("lw-{march}.build.err")));
+    let (out, err) =
+        (dir.join(format!("lw-{march}.build.out")), dir.join(format!("lw-{march}.build.err")));
     let failure = |kind, detail: String| Err(Failure { kind, detail });
     match run_with_timeout(build, &out, &err, config.build_timeout) {
         Ok(Run::Exited(status)) if status.success() => {}
         Ok(Run::Exited(status)) => {
-            return failure(FailureKind::BuildFailure, format!("lanewise cc exited with {status}: {}", errors(&err)))
+            return failure(
+                FailureKind::BuildFailure,
+                format!("lanewise cc exited with {status}: {}", errors(&err)),
+            )
         }
-        Ok(Run::TimedOut) => return failure(FailureKind::BuildFailure, "lanewise cc timed out".into()),
+        Ok(Run::TimedOut) => {
+            return failure(FailureKind::BuildFailure, "lanewise cc timed out".into())
+        }
         Err(error) => {
-            return failure(FailureKind::BuildFailure, format!("cannot run {}: {error}", config.lanewise.display()))
+            return failure(
+                FailureKind::BuildFailure,
+                format!("cannot run {}: {error}", config.lanewise.display()),
+            )
         }
     }
     let build_log = fs::read_to_string(&err).unwrap_or_default();
@@ -199,10 +214,15 @@ pub fn check_march(dir: &Path, march: &str, expected: &[u8], config: &OracleConf
     match run_with_timeout(Command::new(&binary), &out, &err, config.run_timeout) {
         Ok(Run::Exited(status)) if status.success() => {}
         Ok(Run::Exited(status)) => {
-            return failure(FailureKind::Crash, format!("program exited with {status}: {}", tail(&err, 4)))
+            return failure(
+                FailureKind::Crash,
+                format!("program exited with {status}: {}", tail(&err, 4)),
+            )
         }
         Ok(Run::TimedOut) => return failure(FailureKind::Timeout, "program timed out".into()),
-        Err(error) => return failure(FailureKind::Crash, format!("cannot run the program: {error}")),
+        Err(error) => {
+            return failure(FailureKind::Crash, format!("cannot run the program: {error}"))
+        }
     }
     let actual = fs::read(&out).unwrap_or_default();
     if actual == expected {
@@ -217,11 +237,7 @@ pub fn first_difference(expected: &[u8], actual: &[u8]) -> String {
     let actual = String::from_utf8_lossy(actual);
     let expected_lines: Vec<&str> = expected.lines().collect();
     let actual_lines: Vec<&str> = actual.lines().collect();
-    let differing = expected_lines
-        .iter()
-        .zip(&actual_lines)
-        .filter(|(a, b)| a != b)
-        .count()
+    let differing = expected_lines.iter().zip(&actual_lines).filter(|(a, b)| a != b).count()
         + expected_lines.len().abs_diff(actual_lines.len());
     for (line, (a, b)) in expected_lines.iter().zip(&actual_lines).enumerate() {
         if a != b {
@@ -253,9 +269,17 @@ pub struct ProgramOutcome {
 }
 
 /// Checks `source` on every -march of `marches`, in `dir`.
-pub fn check_program(dir: &Path, source: &str, marches: &[String], config: &OracleConfig) -> ProgramOutcome {
+pub fn check_program(
+    dir: &Path,
+    source: &str,
+    marches: &[String],
+    config: &OracleConfig,
+) -> ProgramOutcome {
     if let Err(error) = write_source(dir, source) {
-        return ProgramOutcome { reference: Err(ReferenceError(error.to_string())), results: Vec::new() };
+        return ProgramOutcome {
+            reference: Err(ReferenceError(error.to_string())),
+            results: Vec::new(),
+        };
     }
     let expected = match reference(dir, config) {
         Ok(expected) => expected,
@@ -270,7 +294,13 @@ pub fn check_program(dir: &Path, source: &str, marches: &[String], config: &Orac
 
 /// Whether `source` fails on `march` with a failure of `kind` (the
 /// reducer's predicate). A candidate whose reference build fails does not.
-pub fn fails_as(dir: &Path, source: &str, march: &str, kind: FailureKind, config: &OracleConfig) -> bool {
+pub fn fails_as(
+    dir: &Path,
+    source: &str,
+    march: &str,
+    kind: FailureKind,
+    config: &OracleConfig,
+) -> bool {
     if write_source(dir, source).is_err() {
         return false;
     }

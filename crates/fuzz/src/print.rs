@@ -171,7 +171,8 @@ fn print_function(out: &mut String, function: &Function) {
 fn print_locals(out: &mut String, level: usize, locals: &[Local], arrays: &[PrivateArray]) {
     let pad = "    ".repeat(level);
     for local in locals {
-        writeln!(out, "{pad}{} {} = {};", local.ty.c_name(), local.name, expr(&local.init)).unwrap();
+        writeln!(out, "{pad}{} {} = {};", local.ty.c_name(), local.name, expr(&local.init))
+            .unwrap();
     }
     for array in arrays {
         let element = match array.ty {
@@ -257,8 +258,14 @@ fn print_kernel(out: &mut String, kernel: &Kernel) {
             .unwrap();
     }
     for last in &kernel.lastprivates {
-        writeln!(out, "    {} {} = {};", last.ty.c_name(), last.name, expr(&Expr::Lit(Lit::zero(last.ty))))
-            .unwrap();
+        writeln!(
+            out,
+            "    {} {} = {};",
+            last.ty.c_name(),
+            last.name,
+            expr(&Expr::Lit(Lit::zero(last.ty)))
+        )
+        .unwrap();
     }
     let outputs = written_outputs(kernel);
     for suffix in &outputs {
@@ -266,7 +273,8 @@ fn print_kernel(out: &mut String, kernel: &Kernel) {
     }
     let mut pragma = String::from("#pragma omp simd");
     for reduction in &kernel.reductions {
-        write!(pragma, " reduction({}:{})", reduction_clause(reduction.op), reduction.name).unwrap();
+        write!(pragma, " reduction({}:{})", reduction_clause(reduction.op), reduction.name)
+            .unwrap();
     }
     if !kernel.lastprivates.is_empty() {
         let names: Vec<&str> = kernel.lastprivates.iter().map(|last| last.name.as_str()).collect();
@@ -464,7 +472,9 @@ fn literal(lit: Lit) -> String {
         Lit::Int(value) if value < 0 => format!("({value})"),
         Lit::Int(value) => format!("{value}"),
         Lit::UInt(value) => format!("{value}u"),
-        Lit::Float(value) => wrap_negative(format!("{}f", float_text(format!("{value:e}"), value == 0.0))),
+        Lit::Float(value) => {
+            wrap_negative(format!("{}f", float_text(format!("{value:e}"), value == 0.0)))
+        }
         Lit::Double(value) => wrap_negative(float_text(format!("{value:e}"), value == 0.0)),
     }
 }
@@ -556,7 +566,8 @@ fn binary(op: BinOp, ty: Ty, a: &str, b: &str) -> String {
     let symbol = op.symbol();
     match (ty, op) {
         (Ty::Int, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) => {
-            let b = if op == BinOp::Shl { format!("(({b}) & 31)") } else { format!("(unsigned)({b})") };
+            let b =
+                if op == BinOp::Shl { format!("(({b}) & 31)") } else { format!("(unsigned)({b})") };
             format!("((int)((unsigned)({a}) {symbol} {b}))")
         }
         (Ty::Int, BinOp::Div | BinOp::Rem) => format!("(({a}) {symbol} ((({b}) & 15) + 1))"),
@@ -599,8 +610,14 @@ mod tests {
             expr(&Expr::Binary(BinOp::Add, Ty::Int, a.clone(), b.clone())),
             "((int)((unsigned)(a) + (unsigned)(b)))"
         );
-        assert_eq!(expr(&Expr::Binary(BinOp::Div, Ty::Int, a.clone(), b)), "((a) / (((b) & 15) + 1))");
-        assert_eq!(expr(&Expr::Cast(Ty::Int, Box::new(Expr::Var("x".into(), Ty::Float)))), "lw_f2i(x)");
+        assert_eq!(
+            expr(&Expr::Binary(BinOp::Div, Ty::Int, a.clone(), b)),
+            "((a) / (((b) & 15) + 1))"
+        );
+        assert_eq!(
+            expr(&Expr::Cast(Ty::Int, Box::new(Expr::Var("x".into(), Ty::Float)))),
+            "lw_f2i(x)"
+        );
         assert_eq!(expr(&Expr::Unary(UnOp::Neg, a)), "((int)(0u - (unsigned)(a)))");
     }
 }

@@ -71,7 +71,8 @@ pub fn reduce(
     let mut checks = 0;
     let mut steps = 0;
     let out_of_budget = |checks: usize| {
-        checks >= limits.max_checks || limits.deadline.is_some_and(|deadline| Instant::now() >= deadline)
+        checks >= limits.max_checks
+            || limits.deadline.is_some_and(|deadline| Instant::now() >= deadline)
     };
     loop {
         let mut progress = false;
@@ -196,15 +197,17 @@ fn candidate(pass: Pass, program: &Program, k: usize) -> Option<Option<Program>>
             let mut index = k;
             let mut outcome = None;
             for body in bodies_mut(&mut next) {
-                outcome = nth_stmt_block(body, &mut index, &mut |block, position, which| {
-                    match hoisted(&block[position], which) {
+                outcome =
+                    nth_stmt_block(body, &mut index, &mut |block, position, which| match hoisted(
+                        &block[position],
+                        which,
+                    ) {
                         Some(stmts) => {
                             block.splice(position..=position, stmts);
                             true
                         }
                         None => false,
-                    }
-                });
+                    });
                 if outcome.is_some() {
                     break;
                 }
@@ -233,7 +236,11 @@ fn bodies_mut(program: &mut Program) -> Vec<&mut Vec<Stmt>> {
 
 /// Applies `op` to the `index`-th statement list (preorder, `stmts`
 /// itself first); `Some(applied)` when found.
-fn nth_block(stmts: &mut Vec<Stmt>, index: &mut usize, op: &mut dyn FnMut(&mut Vec<Stmt>) -> bool) -> Option<bool> {
+fn nth_block(
+    stmts: &mut Vec<Stmt>,
+    index: &mut usize,
+    op: &mut dyn FnMut(&mut Vec<Stmt>) -> bool,
+) -> Option<bool> {
     if *index == 0 {
         return Some(op(stmts));
     }
@@ -335,7 +342,6 @@ fn free_jumps(stmts: &[Stmt]) -> (bool, bool) {
     }
     (free_break, free_continue)
 }
-
 
 fn substitute(stmts: &mut [Stmt], name: &str, lit: Lit) {
     fn visit(expr: &mut Expr, name: &str, lit: Lit) {
