@@ -2,7 +2,7 @@
 //! by worker threads, failures reduced (in the workers) and saved.
 
 use crate::ast::Program;
-use crate::gen::generate;
+use crate::gen::{generate_with, GenConfig};
 use crate::oracle::{check_program, fails_as, Failure, FailureKind, OracleConfig};
 use crate::print::print_program;
 use crate::reduce::{reduce, ReduceLimits};
@@ -15,6 +15,7 @@ use std::time::{Duration, Instant};
 
 pub struct CampaignConfig<'a> {
     pub seeds: Range<u64>,
+    pub generator: GenConfig,
     pub marches: Vec<String>,
     pub jobs: usize,
     pub oracle: OracleConfig,
@@ -109,7 +110,7 @@ impl Summary {
 
 /// Checks one seed in `dir` (and reduces its first failure if asked).
 pub fn check_seed(seed: u64, dir: &Path, config: &CampaignConfig) -> SeedReport {
-    let program = generate(seed);
+    let program = generate_with(seed, &config.generator);
     let source = print_program(&program);
     let outcome = check_program(dir, &source, &config.marches, &config.oracle);
     let mut report = SeedReport {

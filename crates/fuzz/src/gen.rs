@@ -21,11 +21,22 @@ pub struct GenConfig {
     /// Statements per function or kernel body (nested ones included).
     pub max_statements: u32,
     pub max_expr_depth: u32,
+    /// Private arrays in functions and loop bodies.
+    pub private_arrays: bool,
+    /// `rv_any`/`rv_all` guards.
+    pub rv_guards: bool,
 }
 
 impl Default for GenConfig {
     fn default() -> Self {
-        GenConfig { max_functions: 3, max_kernels: 3, max_statements: 18, max_expr_depth: 3 }
+        GenConfig {
+            max_functions: 3,
+            max_kernels: 3,
+            max_statements: 18,
+            max_expr_depth: 3,
+            private_arrays: true,
+            rv_guards: true,
+        }
     }
 }
 
@@ -209,7 +220,8 @@ impl Generator {
             locals.push(Local { name, ty, init });
         }
         let mut arrays = Vec::new();
-        for _ in 0..self.rng.weighted(&[50, 35, 15]) {
+        let array_count = self.rng.weighted(&[50, 35, 15]);
+        for _ in 0..if self.config.private_arrays { array_count } else { 0 } {
             let ty = self.ty();
             let len = *self.rng.pick(&[4u32, 8, 16]);
             let init = self.expr(scope, ty, 1);
@@ -347,7 +359,7 @@ impl Generator {
             if scope.return_ty.is_some() { 4 } else { 0 },
             if scope.labels.is_empty() { 0 } else { 5 },
             if nest { 3 } else { 0 },
-            if nest { 4 } else { 0 },
+            if nest && self.config.rv_guards { 4 } else { 0 },
             if scope.reductions.is_empty() { 0 } else { 12 },
         ];
         if weights.iter().all(|&w| w == 0) {

@@ -7,8 +7,9 @@
 
 use clap::Parser;
 use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, Summary};
+use lanewise_fuzz::gen::{generate_with, GenConfig};
 use lanewise_fuzz::oracle::{check_program, OracleConfig, DEFAULT_MARCHES};
-use lanewise_fuzz::{generate, print_program};
+use lanewise_fuzz::print_program;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -49,6 +50,12 @@ struct Cli {
     /// Extra environment for the lanewise builds (e.g. LANEWISE_NARROW_LOOPS=off); repeatable.
     #[arg(long = "env", value_name = "KEY=VALUE")]
     env: Vec<String>,
+    /// Generate no private arrays (to look past a bug they trigger).
+    #[arg(long)]
+    no_private_arrays: bool,
+    /// Generate no rv_any/rv_all guards.
+    #[arg(long)]
+    no_rv: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -104,8 +111,13 @@ fn check_file(file: &Path, marches: &[String], oracle: &OracleConfig, work_dir: 
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let generator = GenConfig {
+        private_arrays: !cli.no_private_arrays,
+        rv_guards: !cli.no_rv,
+        ..GenConfig::default()
+    };
     if let Some(seed) = cli.print {
-        print!("{}", print_program(&generate(seed)));
+        print!("{}", print_program(&generate_with(seed, &generator)));
         return ExitCode::SUCCESS;
     }
     let mut oracle = OracleConfig::new(cli.lanewise.clone().unwrap_or_else(default_lanewise));
@@ -125,6 +137,7 @@ fn main() -> ExitCode {
     let should_reduce = move |_: u64, _: &str| reduce;
     let config = CampaignConfig {
         seeds: cli.seed..cli.seed + cli.count,
+        generator,
         marches: cli.march.clone(),
         jobs: cli.jobs,
         oracle,

@@ -172,6 +172,12 @@ pub fn check_march(
     expected: &[u8],
     config: &OracleConfig,
 ) -> Result<(), Failure> {
+    let binary = build_lanewise(dir, march, config)?;
+    run_lanewise(dir, march, &binary, expected, config)
+}
+
+/// Builds `dir/prog.c` with `lanewise cc -march=march`; the executable.
+fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<PathBuf, Failure> {
     let binary = dir.join(format!("lw-{march}"));
     let mut build = Command::new(&config.lanewise);
     build
@@ -208,10 +214,22 @@ pub fn check_march(
     }
     let build_log = fs::read_to_string(&err).unwrap_or_default();
     if let Some(line) = build_log.lines().find(|line| line.contains("internal error in lanewise")) {
-        return failure(FailureKind::InternalError, line.to_owned());
+        return Err(Failure { kind: FailureKind::InternalError, detail: line.to_owned() });
     }
+    Ok(binary)
+}
+
+/// Runs the `lanewise cc` build and compares its output with `expected`.
+fn run_lanewise(
+    dir: &Path,
+    march: &str,
+    binary: &Path,
+    expected: &[u8],
+    config: &OracleConfig,
+) -> Result<(), Failure> {
+    let failure = |kind, detail: String| Err(Failure { kind, detail });
     let (out, err) = (dir.join(format!("lw-{march}.out")), dir.join(format!("lw-{march}.err")));
-    match run_with_timeout(Command::new(&binary), &out, &err, config.run_timeout) {
+    match run_with_timeout(Command::new(binary), &out, &err, config.run_timeout) {
         Ok(Run::Exited(status)) if status.success() => {}
         Ok(Run::Exited(status)) => {
             return failure(
@@ -304,8 +322,16 @@ pub fn fails_as(
     if write_source(dir, source).is_err() {
         return false;
     }
-    let Ok(expected) = reference(dir, config) else {
+    // The reference and the lanewise build at once: a reduction checks one
+    // candidate at a time.
+    let (expected, binary) = std::thread::scope(|scope| {
+        let reference = scope.spawn(|| reference(dir, config));
+        let binary = build_lanewise(dir, march, config);
+        (reference.join().expect("the reference thread does not panic"), binary)
+    });
+    let Ok(expected) = expected else {
         return false;
     };
-    matches!(check_march(dir, march, &expected, config), Err(failure) if failure.kind == kind)
+    let result = binary.and_then(|binary| run_lanewise(dir, march, &binary, &expected, config));
+    matches!(result, Err(failure) if failure.kind == kind)
 }

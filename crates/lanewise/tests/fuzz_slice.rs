@@ -11,6 +11,7 @@
 //! list stays honest.
 
 use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, SeedReport, Summary};
+use lanewise_fuzz::gen::GenConfig;
 use lanewise_fuzz::oracle::{FailureKind, OracleConfig, DEFAULT_MARCHES};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -87,6 +88,7 @@ fn fuzz_slice_matches_clang() {
     let _ = std::fs::remove_dir_all(&work_dir);
     let config = CampaignConfig {
         seeds: SEEDS,
+        generator: GenConfig::default(),
         marches: DEFAULT_MARCHES.iter().map(|march| march.to_string()).collect(),
         jobs: 2,
         oracle,
