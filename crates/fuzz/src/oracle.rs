@@ -146,7 +146,8 @@ pub fn reference(dir: &Path, config: &OracleConfig) -> Result<Vec<u8>, Reference
         .arg(dir.join("prog.c"))
         .arg("-o")
         .arg(&binary)
-        .arg("-lm");
+        .arg("-lm")
+        .env("TMPDIR", dir);
     let (out, err) = (dir.join("ref.build.out"), dir.join("ref.build.err"));
     match run_with_timeout(build, &out, &err, config.build_timeout) {
         Ok(Run::Exited(status)) if status.success() => {}
@@ -188,6 +189,9 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
         .arg("-o")
         .arg(&binary)
         .arg("-lm");
+    // Temporaries in the work directory: out of reach of whatever cleans
+    // /tmp while a campaign runs.
+    build.env("TMPDIR", dir);
     for (key, value) in &config.lanewise_env {
         build.env(key, value);
     }
