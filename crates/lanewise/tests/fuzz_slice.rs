@@ -36,9 +36,9 @@ const AVX512: &[&str] = &["x86-64-v4", "skylake-avx512", "native"];
 const PRIVATE_ARRAY: &str = "private array filled by a loop with varying values and read at a \
      constant index gives one lane's value to every lane (all -march, also without narrowing; \
      fuzz-findings 001, 002)";
-const UNIFORM_LOAD_BEHIND_GUARD: &str = "bug class 1: uniform load behind an any-lane guard \
-     (here rv_any) feeding a uniform branch in a divergent region, poison when no lane is \
-     active (AVX-512 only; fuzz-findings 004)";
+const AVX512_CALL_ABI: &str = "bug class 2 (likely): a caller built for x86-64-v4 (256-bit \
+     preference) calls a declare-simd variant and the results are wrong; passes with \
+     -mprefer-vector-width=512 and at x86-64-v2/v3 (fuzz-findings 004, 006)";
 const NARROWED_D_VARIANT: &str = "narrowed divergent loop in an AVX2 (`d`) variant built for an \
      AVX-512 target: LLVM 'Do not know how to split the result of this operator!' (passes \
      with LANEWISE_NARROW_LOOPS=off; fuzz-findings 003)";
@@ -50,12 +50,7 @@ const KNOWN_FAILURES: &[KnownFailure] = &[
         kind: FailureKind::BuildFailure,
         class: NARROWED_D_VARIANT,
     },
-    KnownFailure {
-        seed: 7,
-        marches: AVX512,
-        kind: FailureKind::Mismatch,
-        class: UNIFORM_LOAD_BEHIND_GUARD,
-    },
+    KnownFailure { seed: 7, marches: AVX512, kind: FailureKind::Mismatch, class: AVX512_CALL_ABI },
     KnownFailure {
         seed: 22,
         marches: &["x86-64-v3"],
