@@ -345,22 +345,22 @@ impl Generator {
         let impure: Vec<usize> =
             (0..scope.callable).filter(|&f| self.functions[f].stores_through_pointer()).collect();
         let weights = [
-            if has_assignable { 30 } else { 0 },
-            if scope.arrays.is_empty() { 0 } else { 8 },
-            if scope.out_pointers.is_empty() { 0 } else { 6 },
-            if scope.kernel { 8 } else { 0 },
-            if impure.is_empty() { 0 } else { 5 },
-            if nest { 14 } else { 0 },
-            if nest { 5 } else { 0 },
-            if nest { 5 } else { 0 },
-            if nest { 6 } else { 0 },
-            if scope.break_ok { 5 } else { 0 },
-            if scope.continue_ok { 4 } else { 0 },
-            if scope.return_ty.is_some() { 4 } else { 0 },
-            if scope.labels.is_empty() { 0 } else { 5 },
-            if nest { 3 } else { 0 },
-            if nest && self.config.rv_guards { 4 } else { 0 },
-            if scope.reductions.is_empty() { 0 } else { 12 },
+            if has_assignable { 30 } else { 0 },         // 0: assignment
+            if scope.arrays.is_empty() { 0 } else { 8 }, // 1: private array store
+            if scope.out_pointers.is_empty() { 0 } else { 6 }, // 2: store through a pointer
+            if scope.kernel { 8 } else { 0 },            // 3: out_T[i] store
+            if impure.is_empty() { 0 } else { 5 },       // 4: call that stores
+            if nest { 14 } else { 0 },                   // 5: if/else
+            if nest { 5 } else { 0 },                    // 6: switch
+            if nest { 5 } else { 0 },                    // 7: while
+            if nest { 6 } else { 0 },                    // 8: for
+            if scope.break_ok { 5 } else { 0 },          // 9: if (c) break
+            if scope.continue_ok { 4 } else { 0 },       // 10: if (c) continue
+            if scope.return_ty.is_some() { 4 } else { 0 }, // 11: if (c) return
+            if scope.labels.is_empty() { 0 } else { 5 }, // 12: if (c) goto
+            if nest { 3 } else { 0 },                    // 13: goto scope
+            if nest && self.config.rv_guards { 4 } else { 0 }, // 14: rv_* guard
+            if scope.reductions.is_empty() { 0 } else { 12 }, // 15: reduction update
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -641,14 +641,14 @@ impl Generator {
             (0..scope.callable).filter(|&f| !self.functions[f].stores_through_pointer()).collect();
         let integer = !ty.is_float();
         let weights = [
-            30,
-            5,
-            10,
-            8,
-            12,
-            if pure.is_empty() { 0 } else { 7 },
-            if ty == Ty::Int { 8 } else { 0 },
-            if integer { 0 } else { 6 },
+            30,                                  // 0: binary operation
+            5,                                   // 1: unary operation
+            10,                                  // 2: conversion
+            8,                                   // 3: select
+            12,                                  // 4: load
+            if pure.is_empty() { 0 } else { 7 }, // 5: call
+            if ty == Ty::Int { 8 } else { 0 },   // 6: condition as a value
+            if integer { 0 } else { 6 },         // 7: libm
         ];
         let a = Box::new;
         match self.rng.weighted(&weights) {
