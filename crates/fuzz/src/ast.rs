@@ -1,0 +1,680 @@
+//! The C subset the generator writes and the reducer shrinks.
+//!
+//! Undefined behaviour is excluded by construction *in the printer*
+//! (print.rs), not by the values the generator happens to choose: every
+//! signed `+ - * << -x` is done in `unsigned`, every divisor is
+//! `(b & 15) + 1`, every array index is masked into bounds, every
+//! float-to-int conversion goes through a range-checked helper, every loop
+//! has a counter bound, and every local is initialized where it is
+//! declared. So any tree of these nodes, also one the reducer cut down, is
+//! a program without undefined behaviour, as long as it is well formed:
+//! `break`/`continue` inside a loop (or `break` inside a `switch`), `goto L`
+//! inside the [`Stmt::GotoScope`] of `L`, and names in scope; the reducer
+//! checks those.
+
+/// The scalar types of the programs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Ty {
+    Int,
+    UInt,
+    Float,
+    Double,
+}
+
+impl Ty {
+    pub const ALL: [Ty; 4] = [Ty::Int, Ty::UInt, Ty::Float, Ty::Double];
+
+    pub fn c_name(self) -> &'static str {
+        match self {
+            Ty::Int => "int",
+            Ty::UInt => "unsigned",
+            Ty::Float => "float",
+            Ty::Double => "double",
+        }
+    }
+
+    /// The suffix of the program's per-type globals (`g_i`, `in_f`, `out_d`).
+    pub fn suffix(self) -> &'static str {
+        match self {
+            Ty::Int => "i",
+            Ty::UInt => "u",
+            Ty::Float => "f",
+            Ty::Double => "d",
+        }
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Ty::Float | Ty::Double)
+    }
+}
+
+/// A literal of one of the four types.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Lit {
+    Int(i32),
+    UInt(u32),
+    Float(f32),
+    Double(f64),
+}
+
+impl Lit {
+    pub fn ty(self) -> Ty {
+        match self {
+            Lit::Int(_) => Ty::Int,
+            Lit::UInt(_) => Ty::UInt,
+            Lit::Float(_) => Ty::Float,
+            Lit::Double(_) => Ty::Double,
+        }
+    }
+
+    /// The simplest literal of a type (what the reducer replaces with).
+    pub fn zero(ty: Ty) -> Lit {
+        match ty {
+            Ty::Int => Lit::Int(0),
+            Ty::UInt => Lit::UInt(0),
+            Ty::Float => Lit::Float(0.0),
+            Ty::Double => Lit::Double(0.0),
+        }
+    }
+
+    pub fn one(ty: Ty) -> Lit {
+        match ty {
+            Ty::Int => Lit::Int(1),
+            Ty::UInt => Lit::UInt(1),
+            Ty::Float => Lit::Float(1.0),
+            Ty::Double => Lit::Double(1.0),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnOp {
+    /// `-x` (in unsigned for `int`).
+    Neg,
+    /// `~x` (integers).
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    /// Integers: by `(b & 15) + 1`; floats: IEEE division.
+    Div,
+    /// Integers only, by `(b & 15) + 1`.
+    Rem,
+    And,
+    Or,
+    Xor,
+    /// Integers only, by `b & 31`.
+    Shl,
+    Shr,
+}
+
+impl BinOp {
+    pub const INTEGER: [BinOp; 10] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Div,
+        BinOp::Rem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::Shr,
+    ];
+    pub const FLOAT: [BinOp; 4] = [BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::Div];
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CmpOp {
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Eq,
+    Ne,
+}
+
+impl CmpOp {
+    pub const ALL: [CmpOp; 6] = [CmpOp::Lt, CmpOp::Le, CmpOp::Gt, CmpOp::Ge, CmpOp::Eq, CmpOp::Ne];
+
+    pub fn symbol(self) -> &'static str {
+        match self {
+            CmpOp::Lt => "<",
+            CmpOp::Le => "<=",
+            CmpOp::Gt => ">",
+            CmpOp::Ge => ">=",
+            CmpOp::Eq => "==",
+            CmpOp::Ne => "!=",
+        }
+    }
+}
+
+/// libm functions that are exact (the same bits per lane in any build).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MathFn {
+    /// `sqrt(fabs(x))`.
+    SqrtAbs,
+    Fabs,
+    Floor,
+}
+
+/// An argument of a call of a declare-simd function. Only `Varying`
+/// arguments are expressions the reducer may change: the others must keep
+/// the shape the callee's clause promises (OpenMP makes a call that breaks
+/// it undefined).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Varying(Expr),
+    /// A literal for a `uniform` scalar parameter.
+    Uniform(Lit),
+    /// An `int` linear with `step` per lane: `scale * base + offset`, where
+    /// `base` is the omp simd loop's `i` or the caller's own linear
+    /// parameter.
+    LinearInt {
+        base: String,
+        scale: i32,
+        offset: i32,
+    },
+    /// A pointer (a global array, or the caller's pointer parameter):
+    /// `&array[scale * base]` for linear pointers, `array` for uniform ones.
+    Pointer(PointerArg),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum PointerArg {
+    /// `array` (a global table or the caller's uniform table parameter).
+    Table(String),
+    /// `&array[scale * i]` in an omp simd loop.
+    Element { array: String, scale: i32 },
+    /// The caller's own linear pointer parameter, passed on.
+    Param(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Lit(Lit),
+    Var(String, Ty),
+    Unary(UnOp, Box<Expr>),
+    /// `!x`: an `int` 0 or 1.
+    Not(Box<Expr>),
+    /// Both operands and the result have the type.
+    Binary(BinOp, Ty, Box<Expr>, Box<Expr>),
+    /// An `int` 0 or 1; both operands have the same type.
+    Compare(CmpOp, Box<Expr>, Box<Expr>),
+    /// `a && b` (`and` true) or `a || b`, on `int` operands.
+    Logic(bool, Box<Expr>, Box<Expr>),
+    /// A conversion to the type (float to integer through a range check).
+    Cast(Ty, Box<Expr>),
+    /// `cond ? a : b` with an `int` condition.
+    Select(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `base[(unsigned)(index) & (len - 1)]`, `len` a power of two.
+    Load {
+        base: String,
+        ty: Ty,
+        index: Box<Expr>,
+        len: u32,
+    },
+    /// A call of a declare-simd function without side effects.
+    Call {
+        function: String,
+        ret: Ty,
+        args: Vec<Arg>,
+    },
+    Math(MathFn, Ty, Box<Expr>),
+}
+
+impl Expr {
+    pub fn ty(&self) -> Ty {
+        match self {
+            Expr::Lit(lit) => lit.ty(),
+            Expr::Var(_, ty) | Expr::Binary(_, ty, _, _) | Expr::Cast(ty, _) => *ty,
+            Expr::Load { ty, .. } | Expr::Math(_, ty, _) => *ty,
+            Expr::Unary(_, operand) => operand.ty(),
+            Expr::Not(_) | Expr::Compare(..) | Expr::Logic(..) => Ty::Int,
+            Expr::Select(_, a, _) => a.ty(),
+            Expr::Call { ret, .. } => *ret,
+        }
+    }
+
+    /// The direct subexpressions the reducer may descend into or hoist.
+    pub fn children_mut(&mut self) -> Vec<&mut Expr> {
+        match self {
+            Expr::Lit(_) | Expr::Var(..) => Vec::new(),
+            Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) | Expr::Math(_, _, a) => vec![a],
+            Expr::Load { index, .. } => vec![index],
+            Expr::Binary(_, _, a, b) | Expr::Compare(_, a, b) | Expr::Logic(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) => vec![c, a, b],
+            Expr::Call { args, .. } => args
+                .iter_mut()
+                .filter_map(|arg| match arg {
+                    Arg::Varying(expr) => Some(expr),
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+
+    pub fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Lit(_) | Expr::Var(..) => Vec::new(),
+            Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) | Expr::Math(_, _, a) => vec![a],
+            Expr::Load { index, .. } => vec![index],
+            Expr::Binary(_, _, a, b) | Expr::Compare(_, a, b) | Expr::Logic(_, a, b) => vec![a, b],
+            Expr::Select(c, a, b) => vec![c, a, b],
+            Expr::Call { args, .. } => args
+                .iter()
+                .filter_map(|arg| match arg {
+                    Arg::Varying(expr) => Some(expr),
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// The builtins of include/lanewise/rv.h used only in forms whose result
+/// per lane is the same as the guarded statement without them (so the
+/// scalar build, with their one-lane meaning, prints the same).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RvGuard {
+    /// `if (rv_any(c)) { if (c) { body } }`: BOSCC's shape, by hand.
+    AnyThenIf,
+    /// `if (rv_all(c) || c) { body }`: `rv_all(c)` implies `c` in every
+    /// active lane.
+    AllOr,
+    /// `if (rv_any(c) && c) { body }`.
+    AnyAnd,
+}
+
+/// A reduction variable of an omp simd loop. Only order-independent
+/// operations: unsigned `+`/`^`, `int` min/max, float min/max by compares
+/// (printed with -0 folded into +0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedOp {
+    AddU,
+    XorU,
+    MinI,
+    MaxI,
+    MinF,
+    MaxF,
+}
+
+impl RedOp {
+    pub fn ty(self) -> Ty {
+        match self {
+            RedOp::AddU | RedOp::XorU => Ty::UInt,
+            RedOp::MinI | RedOp::MaxI => Ty::Int,
+            RedOp::MinF | RedOp::MaxF => Ty::Float,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Stmt {
+    /// `name = value;` (a local, or a lastprivate variable in a loop body).
+    Assign {
+        name: String,
+        value: Expr,
+    },
+    /// `array[(unsigned)(index) & (len - 1)] = value;` on a private array.
+    ArrayStore {
+        array: String,
+        len: u32,
+        index: Expr,
+        value: Expr,
+    },
+    /// `*pointer = value;` through a linear pointer parameter.
+    PointerStore {
+        pointer: String,
+        value: Expr,
+    },
+    /// `out_T[i] = value;` in an omp simd loop body.
+    OutStore {
+        value: Expr,
+    },
+    /// `target = call;` or `(void)call;`: a call that stores through a
+    /// linear pointer (never inside an expression).
+    CallStmt {
+        target: Option<String>,
+        call: Expr,
+    },
+    If {
+        cond: Expr,
+        then_body: Vec<Stmt>,
+        else_body: Vec<Stmt>,
+    },
+    /// `switch ((unsigned)(scrutinee) & 7u)`, each case ending in `break`
+    /// unless it falls through.
+    Switch {
+        scrutinee: Expr,
+        cases: Vec<Case>,
+        default: Vec<Stmt>,
+    },
+    /// `{ int counter = 0; while (counter < bound && cond) { counter++; body } }`
+    While {
+        counter: String,
+        bound: u32,
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    /// `for (int var = 0; var < (int)((unsigned)(limit) & mask); var++) body`
+    For {
+        var: String,
+        limit: Expr,
+        mask: u32,
+        body: Vec<Stmt>,
+    },
+    Break,
+    Continue,
+    /// `return value;` (declare-simd functions only).
+    Return(Expr),
+    /// `goto label;`, inside the `GotoScope` of the label.
+    Goto(String),
+    /// `{ body } label:;`
+    GotoScope {
+        label: String,
+        body: Vec<Stmt>,
+    },
+    /// An `rv_*` guard around `body`, see [`RvGuard`].
+    Rv {
+        guard: RvGuard,
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    /// A reduction update in an omp simd loop body.
+    Reduce {
+        var: String,
+        op: RedOp,
+        value: Expr,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub value: u32,
+    pub body: Vec<Stmt>,
+    pub falls_through: bool,
+}
+
+/// How a declare-simd parameter is passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    Varying(Ty),
+    Uniform(Ty),
+    /// An `int` with `linear(p:step)`.
+    LinearInt {
+        step: i32,
+    },
+    /// `const T *p` with `uniform(p)`: a table of [`TABLE_LEN`] elements.
+    UniformTable(Ty),
+    /// `const T *p` with `linear(p:step)`: reads `p[0]` .. `p[step]`.
+    LinearIn {
+        ty: Ty,
+        step: i32,
+    },
+    /// `T *p` with `linear(p)`: stores `*p`, never reads it.
+    LinearOut(Ty),
+}
+
+impl ParamKind {
+    pub fn value_ty(self) -> Option<Ty> {
+        match self {
+            ParamKind::Varying(ty) | ParamKind::Uniform(ty) => Some(ty),
+            ParamKind::LinearInt { .. } => Some(Ty::Int),
+            _ => None,
+        }
+    }
+}
+
+/// Elements of the global tables `g_T` (a power of two).
+pub const TABLE_LEN: u32 = 64;
+/// Elements of the input arrays `in_T` (a power of two, above twice the
+/// largest trip count plus the linear pointers' reach).
+pub const INPUT_LEN: u32 = 1024;
+/// The largest trip count of an omp simd loop (and the outputs' length).
+pub const MAX_N: u32 = 400;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub kind: ParamKind,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Local {
+    pub name: String,
+    pub ty: Ty,
+    pub init: Expr,
+}
+
+/// A private array, filled with `init + (T)k` for its k-th element.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PrivateArray {
+    pub name: String,
+    pub ty: Ty,
+    pub len: u32,
+    pub init: Expr,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct SimdClauses {
+    /// `Some(true)`: inbranch; `Some(false)`: notinbranch; `None`: both.
+    pub inbranch: Option<bool>,
+    pub simdlen: Option<u32>,
+}
+
+/// A `#pragma omp declare simd` function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    pub ret: Ty,
+    pub params: Vec<Param>,
+    pub clauses: SimdClauses,
+    /// `__attribute__((noinline))`: callers call the vector variants
+    /// instead of holding the body inline.
+    pub noinline: bool,
+    pub locals: Vec<Local>,
+    pub arrays: Vec<PrivateArray>,
+    pub body: Vec<Stmt>,
+    /// Returned after the body (after every `goto` label).
+    pub result: Expr,
+}
+
+impl Function {
+    pub fn stores_through_pointer(&self) -> bool {
+        self.params.iter().any(|param| matches!(param.kind, ParamKind::LinearOut(_)))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Reduction {
+    pub name: String,
+    pub op: RedOp,
+}
+
+/// A `lastprivate` variable, assigned first thing in every iteration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LastPrivate {
+    pub name: String,
+    pub ty: Ty,
+    pub value: Expr,
+}
+
+/// A function `kernelK(int n)` called by `main`, holding one
+/// `#pragma omp simd` loop over `i` in `0..n`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Kernel {
+    pub name: String,
+    /// `main` passes `n - trip_offset` (at least 0).
+    pub trip_offset: u32,
+    pub simdlen: Option<u32>,
+    pub reductions: Vec<Reduction>,
+    pub lastprivates: Vec<LastPrivate>,
+    /// The element type of `out_T`, which `OutStore` writes.
+    pub out_ty: Ty,
+    pub locals: Vec<Local>,
+    pub arrays: Vec<PrivateArray>,
+    pub body: Vec<Stmt>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Program {
+    pub seed: u64,
+    /// The base trip count (at most [`MAX_N`]).
+    pub n: u32,
+    pub functions: Vec<Function>,
+    pub kernels: Vec<Kernel>,
+}
+
+impl Program {
+    /// Declare-simd functions plus omp simd loops.
+    pub fn kernel_count(&self) -> usize {
+        self.functions.len() + self.kernels.len()
+    }
+}
+
+/// Calls `visit` on every statement list of `stmts`, outermost first.
+pub fn for_each_block_mut(stmts: &mut Vec<Stmt>, visit: &mut dyn FnMut(&mut Vec<Stmt>)) {
+    visit(stmts);
+    for stmt in stmts.iter_mut() {
+        for block in stmt_blocks_mut(stmt) {
+            for_each_block_mut(block, visit);
+        }
+    }
+}
+
+/// The statement lists directly inside a statement.
+pub fn stmt_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
+    match stmt {
+        Stmt::If { then_body, else_body, .. } => vec![then_body, else_body],
+        Stmt::Switch { cases, default, .. } => {
+            let mut blocks: Vec<&mut Vec<Stmt>> =
+                cases.iter_mut().map(|case| &mut case.body).collect();
+            blocks.push(default);
+            blocks
+        }
+        Stmt::While { body, .. }
+        | Stmt::For { body, .. }
+        | Stmt::GotoScope { body, .. }
+        | Stmt::Rv { body, .. } => vec![body],
+        _ => Vec::new(),
+    }
+}
+
+pub fn stmt_blocks(stmt: &Stmt) -> Vec<&Vec<Stmt>> {
+    match stmt {
+        Stmt::If { then_body, else_body, .. } => vec![then_body, else_body],
+        Stmt::Switch { cases, default, .. } => {
+            let mut blocks: Vec<&Vec<Stmt>> = cases.iter().map(|case| &case.body).collect();
+            blocks.push(default);
+            blocks
+        }
+        Stmt::While { body, .. }
+        | Stmt::For { body, .. }
+        | Stmt::GotoScope { body, .. }
+        | Stmt::Rv { body, .. } => vec![body],
+        _ => Vec::new(),
+    }
+}
+
+/// The expressions directly held by a statement (not those of nested
+/// statements).
+pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
+    match stmt {
+        Stmt::Assign { value, .. }
+        | Stmt::PointerStore { value, .. }
+        | Stmt::OutStore { value }
+        | Stmt::Reduce { value, .. }
+        | Stmt::Return(value) => vec![value],
+        Stmt::ArrayStore { index, value, .. } => vec![index, value],
+        Stmt::CallStmt { call, .. } => vec![call],
+        Stmt::If { cond, .. } | Stmt::While { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
+        Stmt::Switch { scrutinee, .. } => vec![scrutinee],
+        Stmt::For { limit, .. } => vec![limit],
+        Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
+    }
+}
+
+pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
+    match stmt {
+        Stmt::Assign { value, .. }
+        | Stmt::PointerStore { value, .. }
+        | Stmt::OutStore { value }
+        | Stmt::Reduce { value, .. }
+        | Stmt::Return(value) => vec![value],
+        Stmt::ArrayStore { index, value, .. } => vec![index, value],
+        Stmt::CallStmt { call, .. } => vec![call],
+        Stmt::If { cond, .. } | Stmt::While { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
+        Stmt::Switch { scrutinee, .. } => vec![scrutinee],
+        Stmt::For { limit, .. } => vec![limit],
+        Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
+    }
+}
+
+/// The expressions and the statement lists directly inside a statement,
+/// borrowed together.
+pub fn stmt_parts_mut(stmt: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) {
+    match stmt {
+        Stmt::If { cond, then_body, else_body } => (vec![cond], vec![then_body, else_body]),
+        Stmt::Switch { scrutinee, cases, default } => {
+            let mut blocks: Vec<&mut Vec<Stmt>> =
+                cases.iter_mut().map(|case| &mut case.body).collect();
+            blocks.push(default);
+            (vec![scrutinee], blocks)
+        }
+        Stmt::While { cond, body, .. } | Stmt::Rv { cond, body, .. } => (vec![cond], vec![body]),
+        Stmt::For { limit, body, .. } => (vec![limit], vec![body]),
+        Stmt::GotoScope { body, .. } => (Vec::new(), vec![body]),
+        other => (stmt_exprs_mut(other), Vec::new()),
+    }
+}
+
+/// Every expression root of a statement list (nested statements included).
+pub fn expr_roots_mut<'a>(stmts: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
+    for stmt in stmts {
+        let (exprs, blocks) = stmt_parts_mut(stmt);
+        out.extend(exprs);
+        for block in blocks {
+            expr_roots_mut(block, out);
+        }
+    }
+}
+
+/// Every expression root of a program, in a fixed order: per function its
+/// locals, arrays, body and result; per kernel its lastprivate values,
+/// locals, arrays and body.
+pub fn program_roots_mut(program: &mut Program) -> Vec<&mut Expr> {
+    let mut out = Vec::new();
+    for function in &mut program.functions {
+        out.extend(function.locals.iter_mut().map(|local| &mut local.init));
+        out.extend(function.arrays.iter_mut().map(|array| &mut array.init));
+        expr_roots_mut(&mut function.body, &mut out);
+        out.push(&mut function.result);
+    }
+    for kernel in &mut program.kernels {
+        out.extend(kernel.lastprivates.iter_mut().map(|last| &mut last.value));
+        out.extend(kernel.locals.iter_mut().map(|local| &mut local.init));
+        out.extend(kernel.arrays.iter_mut().map(|array| &mut array.init));
+        expr_roots_mut(&mut kernel.body, &mut out);
+    }
+    out
+}

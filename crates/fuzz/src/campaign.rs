@@ -1,0 +1,235 @@
+//! A fuzzing campaign: seeds `S..S+N` generated, checked on every -march
+//! by worker threads, failures reduced (in the workers) and saved.
+
+use crate::ast::Program;
+use crate::gen::{generate_with, GenConfig};
+use crate::oracle::{check_program, fails_as, Failure, FailureKind, OracleConfig};
+use crate::print::print_program;
+use crate::reduce::{reduce, ReduceLimits};
+use std::fs;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+pub struct CampaignConfig<'a> {
+    pub seeds: Range<u64>,
+    pub generator: GenConfig,
+    pub marches: Vec<String>,
+    pub jobs: usize,
+    pub oracle: OracleConfig,
+    /// Scratch space (one directory per worker).
+    pub work_dir: PathBuf,
+    /// Where failing programs, reduced ones and notes are saved.
+    pub out_dir: Option<PathBuf>,
+    /// Reduce a seed's first failure (on its -march only) when this says so.
+    pub should_reduce: &'a (dyn Fn(u64, &str) -> bool + Sync),
+    /// Limits of one reduction.
+    pub reduce_checks: usize,
+    pub reduce_time: Duration,
+}
+
+/// The result of one seed.
+#[derive(Clone, Debug)]
+pub struct SeedReport {
+    pub seed: u64,
+    /// Declare-simd functions plus omp simd loops.
+    pub kernels: usize,
+    /// `lanewise cc` builds attempted.
+    pub builds: usize,
+    /// The scalar reference failed: a generator bug.
+    pub reference_error: Option<String>,
+    pub failures: Vec<(String, Failure)>,
+    /// The reduced reproducer of the first failure reduced: (-march, C
+    /// text, the failure it still shows).
+    pub reduced: Option<(String, String, Failure)>,
+    pub source: String,
+}
+
+/// Totals of a campaign.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub programs: usize,
+    pub kernels: usize,
+    pub builds: usize,
+    pub reference_errors: usize,
+    pub mismatches: usize,
+    pub build_failures: usize,
+    pub internal_errors: usize,
+    pub crashes: usize,
+    pub timeouts: usize,
+    pub elapsed: Duration,
+}
+
+impl Summary {
+    pub fn add(&mut self, report: &SeedReport) {
+        self.programs += 1;
+        self.kernels += report.kernels;
+        self.builds += report.builds;
+        self.reference_errors += usize::from(report.reference_error.is_some());
+        for (_, failure) in &report.failures {
+            match failure.kind {
+                FailureKind::Mismatch => self.mismatches += 1,
+                FailureKind::BuildFailure => self.build_failures += 1,
+                FailureKind::InternalError => self.internal_errors += 1,
+                FailureKind::Crash => self.crashes += 1,
+                FailureKind::Timeout => self.timeouts += 1,
+            }
+        }
+    }
+
+    pub fn failures(&self) -> usize {
+        self.reference_errors
+            + self.mismatches
+            + self.build_failures
+            + self.internal_errors
+            + self.crashes
+            + self.timeouts
+    }
+
+    pub fn line(&self) -> String {
+        let seconds = self.elapsed.as_secs_f64().max(1e-9);
+        format!(
+            "{} programs ({} kernels, {:.2} kernels/s, {:.2} programs/s), {} builds: {} mismatches, {} crashes, \
+             {} timeouts, {} build failures, {} internal errors, {} generator bugs (reference failed)",
+            self.programs,
+            self.kernels,
+            self.kernels as f64 / seconds,
+            self.programs as f64 / seconds,
+            self.builds,
+            self.mismatches,
+            self.crashes,
+            self.timeouts,
+            self.build_failures,
+            self.internal_errors,
+            self.reference_errors
+        )
+    }
+}
+
+/// Checks one seed in `dir` (and reduces its first failure if asked).
+pub fn check_seed(seed: u64, dir: &Path, config: &CampaignConfig) -> SeedReport {
+    let program = generate_with(seed, &config.generator);
+    let source = print_program(&program);
+    let outcome = check_program(dir, &source, &config.marches, &config.oracle);
+    let mut report = SeedReport {
+        seed,
+        kernels: program.kernel_count(),
+        builds: outcome.results.len(),
+        reference_error: outcome.reference.err().map(|error| error.0),
+        failures: outcome
+            .results
+            .into_iter()
+            .filter_map(|(march, result)| result.err().map(|failure| (march, failure)))
+            .collect(),
+        reduced: None,
+        source,
+    };
+    if let Some((march, failure)) =
+        report.failures.iter().find(|(march, _)| (config.should_reduce)(seed, march)).cloned()
+    {
+        report.reduced = Some(reduce_failure(&program, &march, failure.kind, dir, config));
+    }
+    report
+}
+
+/// Reduces `program`, which fails on `march` with `kind`.
+pub fn reduce_failure(
+    program: &Program,
+    march: &str,
+    kind: FailureKind,
+    dir: &Path,
+    config: &CampaignConfig,
+) -> (String, String, Failure) {
+    let reduce_dir = dir.join("reduce");
+    let limits = ReduceLimits {
+        max_checks: config.reduce_checks,
+        deadline: Some(Instant::now() + config.reduce_time),
+    };
+    let reduced = reduce(program, &limits, &mut |_, source| {
+        fails_as(&reduce_dir, source, march, kind, &config.oracle)
+    });
+    let source = print_program(&reduced.program);
+    // The failure of the reduced program, for its note.
+    let outcome = check_program(&reduce_dir, &source, &[march.to_owned()], &config.oracle);
+    let failure = outcome
+        .results
+        .into_iter()
+        .find_map(|(_, result)| result.err())
+        .unwrap_or(Failure { kind, detail: "(no longer fails when re-run)".into() });
+    (march.to_owned(), source, failure)
+}
+
+/// Runs the campaign; `on_report` sees every seed's report as it arrives
+/// (in completion order). Returns the reports in seed order.
+pub fn run_campaign(
+    config: &CampaignConfig,
+    on_report: &mut dyn FnMut(&SeedReport),
+) -> Vec<SeedReport> {
+    let next = AtomicU64::new(config.seeds.start);
+    let (sender, receiver) = mpsc::channel();
+    let mut reports = Vec::new();
+    std::thread::scope(|scope| {
+        for worker in 0..config.jobs.max(1) {
+            let sender = sender.clone();
+            let next = &next;
+            scope.spawn(move || {
+                let dir = config.work_dir.join(format!("worker-{worker}"));
+                loop {
+                    let seed = next.fetch_add(1, Ordering::SeqCst);
+                    if seed >= config.seeds.end {
+                        break;
+                    }
+                    let report = check_seed(seed, &dir, config);
+                    if sender.send(report).is_err() {
+                        break;
+                    }
+                }
+                let _ = fs::remove_dir_all(&dir);
+            });
+        }
+        drop(sender);
+        for report in receiver {
+            if let Some(out_dir) = &config.out_dir {
+                if let Err(error) = save(out_dir, &report) {
+                    eprintln!("lanewise-fuzz: cannot save seed {}: {error}", report.seed);
+                }
+            }
+            on_report(&report);
+            reports.push(report);
+        }
+    });
+    reports.sort_by_key(|report| report.seed);
+    reports
+}
+
+/// Saves a failing seed: `seed-S.c`, `seed-S.txt` (the failures), and
+/// `seed-S-MARCH.reduced.c`.
+pub fn save(out_dir: &Path, report: &SeedReport) -> std::io::Result<()> {
+    if report.failures.is_empty() && report.reference_error.is_none() {
+        return Ok(());
+    }
+    fs::create_dir_all(out_dir)?;
+    fs::write(out_dir.join(format!("seed-{}.c", report.seed)), &report.source)?;
+    let mut notes = String::new();
+    if let Some(error) = &report.reference_error {
+        notes.push_str(&format!("reference (generator bug): {error}\n"));
+    }
+    for (march, failure) in &report.failures {
+        notes.push_str(&format!("-march={march}: {}: {}\n", failure.kind.label(), failure.detail));
+    }
+    if let Some((march, source, failure)) = &report.reduced {
+        let note = format!(
+            "/* reduced: -march={march}: {}: {} */\n",
+            failure.kind.label(),
+            failure.detail
+        );
+        fs::write(
+            out_dir.join(format!("seed-{}-{march}.reduced.c", report.seed)),
+            format!("{note}{source}"),
+        )?;
+        notes.push_str(&format!("reduced on -march={march}: {}\n", failure.detail));
+    }
+    fs::write(out_dir.join(format!("seed-{}.txt", report.seed)), notes)
+}

@@ -1,0 +1,791 @@
+//! The random program generator: [`generate`] turns a seed into a
+//! [`Program`] of declare-simd functions and omp simd kernels, the way
+//! users write them (see lib.rs for the list of features).
+//!
+//! Names are unique in a program (one counter), so the reducer can
+//! substitute a loop variable without looking at scopes. OpenMP's
+//! contracts are kept: `uniform` parameters get literals or global
+//! tables, `linear` ones values that really advance by the step per lane
+//! (the loop's `i` or the caller's own linear parameter, never assigned),
+//! lanes write only their own output element, and reductions are
+//! order-independent.
+
+use crate::ast::*;
+use crate::rng::Rng;
+
+/// Size knobs of the generator.
+#[derive(Clone, Debug)]
+pub struct GenConfig {
+    pub max_functions: u32,
+    pub max_kernels: u32,
+    /// Statements per function or kernel body (nested ones included).
+    pub max_statements: u32,
+    pub max_expr_depth: u32,
+    /// Private arrays in functions and loop bodies.
+    pub private_arrays: bool,
+    /// `rv_any`/`rv_all` guards.
+    pub rv_guards: bool,
+}
+
+impl Default for GenConfig {
+    fn default() -> Self {
+        GenConfig {
+            max_functions: 3,
+            max_kernels: 3,
+            max_statements: 18,
+            max_expr_depth: 3,
+            private_arrays: true,
+            rv_guards: true,
+        }
+    }
+}
+
+/// The program of `seed` with the default configuration.
+pub fn generate(seed: u64) -> Program {
+    generate_with(seed, &GenConfig::default())
+}
+
+pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
+    let mut generator = Generator {
+        rng: Rng::new(seed),
+        config: config.clone(),
+        next_name: 0,
+        functions: Vec::new(),
+        budget: 0,
+    };
+    let n = generator.rng.range(9, i64::from(MAX_N) - 100) as u32;
+    let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
+    for _ in 0..function_count {
+        let function = generator.function();
+        generator.functions.push(function);
+    }
+    let kernel_count = generator.rng.range(1, i64::from(config.max_kernels)) as usize;
+    let mut kernels: Vec<Kernel> = (0..kernel_count).map(|_| generator.kernel()).collect();
+    generator.call_the_uncalled(&mut kernels);
+    Program { seed, n, functions: generator.functions, kernels }
+}
+
+#[derive(Clone)]
+struct Var {
+    name: String,
+    ty: Ty,
+    assignable: bool,
+    uniform: bool,
+}
+
+#[derive(Clone, Default)]
+struct Scope {
+    vars: Vec<Var>,
+    /// Private arrays: (name, type, length).
+    arrays: Vec<(String, Ty, u32)>,
+    /// Read-only arrays: globals, uniform tables, linear input pointers.
+    tables: Vec<(String, Ty, u32)>,
+    uniform_tables: Vec<(String, Ty)>,
+    out_pointers: Vec<(String, Ty)>,
+    /// Linear `int` values and their step per lane (`i` in kernels).
+    linear_bases: Vec<(String, i32)>,
+    linear_in_params: Vec<(String, Ty, i32)>,
+    /// `functions[..callable]` may be called.
+    callable: usize,
+    kernel: bool,
+    break_ok: bool,
+    continue_ok: bool,
+    labels: Vec<String>,
+    reductions: Vec<(String, RedOp)>,
+    return_ty: Option<Ty>,
+}
+
+struct Generator {
+    rng: Rng,
+    config: GenConfig,
+    next_name: u32,
+    functions: Vec<Function>,
+    /// Statements left in the current body.
+    budget: i64,
+}
+
+const SIMDLENS: [u32; 4] = [4, 8, 16, 32];
+
+impl Generator {
+    fn name(&mut self, prefix: &str) -> String {
+        self.next_name += 1;
+        format!("{prefix}{}", self.next_name)
+    }
+
+    fn ty(&mut self) -> Ty {
+        *self.rng.pick(&Ty::ALL)
+    }
+
+    fn global_scope(&self) -> Scope {
+        let mut scope = Scope::default();
+        for ty in Ty::ALL {
+            scope.tables.push((format!("g_{}", ty.suffix()), ty, TABLE_LEN));
+            scope.tables.push((format!("in_{}", ty.suffix()), ty, INPUT_LEN));
+            scope.uniform_tables.push((format!("g_{}", ty.suffix()), ty));
+        }
+        scope
+    }
+
+    fn function(&mut self) -> Function {
+        let name = format!("f{}", self.functions.len());
+        let ret = self.ty();
+        let mut scope = self.global_scope();
+        scope.callable = self.functions.len();
+        scope.return_ty = Some(ret);
+        let mut params = Vec::new();
+        let param_count = self.rng.range(1, 5);
+        for _ in 0..param_count {
+            let param_name = self.name("a");
+            let has_out = params.iter().any(|p: &Param| matches!(p.kind, ParamKind::LinearOut(_)));
+            let kind = match self.rng.weighted(&[45, 15, 12, 10, 10, if has_out { 0 } else { 8 }]) {
+                0 => ParamKind::Varying(self.ty()),
+                1 => ParamKind::Uniform(self.ty()),
+                2 => ParamKind::LinearInt { step: self.rng.range(1, 3) as i32 },
+                3 => ParamKind::UniformTable(self.ty()),
+                4 => ParamKind::LinearIn { ty: self.ty(), step: self.rng.range(1, 2) as i32 },
+                _ => ParamKind::LinearOut(self.ty()),
+            };
+            match kind {
+                ParamKind::Varying(ty) | ParamKind::Uniform(ty) => scope.vars.push(Var {
+                    name: param_name.clone(),
+                    ty,
+                    assignable: true,
+                    uniform: matches!(kind, ParamKind::Uniform(_)),
+                }),
+                ParamKind::LinearInt { step } => {
+                    scope.vars.push(Var {
+                        name: param_name.clone(),
+                        ty: Ty::Int,
+                        assignable: false,
+                        uniform: false,
+                    });
+                    scope.linear_bases.push((param_name.clone(), step));
+                }
+                ParamKind::UniformTable(ty) => {
+                    scope.tables.push((param_name.clone(), ty, TABLE_LEN));
+                    scope.uniform_tables.push((param_name.clone(), ty));
+                }
+                ParamKind::LinearIn { ty, step } => {
+                    scope.tables.push((param_name.clone(), ty, 2));
+                    scope.linear_in_params.push((param_name.clone(), ty, step));
+                }
+                ParamKind::LinearOut(ty) => scope.out_pointers.push((param_name.clone(), ty)),
+            }
+            params.push(Param { name: param_name, kind });
+        }
+        let inbranch = match self.rng.weighted(&[30, 40, 30]) {
+            0 => Some(true),
+            1 => Some(false),
+            _ => None,
+        };
+        let simdlen = if self.rng.chance(50) { Some(*self.rng.pick(&SIMDLENS)) } else { None };
+        let noinline = self.rng.chance(50);
+        let (locals, arrays) = self.locals(&mut scope, "l", "pa");
+        self.budget = self.rng.range(4, i64::from(self.config.max_statements));
+        let mut body = self.block(&mut scope, 0);
+        // A function whose only output goes through its pointer still
+        // returns something that depends on the inputs.
+        if let Some((pointer, ty)) = scope.out_pointers.first().cloned() {
+            if self.rng.chance(70) {
+                let value = self.expr(&scope, ty, 2);
+                body.push(Stmt::PointerStore { pointer, value });
+            }
+        }
+        let result = self.expr(&scope, ret, 2);
+        Function {
+            name,
+            ret,
+            params,
+            clauses: SimdClauses { inbranch, simdlen },
+            noinline,
+            locals,
+            arrays,
+            body,
+            result,
+        }
+    }
+
+    fn locals(
+        &mut self,
+        scope: &mut Scope,
+        prefix: &str,
+        array_prefix: &str,
+    ) -> (Vec<Local>, Vec<PrivateArray>) {
+        let mut locals = Vec::new();
+        for _ in 0..self.rng.range(1, 4) {
+            let ty = self.ty();
+            let init = self.expr(scope, ty, 2);
+            let name = self.name(prefix);
+            scope.vars.push(Var { name: name.clone(), ty, assignable: true, uniform: false });
+            locals.push(Local { name, ty, init });
+        }
+        let mut arrays = Vec::new();
+        let array_count = self.rng.weighted(&[50, 35, 15]);
+        for _ in 0..if self.config.private_arrays { array_count } else { 0 } {
+            let ty = self.ty();
+            let len = *self.rng.pick(&[4u32, 8, 16]);
+            let init = self.expr(scope, ty, 1);
+            let name = self.name(array_prefix);
+            scope.arrays.push((name.clone(), ty, len));
+            arrays.push(PrivateArray { name, ty, len, init });
+        }
+        (locals, arrays)
+    }
+
+    fn kernel(&mut self) -> Kernel {
+        let name = self.name("kernel");
+        let mut scope = self.global_scope();
+        scope.kernel = true;
+        scope.continue_ok = true;
+        scope.callable = self.functions.len();
+        scope.vars.push(Var { name: "i".into(), ty: Ty::Int, assignable: false, uniform: false });
+        scope.vars.push(Var { name: "n".into(), ty: Ty::Int, assignable: false, uniform: true });
+        scope.linear_bases.push(("i".into(), 1));
+        let mut reductions = Vec::new();
+        for _ in 0..self.rng.weighted(&[20, 40, 25, 15]) {
+            let op = *self.rng.pick(&[
+                RedOp::AddU,
+                RedOp::XorU,
+                RedOp::MinI,
+                RedOp::MaxI,
+                RedOp::MinF,
+                RedOp::MaxF,
+            ]);
+            let reduction_name = self.name("r");
+            scope.reductions.push((reduction_name.clone(), op));
+            reductions.push(Reduction { name: reduction_name, op });
+        }
+        let mut lastprivates = Vec::new();
+        for _ in 0..self.rng.weighted(&[50, 35, 15]) {
+            let ty = self.ty();
+            let value = self.expr(&scope, ty, 2);
+            lastprivates.push(LastPrivate { name: self.name("lp"), ty, value });
+        }
+        for last in &lastprivates {
+            scope.vars.push(Var {
+                name: last.name.clone(),
+                ty: last.ty,
+                assignable: true,
+                uniform: false,
+            });
+        }
+        let (locals, arrays) = self.locals(&mut scope, "t", "ka");
+        self.budget = self.rng.range(4, i64::from(self.config.max_statements));
+        let mut body = self.block(&mut scope, 0);
+        let out_ty = self.ty();
+        let value = self.expr(&scope, out_ty, 3);
+        body.push(Stmt::OutStore { value });
+        Kernel {
+            name,
+            trip_offset: self.rng.range(0, 7) as u32,
+            simdlen: if self.rng.chance(30) { Some(*self.rng.pick(&SIMDLENS)) } else { None },
+            reductions,
+            lastprivates,
+            out_ty,
+            locals,
+            arrays,
+            body,
+        }
+    }
+
+    /// Every function is called by some kernel: those no kernel or
+    /// function calls get a call at the end of a random kernel's loop.
+    fn call_the_uncalled(&mut self, kernels: &mut [Kernel]) {
+        let mut called = std::collections::BTreeSet::new();
+        for function in &self.functions {
+            collect_calls(&function.body, &mut called);
+            collect_expr_calls(&function.result, &mut called);
+        }
+        for kernel in kernels.iter() {
+            collect_calls(&kernel.body, &mut called);
+        }
+        for index in 0..self.functions.len() {
+            if called.contains(&self.functions[index].name) {
+                continue;
+            }
+            let kernel_index = self.rng.below(kernels.len() as u64) as usize;
+            let kernel = &mut kernels[kernel_index];
+            let mut scope = self.global_scope();
+            scope.kernel = true;
+            scope.vars.push(Var {
+                name: "i".into(),
+                ty: Ty::Int,
+                assignable: false,
+                uniform: false,
+            });
+            scope.linear_bases.push(("i".into(), 1));
+            let call = self.call_of(&scope, index, 2).expect("kernels can call every function");
+            if self.functions[index].stores_through_pointer() {
+                kernel.body.push(Stmt::CallStmt { target: None, call });
+            } else {
+                let reduction_name = self.name("r");
+                kernel.reductions.push(Reduction { name: reduction_name.clone(), op: RedOp::AddU });
+                let value = Expr::Cast(Ty::UInt, Box::new(call));
+                kernel.body.push(Stmt::Reduce { var: reduction_name, op: RedOp::AddU, value });
+            }
+        }
+    }
+
+    fn block(&mut self, scope: &mut Scope, depth: u32) -> Vec<Stmt> {
+        let count = self.rng.range(1, if depth == 0 { 6 } else { 3 });
+        let mut stmts = Vec::new();
+        for _ in 0..count {
+            if self.budget <= 0 {
+                break;
+            }
+            self.budget -= 1;
+            stmts.push(self.stmt(scope, depth));
+        }
+        stmts
+    }
+
+    fn stmt(&mut self, scope: &mut Scope, depth: u32) -> Stmt {
+        let nest = depth < 3;
+        let has_assignable = scope.vars.iter().any(|var| var.assignable);
+        let impure: Vec<usize> =
+            (0..scope.callable).filter(|&f| self.functions[f].stores_through_pointer()).collect();
+        let weights = [
+            if has_assignable { 30 } else { 0 },         // 0: assignment
+            if scope.arrays.is_empty() { 0 } else { 8 }, // 1: private array store
+            if scope.out_pointers.is_empty() { 0 } else { 6 }, // 2: store through a pointer
+            if scope.kernel { 8 } else { 0 },            // 3: out_T[i] store
+            if impure.is_empty() { 0 } else { 5 },       // 4: call that stores
+            if nest { 14 } else { 0 },                   // 5: if/else
+            if nest { 5 } else { 0 },                    // 6: switch
+            if nest { 5 } else { 0 },                    // 7: while
+            if nest { 6 } else { 0 },                    // 8: for
+            if scope.break_ok { 5 } else { 0 },          // 9: if (c) break
+            if scope.continue_ok { 4 } else { 0 },       // 10: if (c) continue
+            if scope.return_ty.is_some() { 4 } else { 0 }, // 11: if (c) return
+            if scope.labels.is_empty() { 0 } else { 5 }, // 12: if (c) goto
+            if nest { 3 } else { 0 },                    // 13: goto scope
+            if nest && self.config.rv_guards { 4 } else { 0 }, // 14: rv_* guard
+            if scope.reductions.is_empty() { 0 } else { 12 }, // 15: reduction update
+        ];
+        if weights.iter().all(|&w| w == 0) {
+            return harmless();
+        }
+        match self.rng.weighted(&weights) {
+            0 => {
+                let assignable: Vec<&Var> =
+                    scope.vars.iter().filter(|var| var.assignable).collect();
+                let var = (*self.rng.pick(&assignable)).clone();
+                let mut value = self.expr(scope, var.ty, self.config.max_expr_depth);
+                if value == Expr::Var(var.name.clone(), var.ty) {
+                    // `x = x;` draws -Wself-assign.
+                    value = Expr::Unary(UnOp::Neg, Box::new(value));
+                }
+                Stmt::Assign { name: var.name, value }
+            }
+            1 => {
+                let (array, ty, len) = self.rng.pick(&scope.arrays).clone();
+                let index_ty = if self.rng.chance(70) { Ty::Int } else { Ty::UInt };
+                let index = self.expr(scope, index_ty, 2);
+                let value = self.expr(scope, ty, 2);
+                Stmt::ArrayStore { array, len, index, value }
+            }
+            2 => {
+                let (pointer, ty) = self.rng.pick(&scope.out_pointers).clone();
+                let value = self.expr(scope, ty, 2);
+                Stmt::PointerStore { pointer, value }
+            }
+            3 => {
+                let ty = self.ty();
+                Stmt::OutStore { value: self.expr(scope, ty, 3) }
+            }
+            4 => {
+                let function = *self.rng.pick(&impure);
+                let ret = self.functions[function].ret;
+                let call = self.call_of(scope, function, 2);
+                let Some(call) = call else {
+                    return harmless();
+                };
+                let targets: Vec<&Var> =
+                    scope.vars.iter().filter(|var| var.assignable && var.ty == ret).collect();
+                let target = if targets.is_empty() || self.rng.chance(30) {
+                    None
+                } else {
+                    Some(self.rng.pick(&targets).name.clone())
+                };
+                Stmt::CallStmt { target, call }
+            }
+            5 => {
+                let cond = self.cond(scope, 2);
+                let then_body = self.block(scope, depth + 1);
+                let else_body =
+                    if self.rng.chance(45) { self.block(scope, depth + 1) } else { Vec::new() };
+                Stmt::If { cond, then_body, else_body }
+            }
+            6 => {
+                let scrutinee = self.expr(scope, Ty::Int, 2);
+                let mut values: Vec<u32> = (0..8).collect();
+                let mut cases = Vec::new();
+                let mut inner = scope.clone();
+                inner.break_ok = true;
+                for _ in 0..self.rng.range(1, 3) {
+                    let value = values.remove(self.rng.below(values.len() as u64) as usize);
+                    let body = self.block(&mut inner, depth + 1);
+                    cases.push(Case { value, body, falls_through: self.rng.chance(25) });
+                }
+                cases.sort_by_key(|case| case.value);
+                let default = if self.rng.chance(60) {
+                    self.block(&mut inner, depth + 1)
+                } else {
+                    Vec::new()
+                };
+                Stmt::Switch { scrutinee, cases, default }
+            }
+            7 => {
+                let counter = self.name("w");
+                let cond = self.cond(scope, 2);
+                let mut inner = scope.clone();
+                inner.break_ok = true;
+                inner.continue_ok = true;
+                inner.vars.push(Var {
+                    name: counter.clone(),
+                    ty: Ty::Int,
+                    assignable: false,
+                    uniform: false,
+                });
+                let body = self.block(&mut inner, depth + 1);
+                Stmt::While { counter, bound: self.rng.range(1, 6) as u32, cond, body }
+            }
+            8 => {
+                let var = self.name("k");
+                let limit = self.expr(scope, Ty::Int, 1);
+                let mut inner = scope.clone();
+                inner.break_ok = true;
+                inner.continue_ok = true;
+                inner.vars.push(Var {
+                    name: var.clone(),
+                    ty: Ty::Int,
+                    assignable: false,
+                    uniform: false,
+                });
+                let body = self.block(&mut inner, depth + 1);
+                Stmt::For { var, limit, mask: *self.rng.pick(&[3u32, 7, 15]), body }
+            }
+            9 => self.guarded(scope, Stmt::Break),
+            10 => self.guarded(scope, Stmt::Continue),
+            11 => {
+                let ty = scope.return_ty.expect("functions only");
+                let value = self.expr(scope, ty, 2);
+                self.guarded(scope, Stmt::Return(value))
+            }
+            12 => {
+                let label = self.rng.pick(&scope.labels).clone();
+                self.guarded(scope, Stmt::Goto(label))
+            }
+            13 => {
+                let label = self.name("L");
+                let mut inner = scope.clone();
+                inner.labels.push(label.clone());
+                let body = self.block(&mut inner, depth + 1);
+                Stmt::GotoScope { label, body }
+            }
+            14 => {
+                let guard = *self.rng.pick(&[RvGuard::AnyThenIf, RvGuard::AllOr, RvGuard::AnyAnd]);
+                let cond = self.cond(scope, 2);
+                let body = self.block(scope, depth + 1);
+                Stmt::Rv { guard, cond, body }
+            }
+            _ => {
+                let (var, op) = self.rng.pick(&scope.reductions).clone();
+                let value = self.expr(scope, op.ty(), 3);
+                Stmt::Reduce { var, op, value }
+            }
+        }
+    }
+
+    /// `if (cond) stmt` (or, rarely, `stmt` alone).
+    fn guarded(&mut self, scope: &Scope, stmt: Stmt) -> Stmt {
+        let cond = self.cond(scope, 2);
+        Stmt::If { cond, then_body: vec![stmt], else_body: Vec::new() }
+    }
+
+    fn cond(&mut self, scope: &Scope, depth: u32) -> Expr {
+        match self.rng.weighted(&[55, 15, 12, 6, if depth > 0 { 12 } else { 0 }]) {
+            0 => {
+                let ty = self.ty();
+                let a = self.expr(scope, ty, depth);
+                let mut b = self.expr(scope, ty, depth.saturating_sub(1));
+                if a == b {
+                    // `x < x` draws -Wtautological-compare.
+                    b = Expr::Lit(self.literal(ty));
+                }
+                Expr::Compare(*self.rng.pick(&CmpOp::ALL), Box::new(a), Box::new(b))
+            }
+            1 => {
+                // A uniform test: a uniform variable or a table element at a
+                // constant index against a literal.
+                let ty = self.ty();
+                let uniform: Vec<&Var> =
+                    scope.vars.iter().filter(|var| var.uniform && var.ty == ty).collect();
+                let a = if !uniform.is_empty() && self.rng.chance(50) {
+                    Expr::Var(self.rng.pick(&uniform).name.clone(), ty)
+                } else {
+                    let tables: Vec<&(String, Ty, u32)> =
+                        scope.tables.iter().filter(|table| table.1 == ty).collect();
+                    let (base, _, len) = (*self.rng.pick(&tables)).clone();
+                    let index = Expr::Lit(Lit::Int(self.rng.range(0, i64::from(len) - 1) as i32));
+                    Expr::Load { base, ty, index: Box::new(index), len }
+                };
+                let b = Expr::Lit(self.literal(ty));
+                Expr::Compare(*self.rng.pick(&CmpOp::ALL), Box::new(a), Box::new(b))
+            }
+            2 => self.expr(scope, Ty::Int, depth),
+            3 => Expr::Not(Box::new(self.cond(scope, depth.saturating_sub(1)))),
+            _ => {
+                let a = self.cond(scope, depth - 1);
+                let b = self.cond(scope, depth - 1);
+                Expr::Logic(self.rng.chance(50), Box::new(a), Box::new(b))
+            }
+        }
+    }
+
+    fn literal(&mut self, ty: Ty) -> Lit {
+        match ty {
+            Ty::Int => Lit::Int(if self.rng.chance(50) {
+                self.rng.range(-20, 20) as i32
+            } else {
+                *self.rng.pick(&[
+                    0,
+                    1,
+                    2,
+                    3,
+                    7,
+                    8,
+                    15,
+                    16,
+                    31,
+                    100,
+                    -1,
+                    -7,
+                    -100,
+                    1000,
+                    65535,
+                    i32::MAX,
+                    -i32::MAX,
+                ])
+            }),
+            Ty::UInt => Lit::UInt(if self.rng.chance(50) {
+                self.rng.below(50) as u32
+            } else {
+                *self.rng.pick(&[
+                    0u32,
+                    1,
+                    2,
+                    3,
+                    7,
+                    8,
+                    15,
+                    16,
+                    31,
+                    100,
+                    255,
+                    1000,
+                    0x8000_0000,
+                    u32::MAX,
+                ])
+            }),
+            Ty::Float => Lit::Float(*self.rng.pick(&[
+                0.0f32, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 10.0, 100.0, 0.1, -0.001, 1e6,
+                1e-6, 12345.678,
+            ])),
+            Ty::Double => Lit::Double(*self.rng.pick(&[
+                0.0f64, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 10.0, 100.0, 0.1, -0.001, 1e6,
+                1e-9, 12345.678,
+            ])),
+        }
+    }
+
+    fn leaf(&mut self, scope: &Scope, ty: Ty) -> Expr {
+        let vars: Vec<&Var> = scope.vars.iter().filter(|var| var.ty == ty).collect();
+        match self.rng.weighted(&[if vars.is_empty() { 0 } else { 50 }, 25, 25]) {
+            0 => Expr::Var(self.rng.pick(&vars).name.clone(), ty),
+            1 => Expr::Lit(self.literal(ty)),
+            _ => self.load(scope, ty, 0),
+        }
+    }
+
+    fn load(&mut self, scope: &Scope, ty: Ty, depth: u32) -> Expr {
+        let mut sources: Vec<(String, Ty, u32)> =
+            scope.tables.iter().filter(|table| table.1 == ty).cloned().collect();
+        sources.extend(scope.arrays.iter().filter(|array| array.1 == ty).cloned());
+        let (base, _, len) = self.rng.pick(&sources).clone();
+        let index = if scope.kernel && base.starts_with("in_") && self.rng.chance(60) {
+            Expr::Var("i".into(), Ty::Int)
+        } else if depth == 0 {
+            self.leaf_index(scope)
+        } else {
+            let index_ty = if self.rng.chance(75) { Ty::Int } else { Ty::UInt };
+            self.expr(scope, index_ty, depth - 1)
+        };
+        Expr::Load { base, ty, index: Box::new(index), len }
+    }
+
+    fn leaf_index(&mut self, scope: &Scope) -> Expr {
+        let ints: Vec<&Var> = scope.vars.iter().filter(|var| var.ty == Ty::Int).collect();
+        if !ints.is_empty() && self.rng.chance(70) {
+            Expr::Var(self.rng.pick(&ints).name.clone(), Ty::Int)
+        } else {
+            Expr::Lit(Lit::Int(self.rng.range(0, 70) as i32))
+        }
+    }
+
+    fn expr(&mut self, scope: &Scope, ty: Ty, depth: u32) -> Expr {
+        if depth == 0 || self.rng.chance(20) {
+            return self.leaf(scope, ty);
+        }
+        let pure: Vec<usize> =
+            (0..scope.callable).filter(|&f| !self.functions[f].stores_through_pointer()).collect();
+        let integer = !ty.is_float();
+        let weights = [
+            30,                                  // 0: binary operation
+            5,                                   // 1: unary operation
+            10,                                  // 2: conversion
+            8,                                   // 3: select
+            12,                                  // 4: load
+            if pure.is_empty() { 0 } else { 7 }, // 5: call
+            if ty == Ty::Int { 8 } else { 0 },   // 6: condition as a value
+            if integer { 0 } else { 6 },         // 7: libm
+        ];
+        let a = Box::new;
+        match self.rng.weighted(&weights) {
+            0 => {
+                let op = if integer {
+                    *self.rng.pick(&BinOp::INTEGER)
+                } else {
+                    *self.rng.pick(&BinOp::FLOAT)
+                };
+                let left = self.expr(scope, ty, depth - 1);
+                let right = self.expr(scope, ty, depth - 1);
+                Expr::Binary(op, ty, a(left), a(right))
+            }
+            1 => {
+                let op = if integer && self.rng.chance(40) { UnOp::BitNot } else { UnOp::Neg };
+                Expr::Unary(op, a(self.expr(scope, ty, depth - 1)))
+            }
+            2 => {
+                let from = self.ty();
+                Expr::Cast(ty, a(self.expr(scope, from, depth - 1)))
+            }
+            3 => {
+                let cond = self.cond(scope, depth - 1);
+                let then_value = self.expr(scope, ty, depth - 1);
+                let else_value = self.expr(scope, ty, depth - 1);
+                Expr::Select(a(cond), a(then_value), a(else_value))
+            }
+            4 => self.load(scope, ty, depth),
+            5 => {
+                let function = *self.rng.pick(&pure);
+                match self.call_of(scope, function, depth - 1) {
+                    Some(call) if call.ty() == ty => call,
+                    Some(call) => Expr::Cast(ty, a(call)),
+                    None => self.leaf(scope, ty),
+                }
+            }
+            6 => self.cond(scope, depth - 1),
+            _ => {
+                let function = *self.rng.pick(&[MathFn::SqrtAbs, MathFn::Fabs, MathFn::Floor]);
+                Expr::Math(function, ty, a(self.expr(scope, ty, depth - 1)))
+            }
+        }
+    }
+
+    /// A call of `functions[index]` with arguments of the shapes its
+    /// clauses promise, or `None` where the scope has no value of a
+    /// required linear shape.
+    fn call_of(&mut self, scope: &Scope, index: usize, depth: u32) -> Option<Expr> {
+        let params = self.functions[index].params.clone();
+        let mut args = Vec::new();
+        for param in &params {
+            let arg = match param.kind {
+                ParamKind::Varying(ty) => Arg::Varying(self.expr(scope, ty, depth)),
+                ParamKind::Uniform(ty) => Arg::Uniform(self.literal(ty)),
+                ParamKind::LinearInt { step } => {
+                    let bases: Vec<&(String, i32)> = scope
+                        .linear_bases
+                        .iter()
+                        .filter(|(_, base_step)| step % base_step == 0)
+                        .collect();
+                    if bases.is_empty() {
+                        return None;
+                    }
+                    let (base, base_step) = (*self.rng.pick(&bases)).clone();
+                    Arg::LinearInt {
+                        base,
+                        scale: step / base_step,
+                        offset: self.rng.range(-3, 3) as i32,
+                    }
+                }
+                ParamKind::UniformTable(ty) => {
+                    let tables: Vec<&(String, Ty)> =
+                        scope.uniform_tables.iter().filter(|table| table.1 == ty).collect();
+                    Arg::Pointer(PointerArg::Table(self.rng.pick(&tables).0.clone()))
+                }
+                ParamKind::LinearIn { ty, step } => {
+                    if scope.kernel {
+                        Arg::Pointer(PointerArg::Element {
+                            array: format!("in_{}", ty.suffix()),
+                            scale: step,
+                        })
+                    } else {
+                        let own: Vec<&(String, Ty, i32)> = scope
+                            .linear_in_params
+                            .iter()
+                            .filter(|(_, own_ty, own_step)| *own_ty == ty && *own_step == step)
+                            .collect();
+                        if own.is_empty() {
+                            return None;
+                        }
+                        Arg::Pointer(PointerArg::Param(self.rng.pick(&own).0.clone()))
+                    }
+                }
+                ParamKind::LinearOut(ty) => {
+                    if scope.kernel {
+                        Arg::Pointer(PointerArg::Element {
+                            array: format!("out_{}", ty.suffix()),
+                            scale: 1,
+                        })
+                    } else {
+                        let own: Vec<&(String, Ty)> =
+                            scope.out_pointers.iter().filter(|(_, own_ty)| *own_ty == ty).collect();
+                        if own.is_empty() {
+                            return None;
+                        }
+                        Arg::Pointer(PointerArg::Param(self.rng.pick(&own).0.clone()))
+                    }
+                }
+            };
+            args.push(arg);
+        }
+        let function = &self.functions[index];
+        Some(Expr::Call { function: function.name.clone(), ret: function.ret, args })
+    }
+}
+
+/// A statement that does nothing, valid in any scope.
+fn harmless() -> Stmt {
+    Stmt::If { cond: Expr::Lit(Lit::Int(0)), then_body: Vec::new(), else_body: Vec::new() }
+}
+
+pub(crate) fn collect_calls(stmts: &[Stmt], called: &mut std::collections::BTreeSet<String>) {
+    for stmt in stmts {
+        for expr in stmt_exprs(stmt) {
+            collect_expr_calls(expr, called);
+        }
+        for block in stmt_blocks(stmt) {
+            collect_calls(block, called);
+        }
+    }
+}
+
+pub(crate) fn collect_expr_calls(expr: &Expr, called: &mut std::collections::BTreeSet<String>) {
+    if let Expr::Call { function, .. } = expr {
+        called.insert(function.clone());
+    }
+    for child in expr.children() {
+        collect_expr_calls(child, called);
+    }
+}

@@ -1,0 +1,36 @@
+//! lanewise-fuzz: the C-level differential fuzzer of Lanewise (issue 14).
+//!
+//! [`gen::generate`] turns a seed into a random C program written the way
+//! users write SPMD code for Lanewise: `#pragma omp declare simd` functions
+//! with random mixes of `uniform`, `linear` (ints, input and output
+//! pointers) and varying parameters, `inbranch`/`notinbranch`,
+//! `simdlen(4|8|16|32)`, noinline or not; bodies with `int`, `unsigned`,
+//! `float` and `double` arithmetic, comparisons, nested `if`/`else`,
+//! `switch` with fall-through, `goto`, bounded `while` and `for` loops with
+//! data-dependent trip counts, `break`/`continue`/early `return`, gathers
+//! from global and uniform-parameter tables at masked varying indices,
+//! private arrays, stores through linear pointers, calls of other
+//! declare-simd functions, and `rv_any`/`rv_all` guards in the forms whose
+//! per-lane result is the guarded condition's; and `#pragma omp simd`
+//! loops over `i` with the same bodies, calls of those functions,
+//! order-independent reductions (unsigned `+` and `^`, `int` and `float`
+//! min/max) and `lastprivate`. Every program is free of undefined
+//! behaviour by construction (ast.rs says how), also after reduction.
+//!
+//! [`oracle`] builds a program with `clang-22 -O2 -ffp-contract=off`
+//! (the scalar reference) and with `lanewise cc -O2 -fopenmp-simd
+//! -ffp-contract=off -march=M`, runs both under a timeout and compares
+//! their output byte for byte. [`reduce`] shrinks a failing program on its
+//! AST while the failure stays. The `lanewise-fuzz` binary (main.rs) runs
+//! seed ranges in parallel.
+
+pub mod ast;
+pub mod campaign;
+pub mod gen;
+pub mod oracle;
+pub mod print;
+pub mod reduce;
+pub mod rng;
+
+pub use gen::generate;
+pub use print::print_program;

@@ -1,0 +1,200 @@
+//! `lanewise-fuzz`: the differential fuzzer's command line.
+//!
+//! ```sh
+//! lanewise-fuzz --count 500 --seed 1000 --jobs 2 --out fuzz-out --reduce
+//! lanewise-fuzz --print 1042            # the C program of seed 1042
+//! ```
+
+use clap::Parser;
+use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, Summary};
+use lanewise_fuzz::gen::{generate_with, GenConfig};
+use lanewise_fuzz::oracle::{check_program, OracleConfig, DEFAULT_MARCHES};
+use lanewise_fuzz::print_program;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+#[derive(Parser)]
+#[command(
+    name = "lanewise-fuzz",
+    about = "Differential fuzzer: random declare-simd / omp simd C programs, lanewise cc against clang's scalar build"
+)]
+struct Cli {
+    /// Programs to run (seeds SEED..SEED+COUNT).
+    #[arg(long, default_value_t = 100)]
+    count: u64,
+    /// The first seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Comma-separated -march values of the lanewise builds.
+    #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_MARCHES.map(String::from))]
+    march: Vec<String>,
+    /// Worker threads (each builds and runs one program at a time).
+    #[arg(long, default_value_t = 2)]
+    jobs: usize,
+    /// The lanewise binary (default: the one next to this binary, else `lanewise` on PATH).
+    #[arg(long)]
+    lanewise: Option<PathBuf>,
+    /// Where failing programs, notes and reduced reproducers are saved.
+    #[arg(long, default_value = "fuzz-out")]
+    out: PathBuf,
+    /// Reduce each failing program (on its first failing -march).
+    #[arg(long)]
+    reduce: bool,
+    /// Seconds one reduction may take.
+    #[arg(long, default_value_t = 600)]
+    reduce_time: u64,
+    /// Seconds one program may run.
+    #[arg(long, default_value_t = 10)]
+    timeout: u64,
+    /// Extra environment for the lanewise builds (e.g. LANEWISE_NARROW_LOOPS=off); repeatable.
+    #[arg(long = "env", value_name = "KEY=VALUE")]
+    env: Vec<String>,
+    /// Generate no private arrays (to look past a bug they trigger).
+    #[arg(long)]
+    no_private_arrays: bool,
+    /// Generate no rv_any/rv_all guards.
+    #[arg(long)]
+    no_rv: bool,
+    /// Print the C program of this seed and exit.
+    #[arg(long, value_name = "SEED")]
+    print: Option<u64>,
+    /// Check this C file (a saved reproducer) on the -march list and exit.
+    #[arg(long, value_name = "FILE")]
+    check: Option<PathBuf>,
+}
+
+fn default_lanewise() -> PathBuf {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|dir| dir.join("lanewise")))
+        .filter(|path| path.exists())
+        .unwrap_or_else(|| PathBuf::from("lanewise"))
+}
+
+/// `--check FILE`: one line per -march.
+fn check_file(file: &Path, marches: &[String], oracle: &OracleConfig, work_dir: &Path) -> ExitCode {
+    let source = match std::fs::read_to_string(file) {
+        Ok(source) => source,
+        Err(error) => {
+            eprintln!("lanewise-fuzz: {}: {error}", file.display());
+            return ExitCode::from(2);
+        }
+    };
+    let outcome = check_program(work_dir, &source, marches, oracle);
+    let _ = std::fs::remove_dir_all(work_dir);
+    if let Err(error) = outcome.reference {
+        println!("{}: reference failed: {}", file.display(), error.0);
+        return ExitCode::from(2);
+    }
+    let mut failed = false;
+    for (march, result) in &outcome.results {
+        match result {
+            Ok(()) => println!("{} -march={march}: ok", file.display()),
+            Err(failure) => {
+                failed = true;
+                println!(
+                    "{} -march={march}: {}: {}",
+                    file.display(),
+                    failure.kind.label(),
+                    failure.detail
+                )
+            }
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let generator = GenConfig {
+        private_arrays: !cli.no_private_arrays,
+        rv_guards: !cli.no_rv,
+        ..GenConfig::default()
+    };
+    if let Some(seed) = cli.print {
+        print!("{}", print_program(&generate_with(seed, &generator)));
+        return ExitCode::SUCCESS;
+    }
+    let mut oracle = OracleConfig::new(cli.lanewise.clone().unwrap_or_else(default_lanewise));
+    oracle.run_timeout = Duration::from_secs(cli.timeout);
+    for pair in &cli.env {
+        let Some((key, value)) = pair.split_once('=') else {
+            eprintln!("lanewise-fuzz: --env {pair}: expected KEY=VALUE");
+            return ExitCode::from(2);
+        };
+        oracle.lanewise_env.push((key.to_owned(), value.to_owned()));
+    }
+    let work_dir = std::env::temp_dir().join(format!("lanewise-fuzz-{}", std::process::id()));
+    if let Some(file) = &cli.check {
+        return check_file(file, &cli.march, &oracle, &work_dir);
+    }
+    let reduce = cli.reduce;
+    let should_reduce = move |_: u64, _: &str| reduce;
+    let config = CampaignConfig {
+        seeds: cli.seed..cli.seed + cli.count,
+        generator,
+        marches: cli.march.clone(),
+        jobs: cli.jobs,
+        oracle,
+        work_dir: work_dir.clone(),
+        out_dir: Some(cli.out.clone()),
+        should_reduce: &should_reduce,
+        reduce_checks: 5000,
+        reduce_time: Duration::from_secs(cli.reduce_time),
+    };
+    eprintln!(
+        "lanewise-fuzz: seeds {}..{}, -march {}, {} jobs, lanewise {}",
+        cli.seed,
+        cli.seed + cli.count,
+        cli.march.join(","),
+        cli.jobs,
+        config.oracle.lanewise.display()
+    );
+    let start = Instant::now();
+    let mut summary = Summary::default();
+    run_campaign(&config, &mut |report| {
+        summary.add(report);
+        summary.elapsed = start.elapsed();
+        let mut status = String::from("ok");
+        if let Some(error) = &report.reference_error {
+            status = format!("GENERATOR BUG (reference failed): {error}");
+        } else if !report.failures.is_empty() {
+            let failing: Vec<String> = report
+                .failures
+                .iter()
+                .map(|(march, failure)| format!("{march}: {}", failure.kind.label()))
+                .collect();
+            status = format!("FAIL [{}] {}", failing.join(", "), report.failures[0].1.detail);
+        }
+        println!(
+            "[{}/{}] seed {} ({} kernels): {status}   ({:.2} kernels/s)",
+            summary.programs,
+            cli.count,
+            report.seed,
+            report.kernels,
+            summary.kernels as f64 / summary.elapsed.as_secs_f64().max(1e-9)
+        );
+        if let Some((march, source, failure)) = &report.reduced {
+            println!(
+                "reduced seed {} on -march={march} ({}: {}):\n{source}",
+                report.seed,
+                failure.kind.label(),
+                failure.detail
+            );
+        }
+    });
+    let _ = std::fs::remove_dir_all(&work_dir);
+    summary.elapsed = start.elapsed();
+    println!("summary: {}", summary.line());
+    if summary.failures() > 0 {
+        println!("failing programs saved under {}", cli.out.display());
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}

@@ -1,0 +1,341 @@
+//! The differential oracle: the scalar reference build
+//! (`clang-22 -O2 -ffp-contract=off`, the `rv_*` builtins with their
+//! one-lane meaning) against `lanewise cc -O2 -fopenmp-simd
+//! -ffp-contract=off -march=M`, compared on the programs' standard output
+//! byte for byte. `-ffp-contract=off` keeps FMA contraction from making
+//! the builds differ legitimately; libm calls are bit-exact in `lanewise
+//! cc` without `-ffast-math`.
+
+use std::fs::{self, File};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+/// The -march values of a default run (the CI host is an AVX-512 Zen 4,
+/// where all of them run).
+pub const DEFAULT_MARCHES: [&str; 5] =
+    ["x86-64-v2", "x86-64-v3", "x86-64-v4", "skylake-avx512", "native"];
+
+#[derive(Clone, Debug)]
+pub struct OracleConfig {
+    /// The `lanewise` binary (`lanewise cc` is run).
+    pub lanewise: PathBuf,
+    pub clang: String,
+    /// Limit of one run of a program.
+    pub run_timeout: Duration,
+    /// Limit of one build (a hung compiler counts as a timeout).
+    pub build_timeout: Duration,
+    /// Extra environment of the `lanewise cc` builds (`LANEWISE_NARROW_LOOPS=off`).
+    pub lanewise_env: Vec<(String, String)>,
+}
+
+impl OracleConfig {
+    pub fn new(lanewise: PathBuf) -> OracleConfig {
+        OracleConfig {
+            lanewise,
+            clang: "clang-22".into(),
+            run_timeout: Duration::from_secs(10),
+            build_timeout: Duration::from_secs(300),
+            lanewise_env: Vec::new(),
+        }
+    }
+}
+
+/// How a `lanewise cc` build of a program fails the oracle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FailureKind {
+    /// The program's output differs from the reference's.
+    Mismatch,
+    /// `lanewise cc` exited with an error (or hung).
+    BuildFailure,
+    /// `lanewise cc` reported an internal error (a panic it recovered from).
+    InternalError,
+    /// The program exited with a non-zero status or a signal.
+    Crash,
+    /// The program ran longer than the run timeout.
+    Timeout,
+}
+
+impl FailureKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            FailureKind::Mismatch => "mismatch",
+            FailureKind::BuildFailure => "build-failure",
+            FailureKind::InternalError => "internal-error",
+            FailureKind::Crash => "crash",
+            FailureKind::Timeout => "timeout",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    pub kind: FailureKind,
+    /// What differed or what the tool printed (a few lines).
+    pub detail: String,
+}
+
+/// The reference build failed: a generator bug, not a Lanewise one.
+#[derive(Clone, Debug)]
+pub struct ReferenceError(pub String);
+
+enum Run {
+    Exited(ExitStatus),
+    TimedOut,
+}
+
+/// Runs `command` with stdout and stderr into files, killing it after
+/// `limit`.
+fn run_with_timeout(
+    mut command: Command,
+    stdout: &Path,
+    stderr: &Path,
+    limit: Duration,
+) -> std::io::Result<Run> {
+    command.stdin(Stdio::null()).stdout(File::create(stdout)?).stderr(File::create(stderr)?);
+    let mut child = command.spawn()?;
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait()? {
+            return Ok(Run::Exited(status));
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Ok(Run::TimedOut);
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The lines of a build log that say what went wrong (errors, assertions,
+/// the pass and function LLVM crashed in), else its tail.
+fn errors(path: &Path) -> String {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    let wanted: Vec<&str> = text
+        .lines()
+        .filter(|line| {
+            let trimmed = line.trim_start();
+            !trimmed.starts_with('#')
+                && (line.contains("error:") && !line.contains("frontend command failed")
+                    || line.contains("Assertion")
+                    || line.contains("on function"))
+        })
+        .take(4)
+        .collect();
+    if wanted.is_empty() {
+        tail(path, 6)
+    } else {
+        wanted.join(" | ")
+    }
+}
+
+fn tail(path: &Path, lines: usize) -> String {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+/// Builds and runs the scalar reference in `dir` (which holds `prog.c`);
+/// its standard output.
+pub fn reference(dir: &Path, config: &OracleConfig) -> Result<Vec<u8>, ReferenceError> {
+    let binary = dir.join("ref");
+    let mut build = Command::new(&config.clang);
+    build
+        .args(["-O2", "-ffp-contract=off", "-DLANEWISE_RV_SCALAR", "-w"])
+        .arg(dir.join("prog.c"))
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm")
+        .env("TMPDIR", dir);
+    let (out, err) = (dir.join("ref.build.out"), dir.join("ref.build.err"));
+    match run_with_timeout(build, &out, &err, config.build_timeout) {
+        Ok(Run::Exited(status)) if status.success() => {}
+        Ok(_) => return Err(ReferenceError(format!("clang build failed: {}", tail(&err, 8)))),
+        Err(error) => return Err(ReferenceError(format!("cannot run {}: {error}", config.clang))),
+    }
+    let (out, err) = (dir.join("ref.out"), dir.join("ref.err"));
+    match run_with_timeout(Command::new(&binary), &out, &err, config.run_timeout) {
+        Ok(Run::Exited(status)) if status.success() => {
+            fs::read(&out).map_err(|error| ReferenceError(error.to_string()))
+        }
+        Ok(Run::Exited(status)) => Err(ReferenceError(format!("reference exited with {status}"))),
+        Ok(Run::TimedOut) => Err(ReferenceError("reference timed out".into())),
+        Err(error) => Err(ReferenceError(error.to_string())),
+    }
+}
+
+/// Builds `dir/prog.c` with `lanewise cc -march=march`, runs it and compares
+/// its output with `expected`. `Ok(())` when they agree.
+pub fn check_march(
+    dir: &Path,
+    march: &str,
+    expected: &[u8],
+    config: &OracleConfig,
+) -> Result<(), Failure> {
+    let binary = build_lanewise(dir, march, config)?;
+    run_lanewise(dir, march, &binary, expected, config)
+}
+
+/// Builds `dir/prog.c` with `lanewise cc -march=march`; the executable.
+fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<PathBuf, Failure> {
+    let binary = dir.join(format!("lw-{march}"));
+    let mut build = Command::new(&config.lanewise);
+    build
+        .arg("cc")
+        .args(["-O2", "-fopenmp-simd", "-ffp-contract=off", "-fno-crash-diagnostics"])
+        .arg(format!("-march={march}"))
+        .arg(dir.join("prog.c"))
+        .arg("-o")
+        .arg(&binary)
+        .arg("-lm");
+    // Temporaries in the work directory: out of reach of whatever cleans
+    // /tmp while a campaign runs.
+    build.env("TMPDIR", dir);
+    for (key, value) in &config.lanewise_env {
+        build.env(key, value);
+    }
+    let (out, err) =
+        (dir.join(format!("lw-{march}.build.out")), dir.join(format!("lw-{march}.build.err")));
+    let failure = |kind, detail: String| Err(Failure { kind, detail });
+    match run_with_timeout(build, &out, &err, config.build_timeout) {
+        Ok(Run::Exited(status)) if status.success() => {}
+        Ok(Run::Exited(status)) => {
+            return failure(
+                FailureKind::BuildFailure,
+                format!("lanewise cc exited with {status}: {}", errors(&err)),
+            )
+        }
+        Ok(Run::TimedOut) => {
+            return failure(FailureKind::BuildFailure, "lanewise cc timed out".into())
+        }
+        Err(error) => {
+            return failure(
+                FailureKind::BuildFailure,
+                format!("cannot run {}: {error}", config.lanewise.display()),
+            )
+        }
+    }
+    let build_log = fs::read_to_string(&err).unwrap_or_default();
+    if let Some(line) = build_log.lines().find(|line| line.contains("internal error in lanewise")) {
+        return Err(Failure { kind: FailureKind::InternalError, detail: line.to_owned() });
+    }
+    Ok(binary)
+}
+
+/// Runs the `lanewise cc` build and compares its output with `expected`.
+fn run_lanewise(
+    dir: &Path,
+    march: &str,
+    binary: &Path,
+    expected: &[u8],
+    config: &OracleConfig,
+) -> Result<(), Failure> {
+    let failure = |kind, detail: String| Err(Failure { kind, detail });
+    let (out, err) = (dir.join(format!("lw-{march}.out")), dir.join(format!("lw-{march}.err")));
+    match run_with_timeout(Command::new(binary), &out, &err, config.run_timeout) {
+        Ok(Run::Exited(status)) if status.success() => {}
+        Ok(Run::Exited(status)) => {
+            return failure(
+                FailureKind::Crash,
+                format!("program exited with {status}: {}", tail(&err, 4)),
+            )
+        }
+        Ok(Run::TimedOut) => return failure(FailureKind::Timeout, "program timed out".into()),
+        Err(error) => {
+            return failure(FailureKind::Crash, format!("cannot run the program: {error}"))
+        }
+    }
+    let actual = fs::read(&out).unwrap_or_default();
+    if actual == expected {
+        return Ok(());
+    }
+    failure(FailureKind::Mismatch, first_difference(expected, &actual))
+}
+
+/// The first differing line of two outputs, and how many lines differ.
+pub fn first_difference(expected: &[u8], actual: &[u8]) -> String {
+    let expected = String::from_utf8_lossy(expected);
+    let actual = String::from_utf8_lossy(actual);
+    let expected_lines: Vec<&str> = expected.lines().collect();
+    let actual_lines: Vec<&str> = actual.lines().collect();
+    let differing = expected_lines.iter().zip(&actual_lines).filter(|(a, b)| a != b).count()
+        + expected_lines.len().abs_diff(actual_lines.len());
+    for (line, (a, b)) in expected_lines.iter().zip(&actual_lines).enumerate() {
+        if a != b {
+            return format!(
+                "line {}: expected `{a}`, got `{b}` ({differing} lines differ)",
+                line + 1
+            );
+        }
+    }
+    format!(
+        "expected {} lines, got {} lines ({differing} lines differ)",
+        expected_lines.len(),
+        actual_lines.len()
+    )
+}
+
+/// Writes `source` to `dir/prog.c` (creating `dir`).
+pub fn write_source(dir: &Path, source: &str) -> std::io::Result<()> {
+    fs::create_dir_all(dir)?;
+    fs::write(dir.join("prog.c"), source)
+}
+
+/// The outcome of one program on every -march.
+#[derive(Clone, Debug)]
+pub struct ProgramOutcome {
+    pub reference: Result<(), ReferenceError>,
+    /// Per -march, in the order given.
+    pub results: Vec<(String, Result<(), Failure>)>,
+}
+
+/// Checks `source` on every -march of `marches`, in `dir`.
+pub fn check_program(
+    dir: &Path,
+    source: &str,
+    marches: &[String],
+    config: &OracleConfig,
+) -> ProgramOutcome {
+    if let Err(error) = write_source(dir, source) {
+        return ProgramOutcome {
+            reference: Err(ReferenceError(error.to_string())),
+            results: Vec::new(),
+        };
+    }
+    let expected = match reference(dir, config) {
+        Ok(expected) => expected,
+        Err(error) => return ProgramOutcome { reference: Err(error), results: Vec::new() },
+    };
+    let results = marches
+        .iter()
+        .map(|march| (march.clone(), check_march(dir, march, &expected, config)))
+        .collect();
+    ProgramOutcome { reference: Ok(()), results }
+}
+
+/// Whether `source` fails on `march` with a failure of `kind` (the
+/// reducer's predicate). A candidate whose reference build fails does not.
+pub fn fails_as(
+    dir: &Path,
+    source: &str,
+    march: &str,
+    kind: FailureKind,
+    config: &OracleConfig,
+) -> bool {
+    if write_source(dir, source).is_err() {
+        return false;
+    }
+    // The reference and the lanewise build at once: a reduction checks one
+    // candidate at a time.
+    let (expected, binary) = std::thread::scope(|scope| {
+        let reference = scope.spawn(|| reference(dir, config));
+        let binary = build_lanewise(dir, march, config);
+        (reference.join().expect("the reference thread does not panic"), binary)
+    });
+    let Ok(expected) = expected else {
+        return false;
+    };
+    let result = binary.and_then(|binary| run_lanewise(dir, march, &binary, &expected, config));
+    matches!(result, Err(failure) if failure.kind == kind)
+}

@@ -1,0 +1,623 @@
+//! C text of a [`Program`]. The printer is where undefined behaviour is
+//! excluded (see ast.rs): signed arithmetic in `unsigned`, masked
+//! divisors, shift counts and indices, range-checked float-to-int
+//! conversions, bounded loops.
+
+use crate::ast::*;
+use std::collections::BTreeSet;
+use std::fmt::Write;
+
+/// The program as one C file (C11, clang/GCC dialect).
+pub fn print_program(program: &Program) -> String {
+    let mut out = String::new();
+    writeln!(out, "/* lanewise-fuzz program, seed {} (crates/fuzz). */", program.seed).unwrap();
+    out.push_str(PRELUDE);
+    writeln!(out, "#define N {}", program.n).unwrap();
+    out.push_str(&globals(program.seed));
+    for function in &program.functions {
+        out.push('\n');
+        print_function(&mut out, function);
+    }
+    for kernel in &program.kernels {
+        out.push('\n');
+        print_kernel(&mut out, kernel);
+    }
+    out.push_str("\nint main(void) {\n");
+    out.push_str("    for (int k = 0; k < 64; k++) {\n");
+    out.push_str("        g_i[k] = lw_int(); g_u[k] = lw_uint(); g_f[k] = lw_float(); g_d[k] = lw_double();\n");
+    out.push_str("    }\n");
+    out.push_str("    for (int k = 0; k < 1024; k++) {\n");
+    out.push_str("        in_i[k] = lw_int(); in_u[k] = lw_uint(); in_f[k] = lw_float(); in_d[k] = lw_double();\n");
+    out.push_str("    }\n");
+    for kernel in &program.kernels {
+        writeln!(
+            out,
+            "    {}(N > {} ? N - {} : 0);",
+            kernel.name, kernel.trip_offset, kernel.trip_offset
+        )
+        .unwrap();
+    }
+    out.push_str("    return 0;\n}\n");
+    out
+}
+
+const PRELUDE: &str = r#"#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* rv_any and rv_all of include/lanewise/rv.h (one-lane meaning in the
+ * scalar build); used only as `if (rv_any(c)) if (c)`, `rv_all(c) || c`
+ * and `rv_any(c) && c`, whose result per lane is that of `c`. */
+#ifdef LANEWISE_RV_SCALAR
+static inline bool rv_any(bool b) { return b; }
+static inline bool rv_all(bool b) { return b; }
+#else
+extern bool rv_any(bool b);
+extern bool rv_all(bool b);
+#endif
+
+static inline int lw_f2i(float x) { return fabsf(x) < 2.0e9f ? (int)x : 0; }
+static inline unsigned lw_f2u(float x) { return x >= 0.0f && x < 4.0e9f ? (unsigned)x : 0u; }
+static inline int lw_d2i(double x) { return fabs(x) < 2.0e9 ? (int)x : 0; }
+static inline unsigned lw_d2u(double x) { return x >= 0.0 && x < 4.0e9 ? (unsigned)x : 0u; }
+
+static void lw_print_i(const char *what, int k, int v) { printf("%s %d %d\n", what, k, v); }
+static void lw_print_u(const char *what, int k, unsigned v) { printf("%s %d %u\n", what, k, v); }
+/* Floats as bit patterns; NaN payloads are unspecified in C, so "nan". */
+static void lw_print_f(const char *what, int k, float v) {
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (v != v) printf("%s %d nan\n", what, k);
+    else printf("%s %d %08x\n", what, k, bits);
+}
+static void lw_print_d(const char *what, int k, double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (v != v) printf("%s %d nan\n", what, k);
+    else printf("%s %d %016llx\n", what, k, (unsigned long long)bits);
+}
+"#;
+
+fn globals(seed: u64) -> String {
+    let state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    format!(
+        r#"
+static int g_i[64];
+static unsigned g_u[64];
+static float g_f[64];
+static double g_d[64];
+static int in_i[1024];
+static unsigned in_u[1024];
+static float in_f[1024];
+static double in_d[1024];
+static int out_i[{max}];
+static unsigned out_u[{max}];
+static float out_f[{max}];
+static double out_d[{max}];
+
+static uint64_t lw_state = 0x{state:016x}ull;
+static uint32_t lw_next(void) {{
+    lw_state ^= lw_state << 13;
+    lw_state ^= lw_state >> 7;
+    lw_state ^= lw_state << 17;
+    return (uint32_t)(lw_state >> 32);
+}}
+static int lw_int(void) {{
+    uint32_t r = lw_next();
+    return (r & 3u) == 0 ? (int)r : (int)(r % 64u) - 32;
+}}
+static unsigned lw_uint(void) {{
+    uint32_t r = lw_next();
+    return (r & 3u) == 0 ? r : r % 100u;
+}}
+static float lw_float(void) {{ return (float)((int)(lw_next() % 4001u) - 2000) * 0.0625f; }}
+static double lw_double(void) {{ return (double)((int)(lw_next() % 40001u) - 20000) * 0.03125; }}
+"#,
+        max = MAX_N
+    )
+}
+
+fn print_function(out: &mut String, function: &Function) {
+    let mut pragma = String::from("#pragma omp declare simd");
+    match function.clauses.inbranch {
+        Some(true) => pragma.push_str(" inbranch"),
+        Some(false) => pragma.push_str(" notinbranch"),
+        None => {}
+    }
+    if let Some(simdlen) = function.clauses.simdlen {
+        write!(pragma, " simdlen({simdlen})").unwrap();
+    }
+    for param in &function.params {
+        match param.kind {
+            ParamKind::Uniform(_) | ParamKind::UniformTable(_) => {
+                write!(pragma, " uniform({})", param.name).unwrap()
+            }
+            ParamKind::LinearInt { step } | ParamKind::LinearIn { step, .. } => {
+                write!(pragma, " linear({}:{step})", param.name).unwrap()
+            }
+            ParamKind::LinearOut(_) => write!(pragma, " linear({})", param.name).unwrap(),
+            ParamKind::Varying(_) => {}
+        }
+    }
+    out.push_str(&pragma);
+    out.push('\n');
+    if function.noinline {
+        out.push_str("__attribute__((noinline)) ");
+    }
+    let params: Vec<String> = function
+        .params
+        .iter()
+        .map(|param| match param.kind {
+            ParamKind::Varying(ty) | ParamKind::Uniform(ty) => {
+                format!("{} {}", ty.c_name(), param.name)
+            }
+            ParamKind::LinearInt { .. } => format!("int {}", param.name),
+            ParamKind::UniformTable(ty) | ParamKind::LinearIn { ty, .. } => {
+                format!("const {} *{}", ty.c_name(), param.name)
+            }
+            ParamKind::LinearOut(ty) => format!("{} *{}", ty.c_name(), param.name),
+        })
+        .collect();
+    let params = if params.is_empty() { "void".to_owned() } else { params.join(", ") };
+    writeln!(out, "{} {}({}) {{", function.ret.c_name(), function.name, params).unwrap();
+    print_locals(out, 1, &function.locals, &function.arrays);
+    print_block(out, 1, &function.body);
+    writeln!(out, "    return {};", expr(&function.result)).unwrap();
+    out.push_str("}\n");
+}
+
+fn print_locals(out: &mut String, level: usize, locals: &[Local], arrays: &[PrivateArray]) {
+    let pad = "    ".repeat(level);
+    for local in locals {
+        writeln!(out, "{pad}{} {} = {};", local.ty.c_name(), local.name, expr(&local.init))
+            .unwrap();
+    }
+    for array in arrays {
+        let element = match array.ty {
+            Ty::Int => format!("(int)((unsigned)({}) + (unsigned)z)", expr(&array.init)),
+            ty => format!("{} + ({})z", expr(&array.init), ty.c_name()),
+        };
+        writeln!(
+            out,
+            "{pad}{} {}[{}];\n{pad}for (int z = 0; z < {}; z++) {}[z] = {element};",
+            array.ty.c_name(),
+            array.name,
+            array.len,
+            array.len,
+            array.name
+        )
+        .unwrap();
+    }
+}
+
+fn reduction_init(op: RedOp) -> &'static str {
+    match op {
+        RedOp::AddU | RedOp::XorU => "0u",
+        RedOp::MinI => "2147483647",
+        RedOp::MaxI => "(-2147483647 - 1)",
+        RedOp::MinF => "3.0e38f",
+        RedOp::MaxF => "-3.0e38f",
+    }
+}
+
+fn reduction_clause(op: RedOp) -> &'static str {
+    match op {
+        RedOp::AddU => "+",
+        RedOp::XorU => "^",
+        RedOp::MinI | RedOp::MinF => "min",
+        RedOp::MaxI | RedOp::MaxF => "max",
+    }
+}
+
+/// The output arrays a kernel writes (by `OutStore` or a linear pointer).
+fn written_outputs(kernel: &Kernel) -> BTreeSet<&'static str> {
+    fn visit(stmts: &[Stmt], found: &mut BTreeSet<&'static str>) {
+        for stmt in stmts {
+            if let Stmt::OutStore { value } = stmt {
+                found.insert(value.ty().suffix());
+            }
+            for expr in stmt_exprs(stmt) {
+                visit_expr(expr, found);
+            }
+            for block in stmt_blocks(stmt) {
+                visit(block, found);
+            }
+        }
+    }
+    fn visit_expr(expr: &Expr, found: &mut BTreeSet<&'static str>) {
+        if let Expr::Call { args, .. } = expr {
+            for arg in args {
+                if let Arg::Pointer(PointerArg::Element { array, .. }) = arg {
+                    for ty in Ty::ALL {
+                        if *array == format!("out_{}", ty.suffix()) {
+                            found.insert(ty.suffix());
+                        }
+                    }
+                }
+            }
+        }
+        for child in expr.children() {
+            visit_expr(child, found);
+        }
+    }
+    let mut found = BTreeSet::new();
+    visit(&kernel.body, &mut found);
+    for local in &kernel.locals {
+        visit_expr(&local.init, &mut found);
+    }
+    found
+}
+
+fn print_kernel(out: &mut String, kernel: &Kernel) {
+    writeln!(out, "static void {}(int n) {{", kernel.name).unwrap();
+    for reduction in &kernel.reductions {
+        let ty = reduction.op.ty();
+        writeln!(out, "    {} {} = {};", ty.c_name(), reduction.name, reduction_init(reduction.op))
+            .unwrap();
+    }
+    for last in &kernel.lastprivates {
+        writeln!(
+            out,
+            "    {} {} = {};",
+            last.ty.c_name(),
+            last.name,
+            expr(&Expr::Lit(Lit::zero(last.ty)))
+        )
+        .unwrap();
+    }
+    let outputs = written_outputs(kernel);
+    for suffix in &outputs {
+        writeln!(out, "    memset(out_{suffix}, 0, sizeof out_{suffix});").unwrap();
+    }
+    let mut pragma = String::from("#pragma omp simd");
+    for reduction in &kernel.reductions {
+        write!(pragma, " reduction({}:{})", reduction_clause(reduction.op), reduction.name)
+            .unwrap();
+    }
+    if !kernel.lastprivates.is_empty() {
+        let names: Vec<&str> = kernel.lastprivates.iter().map(|last| last.name.as_str()).collect();
+        write!(pragma, " lastprivate({})", names.join(", ")).unwrap();
+    }
+    if let Some(simdlen) = kernel.simdlen {
+        write!(pragma, " simdlen({simdlen})").unwrap();
+    }
+    writeln!(out, "{pragma}").unwrap();
+    out.push_str("    for (int i = 0; i < n; i++) {\n");
+    for last in &kernel.lastprivates {
+        writeln!(out, "        {} = {};", last.name, expr(&last.value)).unwrap();
+    }
+    print_locals(out, 2, &kernel.locals, &kernel.arrays);
+    print_block(out, 2, &kernel.body);
+    out.push_str("    }\n");
+    for suffix in &outputs {
+        writeln!(
+            out,
+            "    for (int i = 0; i < n; i++) lw_print_{suffix}(\"{} out_{suffix}\", i, out_{suffix}[i]);",
+            kernel.name
+        )
+        .unwrap();
+    }
+    for reduction in &kernel.reductions {
+        let (printer, fold) = match reduction.op {
+            RedOp::AddU | RedOp::XorU => ("u", ""),
+            RedOp::MinI | RedOp::MaxI => ("i", ""),
+            // -0 and +0 compare equal: which one a min/max keeps depends on
+            // the order of the lanes.
+            RedOp::MinF | RedOp::MaxF => ("f", " + 0.0f"),
+        };
+        writeln!(
+            out,
+            "    lw_print_{printer}(\"{} {}\", 0, {}{fold});",
+            kernel.name, reduction.name, reduction.name
+        )
+        .unwrap();
+    }
+    for last in &kernel.lastprivates {
+        writeln!(
+            out,
+            "    lw_print_{}(\"{} {}\", n, {});",
+            last.ty.suffix(),
+            kernel.name,
+            last.name,
+            last.name
+        )
+        .unwrap();
+    }
+    out.push_str("}\n");
+}
+
+fn print_block(out: &mut String, level: usize, stmts: &[Stmt]) {
+    for stmt in stmts {
+        print_stmt(out, level, stmt);
+    }
+}
+
+fn print_braced(out: &mut String, level: usize, stmts: &[Stmt]) {
+    out.push_str("{\n");
+    print_block(out, level + 1, stmts);
+    out.push_str(&"    ".repeat(level));
+    out.push('}');
+}
+
+fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
+    let pad = "    ".repeat(level);
+    match stmt {
+        Stmt::Assign { name, value } => writeln!(out, "{pad}{name} = {};", expr(value)).unwrap(),
+        Stmt::ArrayStore { array, len, index, value } => writeln!(
+            out,
+            "{pad}{array}[(unsigned)({}) & {}u] = {};",
+            expr(index),
+            len - 1,
+            expr(value)
+        )
+        .unwrap(),
+        Stmt::PointerStore { pointer, value } => {
+            writeln!(out, "{pad}*{pointer} = {};", expr(value)).unwrap()
+        }
+        Stmt::OutStore { value } => {
+            writeln!(out, "{pad}out_{}[i] = {};", value.ty().suffix(), expr(value)).unwrap()
+        }
+        Stmt::CallStmt { target: Some(target), call } => {
+            writeln!(out, "{pad}{target} = {};", expr(call)).unwrap()
+        }
+        Stmt::CallStmt { target: None, call } => {
+            writeln!(out, "{pad}(void){};", expr(call)).unwrap()
+        }
+        Stmt::If { cond, then_body, else_body } => {
+            write!(out, "{pad}if ({}) ", condition(cond)).unwrap();
+            print_braced(out, level, then_body);
+            if !else_body.is_empty() {
+                out.push_str(" else ");
+                print_braced(out, level, else_body);
+            }
+            out.push('\n');
+        }
+        Stmt::Switch { scrutinee, cases, default } => {
+            writeln!(out, "{pad}switch ((unsigned)({}) & 7u) {{", expr(scrutinee)).unwrap();
+            for case in cases {
+                write!(out, "{pad}case {}u: ", case.value).unwrap();
+                print_braced(out, level, &case.body);
+                if case.falls_through {
+                    out.push_str(" /* falls through */\n");
+                } else {
+                    out.push_str(" break;\n");
+                }
+            }
+            write!(out, "{pad}default: ").unwrap();
+            print_braced(out, level, default);
+            out.push_str(" break;\n");
+            writeln!(out, "{pad}}}").unwrap();
+        }
+        Stmt::While { counter, bound, cond, body } => {
+            writeln!(out, "{pad}{{").unwrap();
+            writeln!(out, "{pad}    int {counter} = 0;").unwrap();
+            write!(out, "{pad}    while ({counter} < {bound} && ({})) ", expr(cond)).unwrap();
+            out.push_str("{\n");
+            writeln!(out, "{pad}        {counter}++;").unwrap();
+            print_block(out, level + 2, body);
+            writeln!(out, "{pad}    }}").unwrap();
+            writeln!(out, "{pad}}}").unwrap();
+        }
+        Stmt::For { var, limit, mask, body } => {
+            write!(
+                out,
+                "{pad}for (int {var} = 0; {var} < (int)((unsigned)({}) & {mask}u); {var}++) ",
+                expr(limit)
+            )
+            .unwrap();
+            print_braced(out, level, body);
+            out.push('\n');
+        }
+        Stmt::Break => writeln!(out, "{pad}break;").unwrap(),
+        Stmt::Continue => writeln!(out, "{pad}continue;").unwrap(),
+        Stmt::Return(value) => writeln!(out, "{pad}return {};", expr(value)).unwrap(),
+        Stmt::Goto(label) => writeln!(out, "{pad}goto {label};").unwrap(),
+        Stmt::GotoScope { label, body } => {
+            write!(out, "{pad}").unwrap();
+            print_braced(out, level, body);
+            out.push('\n');
+            if has_goto(body, label) {
+                writeln!(out, "{pad}{label}:;").unwrap();
+            }
+        }
+        Stmt::Rv { guard, cond, body } => {
+            let cond = condition(cond);
+            match guard {
+                RvGuard::AnyThenIf => {
+                    writeln!(out, "{pad}if (rv_any({cond})) {{").unwrap();
+                    write!(out, "{pad}    if ({cond}) ").unwrap();
+                    print_braced(out, level + 1, body);
+                    writeln!(out, "\n{pad}}}").unwrap();
+                }
+                RvGuard::AllOr => {
+                    write!(out, "{pad}if (rv_all({cond}) || ({cond})) ").unwrap();
+                    print_braced(out, level, body);
+                    out.push('\n');
+                }
+                RvGuard::AnyAnd => {
+                    write!(out, "{pad}if (rv_any({cond}) && ({cond})) ").unwrap();
+                    print_braced(out, level, body);
+                    out.push('\n');
+                }
+            }
+        }
+        Stmt::Reduce { var, op, value } => {
+            let value = expr(value);
+            match op {
+                RedOp::AddU => writeln!(out, "{pad}{var} += {value};").unwrap(),
+                RedOp::XorU => writeln!(out, "{pad}{var} ^= {value};").unwrap(),
+                RedOp::MinI | RedOp::MinF => {
+                    writeln!(out, "{pad}if (({value}) < {var}) {var} = {value};").unwrap()
+                }
+                RedOp::MaxI | RedOp::MaxF => {
+                    writeln!(out, "{pad}if (({value}) > {var}) {var} = {value};").unwrap()
+                }
+            }
+        }
+    }
+}
+
+pub(crate) fn has_goto(stmts: &[Stmt], label: &str) -> bool {
+    stmts.iter().any(|stmt| {
+        matches!(stmt, Stmt::Goto(target) if target == label)
+            || stmt_blocks(stmt).iter().any(|block| has_goto(block, label))
+    })
+}
+
+fn literal(lit: Lit) -> String {
+    match lit {
+        Lit::Int(value) if value == i32::MIN => "(-2147483647 - 1)".to_owned(),
+        Lit::Int(value) if value < 0 => format!("({value})"),
+        Lit::Int(value) => format!("{value}"),
+        Lit::UInt(value) => format!("{value}u"),
+        Lit::Float(value) => {
+            wrap_negative(format!("{}f", float_text(format!("{value:e}"), value == 0.0)))
+        }
+        Lit::Double(value) => wrap_negative(float_text(format!("{value:e}"), value == 0.0)),
+    }
+}
+
+/// A C floating literal from Rust's shortest round-trip `{:e}` text
+/// (`1.5e0`, `-1e-3`: valid C); zeros as `0.0` and `-0.0`.
+fn float_text(text: String, zero: bool) -> String {
+    match (zero, text.starts_with('-')) {
+        (true, true) => "-0.0".to_owned(),
+        (true, false) => "0.0".to_owned(),
+        _ => text,
+    }
+}
+
+fn wrap_negative(text: String) -> String {
+    if text.starts_with('-') {
+        format!("({text})")
+    } else {
+        text
+    }
+}
+
+/// A condition's text without the outer parentheses of a comparison
+/// (`if ((a) == (b))`, not `if (((a) == (b)))`, which clang warns about).
+fn condition(e: &Expr) -> String {
+    match e {
+        Expr::Compare(op, a, b) => format!("({}) {} ({})", expr(a), op.symbol(), expr(b)),
+        Expr::Logic(and, a, b) => {
+            format!("({}) {} ({})", expr(a), if *and { "&&" } else { "||" }, expr(b))
+        }
+        _ => expr(e),
+    }
+}
+
+/// The C text of an expression (fully parenthesized).
+pub fn expr(e: &Expr) -> String {
+    match e {
+        Expr::Lit(lit) => literal(*lit),
+        Expr::Var(name, _) => name.clone(),
+        Expr::Unary(op, a) => {
+            let ty = a.ty();
+            let a = expr(a);
+            match (op, ty) {
+                (UnOp::Neg, Ty::Int) => format!("((int)(0u - (unsigned)({a})))"),
+                (UnOp::Neg, Ty::UInt) => format!("(0u - ({a}))"),
+                (UnOp::Neg, _) => format!("(-({a}))"),
+                (UnOp::BitNot, _) => format!("(~({a}))"),
+            }
+        }
+        Expr::Not(a) => format!("(!({}))", expr(a)),
+        Expr::Binary(op, ty, a, b) => binary(*op, *ty, &expr(a), &expr(b)),
+        Expr::Compare(op, a, b) => format!("(({}) {} ({}))", expr(a), op.symbol(), expr(b)),
+        Expr::Logic(and, a, b) => {
+            format!("(({}) {} ({}))", expr(a), if *and { "&&" } else { "||" }, expr(b))
+        }
+        Expr::Cast(to, a) => {
+            let from = a.ty();
+            let a = expr(a);
+            match (from, to) {
+                _ if from == *to => a,
+                (Ty::Float, Ty::Int) => format!("lw_f2i({a})"),
+                (Ty::Float, Ty::UInt) => format!("lw_f2u({a})"),
+                (Ty::Double, Ty::Int) => format!("lw_d2i({a})"),
+                (Ty::Double, Ty::UInt) => format!("lw_d2u({a})"),
+                _ => format!("(({})({a}))", to.c_name()),
+            }
+        }
+        Expr::Select(c, a, b) => format!("(({}) ? ({}) : ({}))", expr(c), expr(a), expr(b)),
+        Expr::Load { base, index, len, .. } => {
+            format!("{base}[(unsigned)({}) & {}u]", expr(index), len - 1)
+        }
+        Expr::Call { function, args, .. } => {
+            let args: Vec<String> = args.iter().map(argument).collect();
+            format!("{function}({})", args.join(", "))
+        }
+        Expr::Math(function, ty, a) => {
+            let a = expr(a);
+            let f = if *ty == Ty::Float { "f" } else { "" };
+            match function {
+                MathFn::SqrtAbs => format!("sqrt{f}(fabs{f}({a}))"),
+                MathFn::Fabs => format!("fabs{f}({a})"),
+                MathFn::Floor => format!("floor{f}({a})"),
+            }
+        }
+    }
+}
+
+fn binary(op: BinOp, ty: Ty, a: &str, b: &str) -> String {
+    let symbol = op.symbol();
+    match (ty, op) {
+        (Ty::Int, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) => {
+            let b =
+                if op == BinOp::Shl { format!("(({b}) & 31)") } else { format!("(unsigned)({b})") };
+            format!("((int)((unsigned)({a}) {symbol} {b}))")
+        }
+        (Ty::Int, BinOp::Div | BinOp::Rem) => format!("(({a}) {symbol} ((({b}) & 15) + 1))"),
+        (Ty::Int, BinOp::Shr) => format!("(({a}) >> (({b}) & 31))"),
+        (Ty::UInt, BinOp::Div | BinOp::Rem) => format!("(({a}) {symbol} ((({b}) & 15u) + 1u))"),
+        (Ty::UInt, BinOp::Shl | BinOp::Shr) => format!("(({a}) {symbol} (({b}) & 31u))"),
+        _ => format!("(({a}) {symbol} ({b}))"),
+    }
+}
+
+fn argument(arg: &Arg) -> String {
+    match arg {
+        Arg::Varying(e) => expr(e),
+        Arg::Uniform(lit) => literal(*lit),
+        Arg::LinearInt { base, scale, offset } => format!("({scale} * {base} + {offset})"),
+        Arg::Pointer(PointerArg::Table(name) | PointerArg::Param(name)) => name.clone(),
+        Arg::Pointer(PointerArg::Element { array, scale }) => format!("&{array}[{scale} * i]"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literals_read_back_in_c_syntax() {
+        assert_eq!(literal(Lit::Int(-5)), "(-5)");
+        assert_eq!(literal(Lit::Int(i32::MIN)), "(-2147483647 - 1)");
+        assert_eq!(literal(Lit::UInt(7)), "7u");
+        assert_eq!(literal(Lit::Float(1.5)), "1.5e0f");
+        assert_eq!(literal(Lit::Float(-0.0)), "(-0.0f)");
+        assert_eq!(literal(Lit::Double(-0.001)), "(-1e-3)");
+    }
+
+    #[test]
+    fn signed_arithmetic_goes_through_unsigned() {
+        let a = Box::new(Expr::Var("a".into(), Ty::Int));
+        let b = Box::new(Expr::Var("b".into(), Ty::Int));
+        assert_eq!(
+            expr(&Expr::Binary(BinOp::Add, Ty::Int, a.clone(), b.clone())),
+            "((int)((unsigned)(a) + (unsigned)(b)))"
+        );
+        assert_eq!(
+            expr(&Expr::Binary(BinOp::Div, Ty::Int, a.clone(), b)),
+            "((a) / (((b) & 15) + 1))"
+        );
+        assert_eq!(
+            expr(&Expr::Cast(Ty::Int, Box::new(Expr::Var("x".into(), Ty::Float)))),
+            "lw_f2i(x)"
+        );
+        assert_eq!(expr(&Expr::Unary(UnOp::Neg, a)), "((int)(0u - (unsigned)(a)))");
+    }
+}

@@ -1,0 +1,160 @@
+//! A fixed slice of the C-level differential fuzzer (crates/fuzz, issue
+//! 14): seeds [`SEEDS`] built by `lanewise cc -O2 -fopenmp-simd
+//! -ffp-contract=off -march=M` for every M of
+//! `lanewise_fuzz::oracle::DEFAULT_MARCHES`, compared byte for byte with
+//! clang-22's scalar build, on two worker threads.
+//!
+//! Failures of open bugs are listed in [`KNOWN_FAILURES`] with their bug
+//! class: printed as "known failure" (visible with `--nocapture`), they do
+//! not fail the test. Any other failure does, printed with the first new
+//! failure's reproducer reduced (at most 5 minutes); so does a known
+//! failure that passes or fails differently (the bug is fixed: remove it
+//! from the list), so the list stays honest. Time: about 65 s of CPU, half
+//! a minute of wall time on two idle cores.
+
+use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, SeedReport, Summary};
+use lanewise_fuzz::gen::GenConfig;
+use lanewise_fuzz::oracle::{FailureKind, OracleConfig, DEFAULT_MARCHES};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+const SEEDS: std::ops::Range<u64> = 0..24;
+
+/// A failure of the slice caused by an open Lanewise bug: remove it when
+/// the bug is fixed (the test fails when it passes).
+struct KnownFailure {
+    seed: u64,
+    marches: &'static [&'static str],
+    kind: FailureKind,
+    class: &'static str,
+}
+
+const AVX512: &[&str] = &["x86-64-v4", "skylake-avx512", "native"];
+
+/// Bug classes (reduced reproducers in /work/wt/fuzz-findings, see the
+/// NOTES.md there).
+const PRIVATE_ARRAY: &str = "private array filled by a loop with varying values and read at a \
+     constant index gives one lane's value to every lane (all -march, also without narrowing; \
+     fuzz-findings 001, 002)";
+const AVX512_CALL_ABI: &str = "bug class 2 (likely): a caller built for x86-64-v4 (256-bit \
+     preference) calls a declare-simd variant and the results are wrong; passes with \
+     -mprefer-vector-width=512 and at x86-64-v2/v3 (fuzz-findings 004, 006)";
+const NARROWED_D_VARIANT: &str = "narrowed divergent loop in an AVX2 (`d`) variant built for an \
+     AVX-512 target: LLVM 'Do not know how to split the result of this operator!' (passes \
+     with LANEWISE_NARROW_LOOPS=off; fuzz-findings 003)";
+
+const KNOWN_FAILURES: &[KnownFailure] = &[
+    KnownFailure {
+        seed: 4,
+        marches: AVX512,
+        kind: FailureKind::BuildFailure,
+        class: NARROWED_D_VARIANT,
+    },
+    KnownFailure { seed: 7, marches: AVX512, kind: FailureKind::Mismatch, class: AVX512_CALL_ABI },
+    KnownFailure {
+        seed: 22,
+        marches: &["x86-64-v3"],
+        kind: FailureKind::Mismatch,
+        class: PRIVATE_ARRAY,
+    },
+    KnownFailure {
+        seed: 23,
+        marches: &["x86-64-v2", "x86-64-v3", "x86-64-v4", "skylake-avx512", "native"],
+        kind: FailureKind::Mismatch,
+        class: PRIVATE_ARRAY,
+    },
+];
+
+/// The known failure of (seed, march), if any.
+fn known(seed: u64, march: &str) -> Option<&'static KnownFailure> {
+    KNOWN_FAILURES.iter().find(|known| known.seed == seed && known.marches.contains(&march))
+}
+
+#[test]
+fn fuzz_slice_matches_clang() {
+    let oracle = OracleConfig::new(env!("CARGO_BIN_EXE_lanewise").into());
+    // Only the first new failure is reduced (the others are printed as
+    // they are): a reduction takes minutes.
+    let reducing = AtomicBool::new(false);
+    let should_reduce = |seed: u64, march: &str| {
+        known(seed, march).is_none() && !reducing.swap(true, Ordering::SeqCst)
+    };
+    let work_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-slice");
+    let _ = std::fs::remove_dir_all(&work_dir);
+    let config = CampaignConfig {
+        seeds: SEEDS,
+        generator: GenConfig::default(),
+        marches: DEFAULT_MARCHES.iter().map(|march| march.to_string()).collect(),
+        jobs: 2,
+        oracle,
+        work_dir: work_dir.clone(),
+        out_dir: Some(work_dir.join("failures")),
+        should_reduce: &should_reduce,
+        reduce_checks: 400,
+        reduce_time: Duration::from_secs(300),
+    };
+    let start = Instant::now();
+    let mut summary = Summary::default();
+    let reports: Vec<SeedReport> = run_campaign(&config, &mut |report| summary.add(report));
+    summary.elapsed = start.elapsed();
+    println!("fuzz slice: {}", summary.line());
+
+    let mut problems = Vec::new();
+    let mut failing = BTreeSet::new();
+    for report in &reports {
+        if let Some(error) = &report.reference_error {
+            problems.push(format!(
+                "seed {}: the scalar reference failed (a generator bug): {error}\n{}",
+                report.seed, report.source
+            ));
+        }
+        for (march, failure) in &report.failures {
+            if known(report.seed, march).is_some_and(|known| known.kind == failure.kind) {
+                failing.insert((report.seed, march.clone()));
+            }
+            match known(report.seed, march) {
+                Some(known) if known.kind == failure.kind => println!(
+                    "known failure: seed {} -march={march}: {}: {} ({})",
+                    report.seed,
+                    failure.kind.label(),
+                    failure.detail,
+                    known.class
+                ),
+                _ => {
+                    problems.push(format!(
+                        "NEW failure: seed {} -march={march}: {}: {}",
+                        report.seed,
+                        failure.kind.label(),
+                        failure.detail
+                    ));
+                }
+            }
+        }
+        if let Some((march, source, failure)) = &report.reduced {
+            problems.push(format!(
+                "reduced reproducer of seed {} (-march={march}, {}: {}):\n{source}",
+                report.seed,
+                failure.kind.label(),
+                failure.detail
+            ));
+        }
+    }
+    for known in KNOWN_FAILURES {
+        for march in known.marches {
+            if !failing.contains(&(known.seed, march.to_string())) {
+                problems.push(format!(
+                    "known failure seed {} -march={march} ({}) now passes: remove it from KNOWN_FAILURES",
+                    known.seed, known.class
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{}\n(all programs: `lanewise-fuzz --print SEED`; failures saved under {})",
+        problems.join("\n\n"),
+        work_dir.join("failures").display()
+    );
+}
