@@ -31,41 +31,11 @@ struct KnownFailure {
     class: &'static str,
 }
 
-const AVX512: &[&str] = &["x86-64-v4", "skylake-avx512", "native"];
-
-/// Bug classes (reduced reproducers in /work/wt/fuzz-findings, see the
-/// NOTES.md there).
-const PRIVATE_ARRAY: &str = "private array filled by a loop with varying values and read at a \
-     constant index gives one lane's value to every lane (all -march, also without narrowing; \
-     fuzz-findings 001, 002)";
-const AVX512_CALL_ABI: &str = "bug class 2 (likely): a caller built for x86-64-v4 (256-bit \
-     preference) calls a declare-simd variant and the results are wrong; passes with \
-     -mprefer-vector-width=512 and at x86-64-v2/v3 (fuzz-findings 004, 006)";
-const NARROWED_D_VARIANT: &str = "narrowed divergent loop in an AVX2 (`d`) variant built for an \
-     AVX-512 target: LLVM 'Do not know how to split the result of this operator!' (passes \
-     with LANEWISE_NARROW_LOOPS=off; fuzz-findings 003)";
-
-const KNOWN_FAILURES: &[KnownFailure] = &[
-    KnownFailure {
-        seed: 4,
-        marches: AVX512,
-        kind: FailureKind::BuildFailure,
-        class: NARROWED_D_VARIANT,
-    },
-    KnownFailure { seed: 7, marches: AVX512, kind: FailureKind::Mismatch, class: AVX512_CALL_ABI },
-    KnownFailure {
-        seed: 22,
-        marches: &["x86-64-v3"],
-        kind: FailureKind::Mismatch,
-        class: PRIVATE_ARRAY,
-    },
-    KnownFailure {
-        seed: 23,
-        marches: &["x86-64-v2", "x86-64-v3", "x86-64-v4", "skylake-avx512", "native"],
-        kind: FailureKind::Mismatch,
-        class: PRIVATE_ARRAY,
-    },
-];
+/// Empty: the slice's failures of the first fuzzing runs (the narrowing
+/// back-end crash of a `d` variant, the AVX-512 caller ABI with 256-bit
+/// tuning, private arrays hoisted out of simd loops) are fixed, each with
+/// its own regression test.
+const KNOWN_FAILURES: &[KnownFailure] = &[];
 
 /// The known failure of (seed, march), if any.
 fn known(seed: u64, march: &str) -> Option<&'static KnownFailure> {

@@ -203,6 +203,10 @@ pub struct LoopPlan {
     /// to the entry block (inlining does too). Each lane needs its own, so
     /// the body allocates them itself ([`private_stack_slots`]).
     pub private_allocas: Vec<Value>,
+    /// Addresses into the private slots computed before the loop (LICM
+    /// hoists `&a[k]` with a loop-invariant `k`), in definition order: the
+    /// body computes them again from its own slots.
+    pub private_addresses: Vec<Value>,
     /// The body's data operations by scalar width, weighted by inner-loop
     /// nesting: what W is chosen from ([`width`]).
     pub data_profile: DataProfile,
@@ -534,7 +538,26 @@ pub fn plan_simd_loop(
         }
     }
     let private_allocas = private_stack_slots(func, &in_loop, &live_ins, &all_users);
-    live_ins.retain(|value| !private_allocas.contains(value));
+    let private_addresses = addresses_into(func, &private_allocas, &live_ins);
+    // The operands of those addresses (an index computed before the loop)
+    // become live-ins in their place.
+    let mut rematerialized_operands = Vec::new();
+    for &address in &private_addresses {
+        let def = func.dfg.defining_inst(address).expect("an address instruction");
+        func.dfg.inst(def).for_each_operand(|operand| {
+            let from_outside = !matches!(func.dfg.value_def(operand), ValueDef::Const(_));
+            if from_outside
+                && !private_allocas.contains(&operand)
+                && !private_addresses.contains(&operand)
+                && !live_ins.contains(&operand)
+                && !rematerialized_operands.contains(&operand)
+            {
+                rematerialized_operands.push(operand);
+            }
+        });
+    }
+    live_ins.extend(rematerialized_operands);
+    live_ins.retain(|value| !private_allocas.contains(value) && !private_addresses.contains(value));
     Ok(LoopPlan {
         header,
         preheader,
@@ -548,6 +571,7 @@ pub fn plan_simd_loop(
         exit_phis,
         live_ins,
         private_allocas,
+        private_addresses,
         data_profile,
     })
 }
@@ -589,6 +613,44 @@ fn private_stack_slots(
             })
         })
         .collect()
+}
+
+/// The live-ins that are addresses into `slots` computed before the loop:
+/// `getelementptr` and casts whose pointer operand is a slot or another such
+/// address, in an order where each comes after its base.
+fn addresses_into(func: &Function, slots: &[Value], live_ins: &[Value]) -> Vec<Value> {
+    let base_of = |value: Value| -> Option<Value> {
+        let def = func.dfg.defining_inst(value)?;
+        match func.dfg.inst(def) {
+            InstData::Gep { base, .. } => Some(*base),
+            InstData::Cast { arg, .. } if func.dfg.value_type(value).is_ptr() => Some(*arg),
+            _ => None,
+        }
+    };
+    // Each live-in's chain of bases down to a slot, if it ends in one.
+    let mut chains: Vec<Vec<Value>> = Vec::new();
+    for &value in live_ins {
+        let mut chain = vec![value];
+        let mut current = value;
+        while let Some(base) = base_of(current) {
+            if slots.contains(&base) {
+                chain.reverse();
+                chains.push(chain);
+                break;
+            }
+            chain.push(base);
+            current = base;
+        }
+    }
+    let mut ordered = Vec::new();
+    for chain in chains {
+        for value in chain {
+            if !ordered.contains(&value) {
+                ordered.push(value);
+            }
+        }
+    }
+    ordered
 }
 
 /// The constant step of `next = phi + step` (or `phi - step`), if it is one.
@@ -749,6 +811,15 @@ pub fn outline_loop_body(
         let alloca = builder.ins_value(InstData::Alloca { ty, count, align }, Type::PTR);
         builder.func.dfg.value_names[alloca] = func.dfg.value_names[slot].clone();
         map.insert(slot, alloca);
+    }
+    for &address in &plan.private_addresses {
+        let def = func.dfg.defining_inst(address).expect("an address instruction");
+        let mut data = func.dfg.inst(def).clone();
+        data.map_operands(|value| copy_value(func, builder.func, &map, value));
+        let ty = func.dfg.value_type(address).clone();
+        let copy = builder.ins_value(data, ty);
+        builder.func.dfg.value_names[copy] = func.dfg.value_names[address].clone();
+        map.insert(address, copy);
     }
     let mut slot_addresses = Vec::new();
     for (reduction, slot) in plan.reductions.iter().zip(reduction_slots) {
