@@ -1,0 +1,130 @@
+/* reduced: -march=x86-64-v4: mismatch: line 1: expected `kernel29 r30 0 516`, got `kernel29 r30 0 0` (1 lines differ) */
+/* lanewise-fuzz program, seed 1024 (crates/fuzz). */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* rv_any and rv_all of include/lanewise/rv.h (one-lane meaning in the
+ * scalar build); used only as `if (rv_any(c)) if (c)`, `rv_all(c) || c`
+ * and `rv_any(c) && c`, whose result per lane is that of `c`. */
+#ifdef LANEWISE_RV_SCALAR
+static inline bool rv_any(bool b) { return b; }
+static inline bool rv_all(bool b) { return b; }
+#else
+extern bool rv_any(bool b);
+extern bool rv_all(bool b);
+#endif
+
+static inline int lw_f2i(float x) { return fabsf(x) < 2.0e9f ? (int)x : 0; }
+static inline unsigned lw_f2u(float x) { return x >= 0.0f && x < 4.0e9f ? (unsigned)x : 0u; }
+static inline int lw_d2i(double x) { return fabs(x) < 2.0e9 ? (int)x : 0; }
+static inline unsigned lw_d2u(double x) { return x >= 0.0 && x < 4.0e9 ? (unsigned)x : 0u; }
+
+static void lw_print_i(const char *what, int k, int v) { printf("%s %d %d\n", what, k, v); }
+static void lw_print_u(const char *what, int k, unsigned v) { printf("%s %d %u\n", what, k, v); }
+/* Floats as bit patterns; NaN payloads are unspecified in C, so "nan". */
+static void lw_print_f(const char *what, int k, float v) {
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (v != v) printf("%s %d nan\n", what, k);
+    else printf("%s %d %08x\n", what, k, bits);
+}
+static void lw_print_d(const char *what, int k, double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (v != v) printf("%s %d nan\n", what, k);
+    else printf("%s %d %016llx\n", what, k, (unsigned long long)bits);
+}
+#define N 32
+
+static int g_i[64];
+static unsigned g_u[64];
+static float g_f[64];
+static double g_d[64];
+static int in_i[1024];
+static unsigned in_u[1024];
+static float in_f[1024];
+static double in_d[1024];
+static int out_i[400];
+static unsigned out_u[400];
+static float out_f[400];
+static double out_d[400];
+
+static uint64_t lw_state = 0xdde6e5fd29f05401ull;
+static uint32_t lw_next(void) {
+    lw_state ^= lw_state << 13;
+    lw_state ^= lw_state >> 7;
+    lw_state ^= lw_state << 17;
+    return (uint32_t)(lw_state >> 32);
+}
+static int lw_int(void) {
+    uint32_t r = lw_next();
+    return (r & 3u) == 0 ? (int)r : (int)(r % 64u) - 32;
+}
+static unsigned lw_uint(void) {
+    uint32_t r = lw_next();
+    return (r & 3u) == 0 ? r : r % 100u;
+}
+static float lw_float(void) { return (float)((int)(lw_next() % 4001u) - 2000) * 0.0625f; }
+static double lw_double(void) { return (double)((int)(lw_next() % 40001u) - 20000) * 0.03125; }
+
+#pragma omp declare simd inbranch
+unsigned f0(void) {
+    double l4 = g_d[(unsigned)(0) & 63u];
+    unsigned l5 = lw_d2u(l4);
+    return ((in_u[(unsigned)(0) & 1023u]) * (l5));
+}
+
+#pragma omp declare simd notinbranch
+int f1(void) {
+    int l10 = ((in_u[(unsigned)(in_i[(unsigned)(0) & 1023u]) & 1023u]) >= (1u));
+    return l10;
+}
+
+#pragma omp declare simd inbranch linear(a15:1)
+double f2(int a15, double a16) {
+    int l18 = ((a15) % (((in_i[(unsigned)(20) & 1023u]) & 15) + 1));
+    unsigned l19 = ((unsigned)(f1()));
+    for (int k21 = 0; k21 < (int)((unsigned)(a15) & 7u); k21++) {
+        a16 = 3e0;
+        if ((in_u[(unsigned)(0u) & 1023u]) >= (g_u[(unsigned)(l18) & 63u])) {
+            if ((g_d[(unsigned)(2) & 63u]) == (g_d[(unsigned)(l18) & 63u])) {
+                return g_d[(unsigned)(a15) & 63u];
+            }
+            if ((((((g_f[(unsigned)(0) & 63u]) > (1e6f))) ? (0u) : (((((in_u[(unsigned)(400) & 1023u]) > (0u))) ? (l19) : (0u))))) < (f0())) {
+                break;
+            }
+        }
+    }
+    return ((((g_f[(unsigned)(61) & 63u]) > (0.0f))) ? (sqrt(fabs(a16))) : (g_d[(unsigned)(1) & 63u]));
+}
+
+static void kernel29(int n) {
+    unsigned r30 = 0u;
+#pragma omp simd reduction(+:r30)
+    for (int i = 0; i < n; i++) {
+        switch ((unsigned)(((1) | (i))) & 7u) {
+        case 3u: {
+        } break;
+        case 5u: {
+            r30 += lw_d2u(f2((1 * i + 2), 0.0));
+        } /* falls through */
+        default: {
+        } break;
+        }
+    }
+    lw_print_u("kernel29 r30", 0, r30);
+}
+
+int main(void) {
+    for (int k = 0; k < 64; k++) {
+        g_i[k] = lw_int(); g_u[k] = lw_uint(); g_f[k] = lw_float(); g_d[k] = lw_double();
+    }
+    for (int k = 0; k < 1024; k++) {
+        in_i[k] = lw_int(); in_u[k] = lw_uint(); in_f[k] = lw_float(); in_d[k] = lw_double();
+    }
+    kernel29(N > 0 ? N - 0 : 0);
+    return 0;
+}

@@ -1,0 +1,114 @@
+/* reduced: -march=x86-64-v4: mismatch: line 1: expected `kernel15 lp17 4 3ff0000000000000`, got `kernel15 lp17 4 4059d00000000000` (1 lines differ) */
+/* lanewise-fuzz program, seed 7035 (crates/fuzz). */
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+/* rv_any and rv_all of include/lanewise/rv.h (one-lane meaning in the
+ * scalar build); used only as `if (rv_any(c)) if (c)`, `rv_all(c) || c`
+ * and `rv_any(c) && c`, whose result per lane is that of `c`. */
+#ifdef LANEWISE_RV_SCALAR
+static inline bool rv_any(bool b) { return b; }
+static inline bool rv_all(bool b) { return b; }
+#else
+extern bool rv_any(bool b);
+extern bool rv_all(bool b);
+#endif
+
+static inline int lw_f2i(float x) { return fabsf(x) < 2.0e9f ? (int)x : 0; }
+static inline unsigned lw_f2u(float x) { return x >= 0.0f && x < 4.0e9f ? (unsigned)x : 0u; }
+static inline int lw_d2i(double x) { return fabs(x) < 2.0e9 ? (int)x : 0; }
+static inline unsigned lw_d2u(double x) { return x >= 0.0 && x < 4.0e9 ? (unsigned)x : 0u; }
+
+static void lw_print_i(const char *what, int k, int v) { printf("%s %d %d\n", what, k, v); }
+static void lw_print_u(const char *what, int k, unsigned v) { printf("%s %d %u\n", what, k, v); }
+/* Floats as bit patterns; NaN payloads are unspecified in C, so "nan". */
+static void lw_print_f(const char *what, int k, float v) {
+    uint32_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (v != v) printf("%s %d nan\n", what, k);
+    else printf("%s %d %08x\n", what, k, bits);
+}
+static void lw_print_d(const char *what, int k, double v) {
+    uint64_t bits;
+    memcpy(&bits, &v, sizeof bits);
+    if (v != v) printf("%s %d nan\n", what, k);
+    else printf("%s %d %016llx\n", what, k, (unsigned long long)bits);
+}
+#define N 4
+
+static int g_i[64];
+static unsigned g_u[64];
+static float g_f[64];
+static double g_d[64];
+static int in_i[1024];
+static unsigned in_u[1024];
+static float in_f[1024];
+static double in_d[1024];
+static int out_i[400];
+static unsigned out_u[400];
+static float out_f[400];
+static double out_d[400];
+
+static uint64_t lw_state = 0xde7e0c8d03dfd517ull;
+static uint32_t lw_next(void) {
+    lw_state ^= lw_state << 13;
+    lw_state ^= lw_state >> 7;
+    lw_state ^= lw_state << 17;
+    return (uint32_t)(lw_state >> 32);
+}
+static int lw_int(void) {
+    uint32_t r = lw_next();
+    return (r & 3u) == 0 ? (int)r : (int)(r % 64u) - 32;
+}
+static unsigned lw_uint(void) {
+    uint32_t r = lw_next();
+    return (r & 3u) == 0 ? r : r % 100u;
+}
+static float lw_float(void) { return (float)((int)(lw_next() % 4001u) - 2000) * 0.0625f; }
+static double lw_double(void) { return (double)((int)(lw_next() % 40001u) - 20000) * 0.03125; }
+
+#pragma omp declare simd uniform(a8) uniform(a10)
+float f1(const unsigned *a8, float a9, const int *a10, unsigned a11) {
+    unsigned l12 = a8[(unsigned)(in_i[(unsigned)(6) & 1023u]) & 63u];
+    double l13 = 0.0;
+    {
+        int w14 = 0;
+        while (w14 < 4 && (((((a9) - (g_f[(unsigned)(0) & 63u]))) > (((g_f[(unsigned)(62) & 63u]) / (0.0f)))))) {
+            w14++;
+            if (a10[(unsigned)(0) & 63u]) {
+                return ((a9) + (((((0.0f) > (g_f[(unsigned)(53) & 63u]))) ? (in_f[(unsigned)(w14) & 1023u]) : (a9))));
+            }
+        }
+    }
+    if ((((unsigned)(((61) % (((g_i[(unsigned)(0) & 63u]) & 15) + 1))))) >= (((((in_u[(unsigned)(0) & 1023u]) >= (23u))) ? (0u) : (g_u[(unsigned)(0) & 63u])))) {
+    } else {
+        if (rv_any((((g_d[(unsigned)(0) & 63u]) / (l13))) == (1e0)) && ((((g_d[(unsigned)(0) & 63u]) / (l13))) == (1e0))) {
+        }
+        a11 = ((((((in_u[(unsigned)(0) & 1023u]) / (((l12) & 15u) + 1u))) + ((~(a11))))) ^ (in_u[(unsigned)(54) & 1023u]));
+    }
+    return ((((((a11) != (0u))) && (in_i[(unsigned)(0) & 1023u]))) ? (1e0f) : (0.0f));
+}
+
+static void kernel15(int n) {
+    double lp17 = 0.0;
+#pragma omp simd lastprivate(lp17)
+    for (int i = 0; i < n; i++) {
+        lp17 = 0.0;
+        lp17 = ((double)(f1(g_u, 1e2f, g_i, in_u[(unsigned)(i) & 1023u])));
+    }
+    lw_print_d("kernel15 lp17", n, lp17);
+}
+
+int main(void) {
+    for (int k = 0; k < 64; k++) {
+        g_i[k] = lw_int(); g_u[k] = lw_uint(); g_f[k] = lw_float(); g_d[k] = lw_double();
+    }
+    for (int k = 0; k < 1024; k++) {
+        in_i[k] = lw_int(); in_u[k] = lw_uint(); in_f[k] = lw_float(); in_d[k] = lw_double();
+    }
+    kernel15(N > 0 ? N - 0 : 0);
+    return 0;
+}
