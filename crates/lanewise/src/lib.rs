@@ -36,10 +36,10 @@ use lanewise_transform::widen::{
     MemoryAccessStats,
 };
 use lanewise_transform::{
-    guard_divergent_regions, interleave_private_arrays, lower_vector_abi,
-    mark_blocks_with_an_active_lane, narrow_divergent_loops, share_uniform_allocas,
-    skip_loops_without_active_lanes, split_private_structs, widen_mask_phis, BlockPredicates,
-    NarrowConfig, NarrowReport, RegionCosts, WidenConfig,
+    bound_loops_without_active_lanes, guard_divergent_regions, interleave_private_arrays,
+    lower_vector_abi, mark_blocks_with_an_active_lane, narrow_divergent_loops,
+    share_uniform_allocas, skip_loops_without_active_lanes, split_private_structs, widen_mask_phis,
+    BlockPredicates, NarrowConfig, NarrowReport, RegionCosts, WidenConfig,
 };
 
 /// Regions that cost less than this are not worth an `any` test and a
@@ -239,6 +239,12 @@ pub struct LoopCounts {
     /// Loops under a varying predicate that are jumped over when no lane is
     /// active at their entry (BOSCC).
     pub skipped_when_inactive: usize,
+    /// The other loops under a varying predicate, which leave after one
+    /// pass when no lane is active (`linearize::empty_mask_loops`).
+    pub bounded_when_inactive: usize,
+    /// Loops under a varying predicate that neither BOSCC skips nor an exit
+    /// on every iteration can bound (they rely on their own exit tests).
+    pub unbounded_when_inactive: usize,
     /// Divergent loops of the vector function given narrow copies
     /// ([`NarrowLoops`]).
     pub narrowed: usize,
@@ -319,6 +325,8 @@ impl ProducedFunction {
             uniform: linearized.loops_uniform,
             divergent: linearized.loops_divergent,
             skipped_when_inactive: 0,
+            bounded_when_inactive: 0,
+            unbounded_when_inactive: 0,
             narrowed: 0,
             exit_stable: linearized.loops_exit_stable,
         };
@@ -392,7 +400,7 @@ impl Report {
             let memory = &function.memory;
             text.push_str(&format!(
                 "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
-                 folded ({} against Theorem 4.5), {} regions skipped when no lane is active; loops: {} uniform, {} divergent, {} skipped when no lane is active, {} narrowed\n  memory: {} uniform, {} contiguous, \
+                 folded ({} against Theorem 4.5), {} regions skipped when no lane is active; loops: {} uniform, {} divergent, {} skipped when no lane is active, {} bounded when no lane is active, {} narrowed\n  memory: {} uniform, {} contiguous, \
                  {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays, {} uniform private arrays, {} structs split; masked: {} blocks, {} accesses\n  \
                  calls: {} vector variant, {} per lane\n",
                 function.name,
@@ -408,6 +416,7 @@ impl Report {
                 function.loops.uniform,
                 function.loops.divergent,
                 function.loops.skipped_when_inactive,
+                function.loops.bounded_when_inactive,
                 function.loops.narrowed,
                 memory.uniform,
                 memory.contiguous,
@@ -1004,6 +1013,10 @@ pub(crate) fn widen_variant(
                 skip_loops_without_active_lanes(&mut work, &mut predicates);
         }
         mark_blocks_with_an_active_lane(&mut work, &mut predicates);
+        // Loops left that may run with no active lane leave after one pass.
+        let empty_mask_loops = bound_loops_without_active_lanes(&mut work, &predicates);
+        produced.loops.bounded_when_inactive = empty_mask_loops.bounded;
+        produced.loops.unbounded_when_inactive = empty_mask_loops.unbounded;
         // Trackers of divergent loops: one blend per iteration, not two.
         fold_nested_selects(&mut work);
         check(&work, Pass::Linearize, options)?;

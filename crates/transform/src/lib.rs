@@ -37,6 +37,7 @@ pub use boscc::{
     guard_divergent_regions, mark_blocks_with_an_active_lane, skip_loops_without_active_lanes,
     RegionCosts,
 };
+pub use linearize::empty_mask_loops::{bound_loops_without_active_lanes, EmptyMaskLoops};
 pub use linearize::{
     linearize_function, DivergenceFacts, LinearizeError, LinearizeMode, LinearizeReport,
 };

@@ -57,6 +57,8 @@ use crate::masks::{generate_masks, MaskInput, Masks};
 use crate::predicates::BlockPredicates;
 use crate::ssa_repair::repair_ssa;
 
+pub mod empty_mask_loops;
+
 /// Which branches and loops of the input function diverge.
 #[derive(Clone, Debug, Default)]
 pub struct DivergenceFacts {

@@ -1976,7 +1976,8 @@ impl<'a> Widener<'a> {
 
     /// Whether the scalar `cond` asks about masks only: `rv_any`/`rv_all`
     /// calls (BOSCC guards, divergent loop exits) and `and`/`or`/`xor` of
-    /// such. Masks are never poison (edge predicates are `select`s), so
+    /// such and of frozen values (the exits of loops that may run with no
+    /// active lane, [`crate::linearize::empty_mask_loops`]). Masks are never poison (edge predicates are `select`s), so
     /// these need no freeze; freezing them would also be harmful: LLVM
     /// pushes the freeze up to the `<W x i1>` mask, and its x86 back end
     /// cannot split a frozen `<32 x i1>` ("Do not know how to split the
@@ -1996,6 +1997,8 @@ impl<'a> Widener<'a> {
             match self.scalar.dfg.inst(inst) {
                 InstData::Call { callee: Callee::Direct(name), .. }
                     if name == "rv_any" || name == "rv_all" => {}
+                // A frozen value is never poison.
+                InstData::Freeze { .. } => {}
                 InstData::Binary {
                     op: BinaryOp::And | BinaryOp::Or | BinaryOp::Xor,
                     lhs,

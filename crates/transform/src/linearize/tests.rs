@@ -808,6 +808,8 @@ fn check_widened(
     // run only with an active lane skip the any-lane guards of uniform
     // accesses (as in the pipeline).
     crate::boscc::mark_blocks_with_an_active_lane(&mut guarded, &mut predicates);
+    // Loops left that may run with no active lane leave after one pass.
+    super::empty_mask_loops::bound_loops_without_active_lanes(&mut guarded, &predicates);
     if let Err(errors) = verify_function(&guarded) {
         panic!("{linearized}\nguarded:\n{}", display_function_with_errors(&guarded, &errors));
     }
