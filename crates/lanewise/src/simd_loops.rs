@@ -36,7 +36,9 @@
 //! widened; a loop body that itself holds vector code is refused.
 //! C++ exception handling (`invoke`, landing pads: a `std::vector` or a
 //! `try` block around the loop) lifts and lowers back with the function's
-//! personality; a loop body that holds an `invoke` is refused.
+//! personality; in a loop body, an `invoke` whose landing pad lies outside
+//! the loop becomes a call (`loop_vectorize::exceptions`), a catch inside
+//! the body is refused.
 //!
 //! Profitability (`Options::simd_loops_cost`, on by default): after the
 //! unmasked variant is widened, `loop_vectorize::profit` compares its
