@@ -619,6 +619,32 @@ fn invoke_calls() {
     assert!(refused.contains(" invoke ") && refused.contains("landingpad"), "{refused}");
 }
 
+/// User-defined reductions (`declare reduction`): scalar private copies
+/// vectorize as reductions and agree with clang's build; a private copy in
+/// memory that the lanes would share, and a minimum with its index, stay
+/// scalar with remarks that say why (issue 14, class 13).
+#[test]
+fn declare_reduction() {
+    let remarks = check_source_with("declare_reduction", &[]);
+    let missed: Vec<(&str, &str)> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .map(|remark| (remark["function"].as_str().unwrap(), remark["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(missed.len(), 2, "{missed:#?}");
+    let quad = missed.iter().find(|(function, _)| *function == "udr_quad_sum");
+    assert!(
+        quad.is_some_and(|(_, message)| message.contains("reads and writes the stack slot")
+            && message.contains("at addresses two iterations may share")),
+        "{missed:#?}"
+    );
+    let minloc = missed.iter().find(|(function, _)| *function == "udr_minloc");
+    assert!(
+        minloc.is_some_and(|(_, message)| message.contains("a recurrence across iterations")),
+        "{missed:#?}"
+    );
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -646,6 +672,7 @@ fn every_source_has_a_test() {
         "atomics",
         "private_arrays",
         "invoke_calls",
+        "declare_reduction",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -69,6 +69,7 @@ pub mod narrow;
 pub mod profit;
 pub mod recurrence;
 pub mod reduction;
+pub mod shared_slots;
 pub mod tail;
 #[cfg(test)]
 mod tests;
@@ -561,6 +562,11 @@ pub fn plan_simd_loop(
     }
     live_ins.extend(rematerialized_operands);
     live_ins.retain(|value| !private_allocas.contains(value) && !private_addresses.contains(value));
+    // A slot the iterations share and update at common addresses (clang's
+    // private copy of a reduction variable in memory) would make the lanes
+    // conflict.
+    let induction_phis: Vec<Value> = inductions.iter().map(|induction| induction.phi).collect();
+    shared_slots::conflicting_slot_access(func, &in_loop, &induction_phis, &private_allocas)?;
     Ok(LoopPlan {
         header,
         preheader,
