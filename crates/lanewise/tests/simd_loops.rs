@@ -645,6 +645,26 @@ fn declare_reduction() {
     );
 }
 
+/// `lastprivate(conditional:)`, as clang-22 lowers it (the last value and
+/// iteration number in globals, each iteration compared with the number):
+/// vectorized with every tail form, agreeing with clang's build and with
+/// each other (issue 14, class 13).
+#[test]
+fn conditional_lastprivate() {
+    let mut outputs = Vec::new();
+    for form in ["masked", "scalar", "auto"] {
+        let checked =
+            check_source_with_options("conditional_lastprivate", &[], &["--simd-tail", form]);
+        let missed: Vec<&serde_json::Value> =
+            checked.remarks.iter().filter(|remark| remark["kind"] == "missed").collect();
+        assert!(missed.is_empty(), "--simd-tail {form}: {missed:#?}");
+        outputs.push((form, checked.output));
+    }
+    for (form, output) in &outputs[1..] {
+        assert_eq!(&outputs[0].1, output, "masked and {form} tails differ");
+    }
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -673,6 +693,7 @@ fn every_source_has_a_test() {
         "private_arrays",
         "invoke_calls",
         "declare_reduction",
+        "conditional_lastprivate",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -63,6 +63,7 @@
 //! wrap (the loop would not terminate otherwise, or only after 2^n
 //! iterations).
 
+pub mod conditional_lastprivate;
 pub mod exceptions;
 pub mod latency;
 pub mod narrow;
