@@ -665,6 +665,29 @@ fn conditional_lastprivate() {
     }
 }
 
+/// `reduction(inscan, ...)` loops with `#pragma omp scan` stay scalar with
+/// a remark naming the prefix sum, and agree with clang's build (issue 14,
+/// class 13).
+#[test]
+fn scan_reductions() {
+    let remarks = check_source_with("scan_reductions", &[]);
+    let missed: Vec<(&str, &str)> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .map(|remark| (remark["function"].as_str().unwrap(), remark["message"].as_str().unwrap()))
+        .collect();
+    let mut functions: Vec<&str> = missed.iter().map(|(function, _)| *function).collect();
+    functions.sort_unstable();
+    assert_eq!(functions, ["exclusive_scan", "inclusive_scan"], "{missed:#?}");
+    for (_, message) in &missed {
+        assert!(
+            message.contains("the body stores the running value, a prefix sum")
+                && message.contains("`#pragma omp scan`"),
+            "{message}"
+        );
+    }
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -694,6 +717,7 @@ fn every_source_has_a_test() {
         "invoke_calls",
         "declare_reduction",
         "conditional_lastprivate",
+        "scan_reductions",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();
