@@ -36,7 +36,9 @@
 //! widened; a loop body that itself holds vector code is refused.
 //! C++ exception handling (`invoke`, landing pads: a `std::vector` or a
 //! `try` block around the loop) lifts and lowers back with the function's
-//! personality; a loop body that holds an `invoke` is refused.
+//! personality; in a loop body, an `invoke` whose landing pad lies outside
+//! the loop becomes a call (`loop_vectorize::exceptions`), a catch inside
+//! the body is refused.
 //!
 //! Profitability (`Options::simd_loops_cost`, on by default): after the
 //! unmasked variant is widened, `loop_vectorize::profit` compares its
@@ -61,6 +63,7 @@ use lanewise_analysis::{ControlFlowGraph, DominatorTree};
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec, VariantName};
 use lanewise_ir::{DataLayout, Function};
 use lanewise_llvm::{LlvmModule, SimdLoopFunction};
+use lanewise_transform::loop_vectorize::conditional_lastprivate::simplify_conditional_lastprivate;
 use lanewise_transform::loop_vectorize::narrow::narrow_truncated_phis;
 use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
@@ -154,6 +157,9 @@ fn vectorize_function_loops(
             // previous iteration's `in[i + 1]`) back into loads; only the
             // header changes, so `loops` stays valid.
             rematerialize_load_recurrences(&mut work, &loops, &candidate);
+            // clang's `lastprivate(conditional:)`: the iteration number
+            // of the last assignment compared with the one before the loop.
+            simplify_conditional_lastprivate(&mut work, &loops, &candidate);
             let location =
                 candidate.hints.location.clone().unwrap_or_else(|| {
                     format!("loop at block %{}", work.block_name(candidate.header))

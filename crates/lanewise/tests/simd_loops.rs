@@ -79,6 +79,16 @@ fn compare_outputs(name: &str, reference: &str, vectorized: &str) {
     }
 }
 
+/// The source `name.c` (compiled by clang-22) or `name.cpp` (clang++-22).
+fn source_and_compiler(name: &str) -> (PathBuf, &'static str) {
+    let c_source = sources_dir().join(format!("{name}.c"));
+    if c_source.exists() {
+        (c_source, "clang-22")
+    } else {
+        (sources_dir().join(format!("{name}.cpp")), "clang++-22")
+    }
+}
+
 fn check_source(name: &str) {
     check_source_with(name, &[]);
 }
@@ -98,12 +108,12 @@ struct Checked {
 
 /// [`check_source_with`] with extra `lanewise` options.
 fn check_source_with_options(name: &str, extra_flags: &[&str], lanewise_flags: &[&str]) -> Checked {
-    let source = sources_dir().join(format!("{name}.c"));
+    let (source, clang) = source_and_compiler(name);
     let text = std::fs::read_to_string(&source).unwrap();
     let expected_vectorized: usize = text
         .lines()
         .find_map(|line| line.strip_prefix("// expect-vectorized: "))
-        .unwrap_or_else(|| panic!("{name}.c lacks `// expect-vectorized: N`"))
+        .unwrap_or_else(|| panic!("{name} lacks `// expect-vectorized: N`"))
         .trim()
         .parse()
         .unwrap();
@@ -112,7 +122,7 @@ fn check_source_with_options(name: &str, extra_flags: &[&str], lanewise_flags: &
     let input = scratch.join("input.ll");
     let output = scratch.join("output.ll");
     let report = scratch.join("report.json");
-    run(Command::new("clang-22")
+    run(Command::new(clang)
         .arg("-O3")
         .arg(MARCH)
         .args([
@@ -176,13 +186,13 @@ fn check_source_with_options(name: &str, extra_flags: &[&str], lanewise_flags: &
     // Machine code: the reference and the vectorized program.
     let reference_binary = scratch.join("reference");
     let vectorized_binary = scratch.join("vectorized");
-    run(Command::new("clang-22")
+    run(Command::new(clang)
         .args(["-O3", MARCH, "-fopenmp-simd"])
         .args(extra_flags)
         .arg(&source)
         .arg("-o")
         .arg(&reference_binary));
-    run(Command::new("clang-22")
+    run(Command::new(clang)
         .args(["-O3", MARCH, "-Wno-override-module"])
         .arg(&output)
         .arg("-o")
@@ -567,6 +577,117 @@ fn inline_asm() {
     assert!(missed[0].contains("inline assembly"), "{missed:#?}");
 }
 
+/// C++ loops whose calls may throw (`invoke`s unwinding to clang's
+/// terminate landing pad outside the loop) are vectorized and agree with
+/// clang's build; their bodies call, and the landing pads only the loops
+/// reached are gone. A loop whose inlined callee catches the exception
+/// itself stays scalar with a remark naming the invoke (issue 14, class 13).
+#[test]
+fn invoke_calls() {
+    let remarks = check_source_with("invoke_calls", &["-fexceptions"]);
+    let missed: Vec<&str> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .filter_map(|remark| remark["message"].as_str())
+        .collect();
+    assert_eq!(missed.len(), 1, "{missed:#?}");
+    assert!(
+        missed[0].contains(
+            "an exception is caught inside the loop body: `invoke` of `_Z13checked_scalei`"
+        ),
+        "{missed:#?}"
+    );
+    let output = scratch_dir("invoke_calls-fexceptions").join("output.ll");
+    let text = std::fs::read_to_string(output).unwrap();
+    let function = |name: &str| -> String {
+        let function = text
+            .split("\ndefine ")
+            .find(|function| {
+                function.lines().next().is_some_and(|l| l.contains(&format!("@{name}(")))
+            })
+            .unwrap_or_else(|| panic!("the output defines no @{name}"));
+        function[..function.find("\n}").unwrap_or(function.len())].to_owned()
+    };
+    // The guard's function: its only landing pad was the loop's.
+    let guarded = function("_Z11guarded_sumPKii");
+    assert!(guarded.contains("personality ptr @__gxx_personality_v0"), "{guarded}");
+    assert!(!guarded.contains("landingpad") && !guarded.contains(" invoke "), "{guarded}");
+    let body = function("_Z11guarded_sumPKii.lanewise.loop0.x16");
+    assert!(body.contains("call i32 @_Z13checked_scalei"), "{body}");
+    // The refused loop keeps its catch.
+    let refused = function("_Z13safely_scaledPKiPii");
+    assert!(refused.contains(" invoke ") && refused.contains("landingpad"), "{refused}");
+}
+
+/// User-defined reductions (`declare reduction`): scalar private copies
+/// vectorize as reductions and agree with clang's build; a private copy in
+/// memory that the lanes would share, and a minimum with its index, stay
+/// scalar with remarks that say why (issue 14, class 13).
+#[test]
+fn declare_reduction() {
+    let remarks = check_source_with("declare_reduction", &[]);
+    let missed: Vec<(&str, &str)> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .map(|remark| (remark["function"].as_str().unwrap(), remark["message"].as_str().unwrap()))
+        .collect();
+    assert_eq!(missed.len(), 2, "{missed:#?}");
+    let quad = missed.iter().find(|(function, _)| *function == "udr_quad_sum");
+    assert!(
+        quad.is_some_and(|(_, message)| message.contains("reads and writes the stack slot")
+            && message.contains("at addresses two iterations may share")),
+        "{missed:#?}"
+    );
+    let minloc = missed.iter().find(|(function, _)| *function == "udr_minloc");
+    assert!(
+        minloc.is_some_and(|(_, message)| message.contains("a recurrence across iterations")),
+        "{missed:#?}"
+    );
+}
+
+/// `lastprivate(conditional:)`, as clang-22 lowers it (the last value and
+/// iteration number in globals, each iteration compared with the number):
+/// vectorized with every tail form, agreeing with clang's build and with
+/// each other (issue 14, class 13).
+#[test]
+fn conditional_lastprivate() {
+    let mut outputs = Vec::new();
+    for form in ["masked", "scalar", "auto"] {
+        let checked =
+            check_source_with_options("conditional_lastprivate", &[], &["--simd-tail", form]);
+        let missed: Vec<&serde_json::Value> =
+            checked.remarks.iter().filter(|remark| remark["kind"] == "missed").collect();
+        assert!(missed.is_empty(), "--simd-tail {form}: {missed:#?}");
+        outputs.push((form, checked.output));
+    }
+    for (form, output) in &outputs[1..] {
+        assert_eq!(&outputs[0].1, output, "masked and {form} tails differ");
+    }
+}
+
+/// `reduction(inscan, ...)` loops with `#pragma omp scan` stay scalar with
+/// a remark naming the prefix sum, and agree with clang's build (issue 14,
+/// class 13).
+#[test]
+fn scan_reductions() {
+    let remarks = check_source_with("scan_reductions", &[]);
+    let missed: Vec<(&str, &str)> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .map(|remark| (remark["function"].as_str().unwrap(), remark["message"].as_str().unwrap()))
+        .collect();
+    let mut functions: Vec<&str> = missed.iter().map(|(function, _)| *function).collect();
+    functions.sort_unstable();
+    assert_eq!(functions, ["exclusive_scan", "inclusive_scan"], "{missed:#?}");
+    for (_, message) in &missed {
+        assert!(
+            message.contains("the body stores the running value, a prefix sum")
+                && message.contains("`#pragma omp scan`"),
+            "{message}"
+        );
+    }
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -593,12 +714,16 @@ fn every_source_has_a_test() {
         "inline_asm",
         "atomics",
         "private_arrays",
+        "invoke_calls",
+        "declare_reduction",
+        "conditional_lastprivate",
+        "scan_reductions",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();
-        if path.extension().is_some_and(|ext| ext == "c") {
+        if path.extension().is_some_and(|ext| ext == "c" || ext == "cpp") {
             let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
-            assert!(known.contains(&stem.as_str()), "tests/simd_loops/{stem}.c has no test");
+            assert!(known.contains(&stem.as_str()), "{} has no test", path.display());
         }
     }
 }

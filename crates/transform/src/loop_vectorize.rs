@@ -25,9 +25,10 @@
 //!    and the reductions ([`reduction`]); every value used after the loop is
 //!    an induction's last or end value, a reduction result or a
 //!    `lastprivate` value. Anything else is a [`LoopRefusal`] naming why;
-//!    so is a loop whose body holds exception handling (an `invoke` of a
-//!    function that may throw, a landing pad): W lanes cannot unwind one by
-//!    one. Exception handling elsewhere in the function passes through.
+//!    so is a loop whose body catches an exception (a landing pad in the
+//!    loop): W lanes cannot unwind one by one. An `invoke` whose unwind
+//!    edge leaves the loop is a call that does not unwind ([`exceptions`]).
+//!    Exception handling elsewhere in the function passes through.
 //! 3. [`outline_loop_body`]: builds `B`. Inductions become linear
 //!    parameters, values from outside the loop uniform parameters. A
 //!    reduction's accumulator is loaded at entry from `slot[rv_lane_id()]` and
@@ -62,11 +63,14 @@
 //! wrap (the loop would not terminate otherwise, or only after 2^n
 //! iterations).
 
+pub mod conditional_lastprivate;
+pub mod exceptions;
 pub mod latency;
 pub mod narrow;
 pub mod profit;
 pub mod recurrence;
 pub mod reduction;
+pub mod shared_slots;
 pub mod tail;
 #[cfg(test)]
 mod tests;
@@ -210,6 +214,10 @@ pub struct LoopPlan {
     /// The body's data operations by scalar width, weighted by inner-loop
     /// nesting: what W is chosen from ([`width`]).
     pub data_profile: DataProfile,
+    /// The landing pads outside the loop that its `invoke`s unwind to
+    /// ([`exceptions`]): the body calls instead, and [`rewrite_loop`]
+    /// removes the pads nothing else reaches.
+    pub unwind_dests: Vec<Block>,
 }
 
 impl LoopPlan {
@@ -272,43 +280,40 @@ pub fn plan_simd_loop(
     let lp = candidate.lp;
     let header = candidate.header;
     let in_loop: HashSet<Block> = loops.blocks(lp).iter().copied().collect();
-    // A call that may throw (C++ `invoke`) leaves the loop through its
-    // unwind edge, and W lanes cannot unwind one by one: the loop stays
-    // scalar (the code around it may hold exception handling).
-    let exception_handling =
-        func.layout.blocks().iter().filter(|b| in_loop.contains(b)).find_map(|block| {
-            func.layout
-                .block_insts(*block)
-                .iter()
-                .find(|inst| func.dfg.inst(**inst).is_exception_handling())
-                .map(|inst| (*block, *inst))
-        });
-    if let Some((block, inst)) = exception_handling {
-        let data = func.dfg.inst(inst);
-        let callee = match data {
-            InstData::Invoke { callee: Callee::Direct(name), .. } => format!(" of `{name}`"),
-            _ => String::new(),
-        };
-        return Err(LoopRefusal::new(format!(
-            "the loop body holds exception handling (`{}`{callee} in block %{}): a call that may throw cannot be vectorized",
-            data.opcode_name(),
-            func.block_name(block)
-        )));
-    }
+    // A call that may throw (C++ `invoke`) whose unwind edge leaves the
+    // loop is a call that does not unwind in a conforming program; a catch
+    // inside the body keeps the loop scalar (`exceptions`).
+    let escaping_invokes = exceptions::escaping_invokes(func, &in_loop)?;
+    let unwind_dests = exceptions::unwind_destinations(func, &escaping_invokes);
     let latches = loops.latches(lp);
     let [latch] = latches else {
         return Err(LoopRefusal::new(format!("the loop has {} latches", latches.len())));
     };
     let latch = *latch;
-    if loops.exiting_blocks(lp) != [latch] {
+    // The unwind edges of the escaping invokes are no exits.
+    let exiting: Vec<Block> = loops
+        .exiting_blocks(lp)
+        .iter()
+        .copied()
+        .filter(|block| {
+            let unwinds_only = |successor: &Block| unwind_dests.contains(successor);
+            !func.successors(*block).iter().filter(|s| !in_loop.contains(s)).all(unwinds_only)
+        })
+        .collect();
+    if exiting != [latch] {
         return Err(LoopRefusal::new(
             "the loop is left from inside its body (only the latch may exit a SIMD loop)",
         ));
     }
-    let [exit] = loops.exit_blocks(lp) else {
+    let exits: Vec<Block> = loops
+        .exit_blocks(lp)
+        .iter()
+        .copied()
+        .filter(|block| !unwind_dests.contains(block))
+        .collect();
+    let [exit] = exits[..] else {
         return Err(LoopRefusal::new("the loop has more than one exit block"));
     };
-    let exit = *exit;
     let preds_of = |block: Block| -> Vec<Block> {
         func.layout
             .blocks()
@@ -558,6 +563,11 @@ pub fn plan_simd_loop(
     }
     live_ins.extend(rematerialized_operands);
     live_ins.retain(|value| !private_allocas.contains(value) && !private_addresses.contains(value));
+    // A slot the iterations share and update at common addresses (clang's
+    // private copy of a reduction variable in memory) would make the lanes
+    // conflict.
+    let induction_phis: Vec<Value> = inductions.iter().map(|induction| induction.phi).collect();
+    shared_slots::conflicting_slot_access(func, &in_loop, &induction_phis, &private_allocas)?;
     Ok(LoopPlan {
         header,
         preheader,
@@ -573,6 +583,7 @@ pub fn plan_simd_loop(
         private_allocas,
         private_addresses,
         data_profile,
+        unwind_dests,
     })
 }
 
@@ -855,11 +866,23 @@ pub fn outline_loop_body(
                 map.insert(old, new);
                 body.dfg.value_names[new] = func.dfg.value_names[old].clone();
             }
+            // An invoke becomes a call and a jump to its normal destination
+            // (`exceptions`: its unwind edge leaves the loop).
+            if let Some((_, normal_dest)) = exceptions::call_for_invoke(func.dfg.inst(inst)) {
+                body.append(
+                    blocks[&block],
+                    InstData::Jump { dest: blocks[&normal_dest] },
+                    Type::Void,
+                );
+            }
             copied.push((inst, new_inst));
         }
     }
     for (inst, new_inst) in copied {
         let mut data = func.dfg.inst(inst).clone();
+        if let Some((call, _)) = exceptions::call_for_invoke(&data) {
+            data = call;
+        }
         data.map_operands(|value| copy_value(func, &mut body, &map, value));
         data.map_successors(|block| blocks[&block]);
         if let InstData::Phi { incoming, .. } = &mut data {
@@ -1277,6 +1300,7 @@ pub fn rewrite_loop(
     if let Some(term) = latch_terminator {
         func.loop_hints.remove(&term);
     }
+    exceptions::drop_orphaned_landing_pads(func, &plan.unwind_dests, &plan.blocks);
     Ok(())
 }
 

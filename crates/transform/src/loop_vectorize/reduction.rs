@@ -304,11 +304,20 @@ pub fn recognize_reduction(
                     new_member = result;
                 }
                 other => {
+                    // `b[i] = s` of a running value: what clang-22 makes of
+                    // `#pragma omp scan` in a `reduction(inscan, ...)` loop.
+                    let scan = if matches!(other, InstData::Store { .. }) {
+                        ": the body stores the running value, a prefix sum (as clang lowers \
+                         `#pragma omp scan` in a `reduction(inscan, ...)` loop), which is not \
+                         vectorized"
+                    } else {
+                        ""
+                    };
                     return Err(format!(
-                        "{} is used by `{}`, not a reduction operator",
+                        "{} is used by `{}`, not a reduction operator{scan}",
                         name(value),
                         other.opcode_name()
-                    ))
+                    ));
                 }
             }
             if let Some(result) = new_member {

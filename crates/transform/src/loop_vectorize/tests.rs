@@ -305,12 +305,11 @@ fn unsupported_exit_tests_are_refused() {
     assert!(refusal.message.contains("unsupported exit test"), "{refusal}");
 }
 
-/// A loop whose body calls a function that may throw (`invoke`, with a
-/// cleanup landing pad outside the loop) is refused, not outlined: its
-/// unwind edge would leave the vectorized body for W lanes at once. The
-/// function itself is valid IR, and widening refuses it as well.
-#[test]
-fn loops_whose_body_may_throw_are_refused() {
+/// `f(bound)`: a loop calling `may_throw(iv)` with an `invoke`. With
+/// `caught`, its landing pad is in the loop (a catch in the body: the pad
+/// continues at the latch); otherwise it is a cleanup outside the loop that
+/// resumes.
+fn invoke_loop(caught: bool) -> Function {
     let mut func = Function::new("f", vec![Type::I64], Type::Void);
     func.personality = Some("__gxx_personality_v0".to_owned());
     let bound = func.param_value(0);
@@ -349,8 +348,12 @@ fn loops_whose_body_may_throw_are_refused() {
         InstData::LandingPad { ty: exception_ty.clone(), cleanup: true, clauses: vec![] },
         exception_ty,
     );
-    let exception = b.func.dfg.result(pad).unwrap();
-    b.ins(InstData::Resume { value: exception }, Type::Void);
+    if caught {
+        b.jump(latch);
+    } else {
+        let exception = b.func.dfg.result(pad).unwrap();
+        b.ins(InstData::Resume { value: exception }, Type::Void);
+    }
     let phi = func.dfg.defining_inst(iv).unwrap();
     if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
         incoming.push((latch, next));
@@ -358,17 +361,62 @@ fn loops_whose_body_may_throw_are_refused() {
     func.loop_hints
         .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
     verify_function(&func).unwrap();
+    func
+}
 
-    let refusal = plan(&func).unwrap_err();
-    assert_eq!(
-        refusal.message,
-        "the loop body holds exception handling (`invoke` of `may_throw` in block %header): \
-         a call that may throw cannot be vectorized"
+/// A loop whose body calls a function that may throw (`invoke`, with a
+/// cleanup landing pad outside the loop): a conforming program never
+/// unwinds out of the body, so the body calls instead, and the rewritten
+/// function loses the landing pad only the loop reached. Widening a
+/// function that holds the invoke is still refused.
+#[test]
+fn loops_whose_calls_unwind_out_of_the_loop_call_instead() {
+    let func = invoke_loop(false);
+    let plan = plan(&func).unwrap();
+    assert_eq!(plan.unwind_dests.len(), 1);
+    let body = outline_loop_body(&func, &plan, "f.body", &DataLayout::default());
+    verify_function(&body).unwrap();
+    let opcodes: Vec<&str> =
+        body.layout.insts().map(|inst| body.dfg.inst(inst).opcode_name()).collect();
+    assert!(!opcodes.contains(&"invoke"), "{opcodes:?}");
+    assert!(
+        body.layout.insts().any(|inst| matches!(body.dfg.inst(inst),
+            InstData::Call { callee: Callee::Direct(name), .. } if name == "may_throw")),
+        "{opcodes:?}"
     );
+    let mut rewritten = func.clone();
+    let targets = LoopCallTargets {
+        width: 8,
+        unmasked: "body.x".to_owned(),
+        masked: "body.masked".to_owned(),
+        scalar: "body.scalar".to_owned(),
+        mask_param_types: vec![Type::I32.vector_of(8)],
+    };
+    rewrite_loop(&mut rewritten, &plan, &targets, TailForm::Masked, &DataLayout::default())
+        .unwrap();
+    verify_function(&rewritten).unwrap();
+    assert!(
+        !rewritten.layout.insts().any(|inst| rewritten.dfg.inst(inst).is_exception_handling()),
+        "the landing pad is left"
+    );
+    assert_eq!(rewritten.personality.as_deref(), Some("__gxx_personality_v0"));
     let widening = crate::widen::refuse_exception_handling(&func).unwrap_err().to_string();
     assert!(
         widening.contains("block `header`, instruction `invoke`: exception handling (`invoke`)"),
         "{widening}"
+    );
+}
+
+/// A landing pad in the loop (the body catches) keeps the loop scalar, with
+/// a refusal naming the invoke and the pad.
+#[test]
+fn loops_that_catch_in_the_body_are_refused() {
+    let refusal = plan(&invoke_loop(true)).unwrap_err();
+    assert_eq!(
+        refusal.message,
+        "an exception is caught inside the loop body: `invoke` of `may_throw` in block %header \
+         unwinds to the landing pad in block %lpad, which continues in the loop (W lanes cannot \
+         unwind and resume one by one)"
     );
 }
 
