@@ -9,8 +9,10 @@
 ; phi that is resumed. The loop is vectorized; the exception handling lowers
 ; back with its personality, calling conventions and clauses (the LLVM
 ; verifier checks the module). In `throw_in_body` the loop body itself
-; invokes a function that may throw: the loop is refused with a remark and
-; the function is left as it was.
+; invokes a function that may throw, and its landing pad lies outside the
+; loop: an exception may not leave a SIMD region (OpenMP), so the invoke is
+; a call to the vectorized body and the loop is vectorized
+; (loop_vectorize/exceptions.rs).
 target datalayout = "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128"
 target triple = "x86_64-pc-linux-gnu"
 
