@@ -24,7 +24,8 @@
 //! * `Strided { lane0, stride }`: lane i is `lane0 + i*stride` (bytes for
 //!   pointers), the "consecutive value optimization" of 6.4.2 generalized
 //!   to any constant stride;
-//! * `Vector(v)`: a `<W x T>` vector;
+//! * `Vector(v)`: a `<W x T>` vector; for a value of a short vector type
+//!   `<N x T>`, the packed lane-major `<W*N x T>` ([`short_vectors`]);
 //! * `Lanes([s0, ..])`: W scalars, the results of duplicated (sequential)
 //!   instructions (6.4.3, 6.4.4).
 //!
@@ -63,8 +64,8 @@
 //!   call a fitting variant ([`calls`]); everything else is duplicated per
 //!   lane in lane order 0..W-1 (6.4.4).
 //!
-//! Anything else (varying aggregates, vector values in the scalar code,
-//! varying branches) is reported as [`WidenError::Unsupported`] naming the
+//! Anything else (varying aggregates, vectors of vectors, varying
+//! branches) is reported as [`WidenError::Unsupported`] naming the
 //! function, block and instruction; widening never panics on its input.
 //! Exception handling (`invoke`, `landingpad`, `resume`: C++ code that may
 //! throw) is refused up front ([`refuse_exception_handling`]): W lanes
