@@ -1,4 +1,4 @@
-// expect-vectorized: 34
+// expect-vectorized: 43
 /* Short vector types (clang's `ext_vector_type`, issue 14, class 12):
  * `declare simd` functions with `float4`, `int4` and `double2` parameters
  * and results, called from `omp simd` loops over arrays of such vectors.
@@ -6,9 +6,9 @@
  * element e at l*N + e (README, "Short vector types"). Every result is
  * compared bit for bit with clang's scalar build. The functions are
  * noinline, so the loops call their variants (the `calls` counts of the
- * report, checked by the test). 34 passed remarks: each of the seven
+ * report, checked by the test). 43 passed remarks: each of the nine
  * functions gets four variants (b, c, d, e; unmasked, masked for the
- * inbranch `blend4`), plus the six loops. */
+ * inbranch `blend4`), plus the seven loops. */
 #include <math.h>
 #include "lw_loops.h"
 typedef float float4 __attribute__((ext_vector_type(4)));
@@ -53,6 +53,21 @@ NOINLINE double2 cmul2(double2 a, double2 b) {
   return (double2){a.x * b.x - a.y * b.y, a.x * b.y + a.y * b.x};
 }
 
+/* A divergent loop carrying a float4 (trip count per lane). */
+#pragma omp declare simd notinbranch
+NOINLINE float4 iterate4(float4 a, int n) {
+  float4 acc = 0;
+  for (int k = 0; k < n; k++) {
+    if (acc.x > 3.0f) acc += a;
+    else acc = acc * 0.5f + a.wzyx;
+  }
+  return acc;
+}
+
+/* An element at a varying index (per lane). */
+#pragma omp declare simd notinbranch
+NOINLINE float pick4(float4 a, int k) { return a[k & 3] + a[(k + 1) & 3]; }
+
 #define N4 (LW_MAX / 4)
 NOINLINE void run_float4(float *dots, float4 *crosses, float4 *normals, float4 *lerps,
                          float4 *blends, const float4 *a, const float4 *b, int n) {
@@ -68,6 +83,11 @@ NOINLINE void run_float4(float *dots, float4 *crosses, float4 *normals, float4 *
 #pragma omp simd
   for (int i = 0; i < n; i++)
     blends[i] = dots[i] > 0.0f ? blend4(a[i], b[i], dots[i] * 0.125f) : a[i];
+#pragma omp simd
+  for (int i = 0; i < n; i++) {
+    crosses[i] += iterate4(b[i], i % 11);
+    dots[i] += pick4(a[i], i * 7);
+  }
 }
 NOINLINE void run_int4(int4 *out, const int4 *a, const int4 *b, int n) {
 #pragma omp simd

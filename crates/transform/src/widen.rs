@@ -717,8 +717,9 @@ impl<'a> Widener<'a> {
                 ParamKind::Vector => {
                     short_vectors::varying_type(&param.ty, width).ok_or_else(|| {
                         format!(
-                            "parameter {index} of type {} cannot be passed as a vector",
-                            param.ty
+                            "parameter {index} of type {} cannot be passed as a vector: {}",
+                            param.ty,
+                            short_vectors::why_not_packed(&param.ty)
                         )
                     })?
                 }
@@ -727,8 +728,10 @@ impl<'a> Widener<'a> {
         }
         let ret_ty = match &scalar.ret_ty {
             Type::Void => Type::Void,
-            ty => short_vectors::varying_type(ty, width)
-                .ok_or_else(|| format!("the return type {ty} has no vector form"))?,
+            ty => short_vectors::varying_type(ty, width).ok_or_else(|| {
+                let why = short_vectors::why_not_packed(ty);
+                format!("the return type {ty} has no vector form: {why}")
+            })?,
         };
         if let Some(mask_abi) = &mask_abi {
             param_types.extend(mask_abi.param_types());

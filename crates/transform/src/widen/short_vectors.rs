@@ -50,6 +50,11 @@
 //!   lane);
 //! - phis (see `widen_phi`) get the packed type.
 //!
+//! Short vectors of 3, 5, ... elements (`float3`) have no packed form: they
+//! would split unevenly into registers, and clang pads them to 4 elements in
+//! memory; a varying parameter or result of such a type is refused with an
+//! error naming it, and calls of such functions run per lane.
+//!
 //! Everything else on varying short vectors (an `extractelement` at a
 //! variable index, a bitcast that changes the element count, loads, stores
 //! and calls) keeps running once per lane on lane slices, which is correct;
@@ -60,11 +65,28 @@ use lanewise_ir::{Constant, Function, Inst, InstData, Type, Value};
 
 use super::{ValueMap, WidenError, Widened, Widener};
 
-/// `N` if `ty` is a vector `<N x T>` of a scalar type `T`.
+/// `N` if `ty` is a vector `<N x T>` of a scalar type `T` with a power-of-two
+/// `N` (see [`why_not_packed`] for the others).
 pub fn short_vector_lanes(ty: &Type) -> Option<u32> {
     match ty {
-        Type::Vector { elem, lanes } if elem.is_scalar() => Some(*lanes),
+        Type::Vector { elem, lanes } if elem.is_scalar() && lanes.is_power_of_two() => Some(*lanes),
         _ => None,
+    }
+}
+
+/// Why a varying value of type `ty` has no W-lane form, for the error that
+/// names the parameter or result.
+pub fn why_not_packed(ty: &Type) -> &'static str {
+    match ty {
+        // `float3`: 3 elements per lane would split unevenly into registers
+        // (`<12 x float>` is three xmm registers but one and a half ymm), and
+        // clang's memory layout pads it to 4 elements, which the packed form
+        // does not do (yet).
+        Type::Vector { elem, .. } if elem.is_scalar() => {
+            "short vectors with an element count that is not a power of two (`float3`) \
+             have no packed form"
+        }
+        _ => "only scalars and short vectors of scalars have a vector form",
     }
 }
 

@@ -214,7 +214,9 @@ fn short_vectors_of_aggregates_are_refused_with_the_parameter() {
     let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
     let error = widen_function(&func, &info, &DataLayout::default(), &config).unwrap_err();
     assert!(
-        error.to_string().contains("parameter 0 of type [4 x float] cannot be passed as a vector"),
+        error
+            .to_string()
+            .contains("parameter 0 of type [4 x float] cannot be passed as a vector: only scalars"),
         "{error}"
     );
 }
