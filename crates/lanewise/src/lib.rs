@@ -1235,7 +1235,8 @@ fn default_isa(scalar: &Function, params: &[ParamSpec], width: u32) -> Isa {
         .filter(|(_, spec)| spec.kind == ParamKind::Vector)
         .map(|(param, _)| &param.ty)
         .chain(std::iter::once(&scalar.ret_ty))
-        .filter_map(Type::scalar_bits)
+        // A short vector `<N x T>` is N values of T per lane.
+        .filter_map(|ty| Some(ty.scalar_type().scalar_bits()? * ty.lanes().unwrap_or(1)))
         .max()
         .unwrap_or(32);
     match widest_bits * width {

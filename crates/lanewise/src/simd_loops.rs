@@ -171,7 +171,7 @@ fn vectorize_function_loops(
                 &loops,
                 &candidate,
                 serial,
-                &function.target_features,
+                function,
                 data_layout,
                 options,
                 report,
@@ -230,11 +230,12 @@ fn vectorize_loop(
     loops: &LoopInfo,
     candidate: &SimdLoopCandidate,
     serial: usize,
-    target_features: &str,
+    function: &SimdLoopFunction,
     data_layout: &DataLayout,
     options: &Options,
     report: &mut Report,
 ) -> Result<(Vec<String>, String), Error> {
+    let target_features = function.target_features.as_str();
     let isa = best_isa(target_features);
     let function_name = work.name.clone();
     let refusal = |message: String| Error::Analysis { function: function_name.clone(), message };
@@ -250,7 +251,11 @@ fn vectorize_loop(
     // indvars' i64 counters used as i32 after an inner loop: track the i32.
     narrow_truncated_phis(&mut body);
     check(&body, Pass::Lift, options)?;
-    if holds_vector_values(&body) {
+    // Lifted with the scalarizer, the body holds short vectors only where
+    // they cross a call or a phi the scalarizer left whole; widening packs
+    // those (`widen::short_vectors`). Lifted keeping LLVM's vector code, a
+    // vector in the body is LLVM's vectorizer's work: refused.
+    if function.has_vector_code && holds_vector_values(&body) {
         return Err(refusal(
             "the loop body already holds vector code (LLVM vectorized part of it)".to_owned(),
         ));

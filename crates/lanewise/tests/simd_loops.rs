@@ -688,6 +688,78 @@ fn scan_reductions() {
     }
 }
 
+/// Short vector types (issue 14, class 12): `declare simd` functions with
+/// `float4`, `int4` and `double2` parameters and results get their variants
+/// (packed lane-major `<W*N x T>`), and the `omp simd` loops over arrays of
+/// such vectors call them (no per-lane calls). Besides AVX2, the program is
+/// built by `lanewise cc` for SSE (`b` variants), AVX (`c`) and, on an
+/// AVX-512 host, AVX-512 (`e`), each compared with clang's build for the
+/// same `-march`; the module of the AVX2 run compiles with llc-22 for
+/// x86-64-v2, -v3 and -v4.
+#[test]
+fn short_vectors() {
+    let checked = check_source_with_options("short_vectors", &[], &[]);
+    let scratch = scratch_dir("short_vectors");
+    let report = scratch.join("report.json");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    let functions = report["functions"].as_array().expect("the report lists functions");
+    let bodies: Vec<&serde_json::Value> = functions
+        .iter()
+        .filter(|function| {
+            function["name"].as_str().is_some_and(|name| name.contains(".lanewise.loop"))
+        })
+        .collect();
+    // One body per loop (plus masked bodies where the tail form asks for one).
+    let unmasked =
+        bodies.iter().filter(|body| !body["name"].as_str().unwrap().ends_with(".masked"));
+    assert_eq!(unmasked.count(), 7, "{functions:#?}");
+    for body in bodies {
+        assert!(body["calls"]["vector_variant"].as_u64().unwrap() >= 1, "{body:#}");
+        assert_eq!(body["calls"]["per_lane"], 0, "{body:#}");
+    }
+    assert!(checked.remarks.iter().all(|remark| remark["kind"] == "passed"));
+    let output = scratch.join("output.ll");
+    for cpu in ["x86-64-v2", "x86-64-v3", "x86-64-v4"] {
+        run(Command::new("llc-22")
+            .args(["-O2", &format!("-mcpu={cpu}"), "-filetype=obj", "-o"])
+            .arg(scratch.join(format!("output.{cpu}.o")))
+            .arg(&output));
+    }
+    let source = sources_dir().join("short_vectors.c");
+    let host_has_x86_64_v4 = std::arch::is_x86_feature_detected!("avx512f")
+        && std::arch::is_x86_feature_detected!("avx512bw")
+        && std::arch::is_x86_feature_detected!("avx512cd")
+        && std::arch::is_x86_feature_detected!("avx512dq")
+        && std::arch::is_x86_feature_detected!("avx512vl");
+    let mut marches = vec!["x86-64-v2", "sandybridge"];
+    if host_has_x86_64_v4 {
+        marches.push("x86-64-v4");
+    }
+    for march in marches {
+        let flags = ["-O3", &format!("-march={march}"), "-fopenmp-simd", "-Wno-pass-failed"];
+        let vectorized = scratch.join(format!("vectorized-{march}"));
+        let reference = scratch.join(format!("reference-{march}"));
+        let compiled = run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+            .arg("cc")
+            .args(flags)
+            .args(["-Rpass=lanewise", "-Rpass-missed=lanewise"])
+            .arg(&source)
+            .arg("-o")
+            .arg(&vectorized)
+            .arg("-lm"));
+        let remarks = String::from_utf8_lossy(&compiled.stderr);
+        assert!(!remarks.contains("remark: loop not vectorized"), "{march}: {remarks}");
+        assert!(!remarks.contains("warning"), "{march}: {remarks}");
+        run(Command::new("clang-22").args(flags).arg(&source).arg("-o").arg(&reference).arg("-lm"));
+        compare_outputs(
+            &format!("short_vectors ({march})"),
+            &String::from_utf8_lossy(&run(&mut Command::new(&reference)).stdout),
+            &String::from_utf8_lossy(&run(&mut Command::new(&vectorized)).stdout),
+        );
+    }
+}
+
 /// Every file of `tests/simd_loops/` has a test above.
 #[test]
 fn every_source_has_a_test() {
@@ -718,6 +790,7 @@ fn every_source_has_a_test() {
         "declare_reduction",
         "conditional_lastprivate",
         "scan_reductions",
+        "short_vectors",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

@@ -162,10 +162,12 @@ pub struct ScalarFunctionInfo {
 #[derive(Clone, Debug)]
 pub struct SimdLoopFunction {
     pub name: String,
-    /// Whether the function already holds vector code (typically a loop
-    /// LLVM's vectorizer did vectorize): such a function is lifted with
+    /// Whether the function holds vector code produced by LLVM's loop
+    /// vectorizer: vector instructions and a loop marked
+    /// `llvm.loop.isvectorized`. Such a function is lifted with
     /// [`LlvmModule::lift_canonical_keeping_vectors`], which does not
-    /// scalarize it.
+    /// scalarize it. Vector code without a vectorized loop (clang's short
+    /// vector types, `float4`) is scalarized by [`LlvmModule::lift_canonical`].
     pub has_vector_code: bool,
     /// The `target-features` attribute of the function (may be empty).
     pub target_features: String,
@@ -614,15 +616,19 @@ impl<'ctx> LlvmModule<'ctx> {
             .filter(|function| function.count_basic_blocks() > 0)
             .filter_map(|function| {
                 let raw = RawValue::from_inkwell(&function);
-                let wants =
-                    raw.blocks().into_iter().flat_map(|block| block.instructions()).any(|inst| {
-                        inst.loop_metadata_hints(loop_kind).is_some_and(
-                            |(enable, _, is_vectorized)| enable == Some(true) && !is_vectorized,
-                        )
-                    });
+                let hints: Vec<_> = raw
+                    .blocks()
+                    .into_iter()
+                    .flat_map(|block| block.instructions())
+                    .filter_map(|inst| inst.loop_metadata_hints(loop_kind))
+                    .collect();
+                let wants = hints
+                    .iter()
+                    .any(|(enable, _, is_vectorized)| *enable == Some(true) && !is_vectorized);
+                let has_vectorized_loop = hints.iter().any(|(_, _, is_vectorized)| *is_vectorized);
                 wants.then(|| SimdLoopFunction {
                     name: function.get_name().to_string_lossy().into_owned(),
-                    has_vector_code: raw.has_vector_instructions(),
+                    has_vector_code: has_vectorized_loop && raw.has_vector_instructions(),
                     target_features: target_features(&function),
                 })
             })

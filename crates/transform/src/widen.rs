@@ -24,7 +24,8 @@
 //! * `Strided { lane0, stride }`: lane i is `lane0 + i*stride` (bytes for
 //!   pointers), the "consecutive value optimization" of 6.4.2 generalized
 //!   to any constant stride;
-//! * `Vector(v)`: a `<W x T>` vector;
+//! * `Vector(v)`: a `<W x T>` vector; for a value of a short vector type
+//!   `<N x T>`, the packed lane-major `<W*N x T>` ([`short_vectors`]);
 //! * `Lanes([s0, ..])`: W scalars, the results of duplicated (sequential)
 //!   instructions (6.4.3, 6.4.4).
 //!
@@ -63,8 +64,8 @@
 //!   call a fitting variant ([`calls`]); everything else is duplicated per
 //!   lane in lane order 0..W-1 (6.4.4).
 //!
-//! Anything else (varying aggregates, vector values in the scalar code,
-//! varying branches) is reported as [`WidenError::Unsupported`] naming the
+//! Anything else (varying aggregates, vectors of vectors, varying
+//! branches) is reported as [`WidenError::Unsupported`] naming the
 //! function, block and instruction; widening never panics on its input.
 //! Exception handling (`invoke`, `landingpad`, `resume`: C++ code that may
 //! throw) is refused up front ([`refuse_exception_handling`]): W lanes
@@ -93,6 +94,7 @@ pub mod calls;
 mod division;
 mod dynamic;
 pub mod masked;
+pub mod short_vectors;
 
 pub use calls::{CallStats, CalleeVariants};
 
@@ -382,6 +384,13 @@ impl<'a> ValueMap<'a> {
         }
         let scalar = match self.get(func, value)? {
             Widened::Uniform(scalar) => return Ok(scalar),
+            Widened::Vector(packed)
+                if short_vectors::short_vector_lanes(self.scalar.dfg.value_type(value))
+                    .is_some() =>
+            {
+                let short_ty = self.scalar.dfg.value_type(value).clone();
+                self.packed_lane(func, packed, &short_ty, lane)
+            }
             Widened::Strided { lane0, .. } if lane == 0 => return Ok(lane0),
             Widened::Lanes(lanes) => return Ok(lanes[lane as usize]),
             Widened::Strided { lane0, stride } => {
@@ -429,6 +438,11 @@ impl<'a> ValueMap<'a> {
         }
         let widened = self.get(func, value)?;
         let scalar_ty = self.scalar.dfg.value_type(value).clone();
+        if short_vectors::short_vector_lanes(&scalar_ty).is_some() {
+            let packed = self.pack_short_vector(func, &scalar_ty, widened)?;
+            self.vectors.insert(value, packed);
+            return Ok(packed);
+        }
         if !scalar_ty.is_scalar() {
             return Err(format!(
                 "{} of type {scalar_ty} would need a vector of non-scalar elements",
@@ -701,21 +715,23 @@ impl<'a> Widener<'a> {
         {
             param_types.push(match spec.kind {
                 ParamKind::Vector => {
-                    if !param.ty.is_scalar() {
-                        return Err(format!(
-                            "parameter {index} of type {} cannot be passed as a vector",
-                            param.ty
-                        ));
-                    }
-                    param.ty.vector_of(width)
+                    short_vectors::varying_type(&param.ty, width).ok_or_else(|| {
+                        format!(
+                            "parameter {index} of type {} cannot be passed as a vector: {}",
+                            param.ty,
+                            short_vectors::why_not_packed(&param.ty)
+                        )
+                    })?
                 }
                 _ => param.ty.clone(),
             });
         }
         let ret_ty = match &scalar.ret_ty {
             Type::Void => Type::Void,
-            ty if ty.is_scalar() => ty.vector_of(width),
-            ty => return Err(format!("the return type {ty} has no vector form")),
+            ty => short_vectors::varying_type(ty, width).ok_or_else(|| {
+                let why = short_vectors::why_not_packed(ty);
+                format!("the return type {ty} has no vector form: {why}")
+            })?,
         };
         if let Some(mask_abi) = &mask_abi {
             param_types.extend(mask_abi.param_types());
@@ -1040,6 +1056,9 @@ impl<'a> Widener<'a> {
     }
 
     fn widen_inst(&mut self, inst: Inst) -> Result<(), WidenError> {
+        if self.widen_short_vector_op(inst)? {
+            return Ok(());
+        }
         if self.needs_per_lane_copies(inst)? {
             return self.widen_per_lane(inst);
         }
@@ -1265,8 +1284,11 @@ impl<'a> Widener<'a> {
         let shape = self.result_shape(inst)?;
         let InstData::Phi { ty, .. } = self.scalar.dfg.inst(inst).clone() else { unreachable!() };
         let block = self.current.expect("a current block");
-        let (new_ty, is_vector) =
-            if shape == Shape::Varying { (self.vector_type(&ty)?, true) } else { (ty, false) };
+        let (new_ty, is_vector) = match short_vectors::packed_type(&ty, self.width) {
+            Some(packed) if shape == Shape::Varying => (packed, true),
+            _ if shape == Shape::Varying => (self.vector_type(&ty)?, true),
+            _ => (ty, false),
+        };
         let new_inst = self.func.append(
             block,
             InstData::Phi { ty: new_ty.clone(), incoming: Vec::new() },

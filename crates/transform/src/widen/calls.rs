@@ -137,8 +137,7 @@ fn isa_rank(isa: Isa) -> u8 {
 /// The best variant of `variants` for `site` (rules in the module docs), or
 /// `None` if none fits.
 pub fn select_variant(variants: &[VariantName], site: &CallSite<'_>) -> Option<VariantChoice> {
-    let result_fits = *site.ret_ty == Type::Void
-        || (site.ret_ty.is_scalar() && crate::abi::has_vector_abi(site.ret_ty));
+    let result_fits = *site.ret_ty == Type::Void || passes_as_vector(site.ret_ty);
     if !result_fits || site.arg_types.len() != site.arg_shapes.len() {
         return None;
     }
@@ -152,6 +151,14 @@ pub fn select_variant(variants: &[VariantName], site: &CallSite<'_>) -> Option<V
             (*calls, std::cmp::Reverse(isa_rank(variant.isa)), variant.masked)
         })
         .map(|(variant, calls)| VariantChoice { variant: variant.clone(), calls })
+}
+
+/// Whether a value of scalar-function type `ty` can travel as a varying
+/// argument or result of a variant: a scalar with a vector ABI, or a short
+/// vector of such scalars in the packed layout of [`super::short_vectors`].
+fn passes_as_vector(ty: &Type) -> bool {
+    (ty.is_scalar() || super::short_vectors::short_vector_lanes(ty).is_some())
+        && crate::abi::has_vector_abi(ty.scalar_type())
 }
 
 /// How many calls of `variant` cover `site`, if it fits at all.
@@ -173,9 +180,7 @@ fn fitting_call_count(variant: &VariantName, site: &CallSite<'_>) -> Option<u32>
     {
         let called_once_on_lane0 = calls == 1;
         let (fits, proven_align) = match spec.kind {
-            ParamKind::Vector => {
-                (ty.is_scalar() && crate::abi::has_vector_abi(ty), shape.all_lanes_align())
-            }
+            ParamKind::Vector => (passes_as_vector(ty), shape.all_lanes_align()),
             ParamKind::Uniform => (matches!(shape, ArgShape::Uniform { .. }), shape.lane0_align()),
             ParamKind::Linear { step } | ParamKind::LinearRef { step } => {
                 let fits = match *shape {
@@ -330,17 +335,28 @@ impl Widener<'_> {
         let ret_ty = ret_ty.clone();
         let part_width = variant.width;
         let callee = variant.mangle();
-        let part_ret_ty =
-            if ret_ty == Type::Void { Type::Void } else { ret_ty.vector_of(part_width) };
+        let part_ret_ty = match &ret_ty {
+            Type::Void => Type::Void,
+            ty => super::short_vectors::varying_type(ty, part_width)
+                .ok_or_else(|| self.unsupported(format!("a result of type {ty} in a variant")))?,
+        };
         let mut results = Vec::new();
         for part in 0..choice.calls {
             let first_lane = part * part_width;
             let mut call_args = Vec::new();
-            for (&arg, spec) in args.iter().zip(&variant.params) {
+            for ((&arg, spec), arg_ty) in args.iter().zip(&variant.params).zip(arg_types) {
                 call_args.push(match spec.kind {
                     ParamKind::Vector => {
+                        // A short vector is packed: N elements per lane.
+                        let elements =
+                            super::short_vectors::short_vector_lanes(arg_ty).unwrap_or(1);
                         let whole = self.vector(arg)?;
-                        self.lane_slice(whole, first_lane, part_width, choice.calls)
+                        self.lane_slice(
+                            whole,
+                            first_lane * elements,
+                            part_width * elements,
+                            choice.calls,
+                        )
                     }
                     ParamKind::Uniform => self.lane0(arg)?,
                     ParamKind::Linear { .. }
@@ -381,7 +397,7 @@ impl Widener<'_> {
         if ret_ty == Type::Void {
             return Ok(None);
         }
-        Ok(Some(self.concat_lane_slices(results, &ret_ty)))
+        Ok(Some(self.concat_lane_slices(results, ret_ty.scalar_type())))
     }
 
     /// Lanes `[first, first + lanes)` of `vector` (itself when `parts == 1`).

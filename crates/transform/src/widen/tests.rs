@@ -1229,3 +1229,4 @@ fn reciprocal_quotients_are_exact_below_two_to_the_fifty() {
 
 mod atomics;
 mod masked;
+mod short_vectors;
