@@ -543,7 +543,7 @@ pub fn plan_simd_loop(
         }
     }
     let private_allocas = private_stack_slots(func, &in_loop, &live_ins, &all_users);
-    let private_addresses = addresses_into(func, &private_allocas, &live_ins);
+    let private_addresses = addresses_into(func, &private_allocas, &live_ins)?;
     // The operands of those addresses (an index computed before the loop)
     // become live-ins in their place.
     let mut rematerialized_operands = Vec::new();
@@ -626,42 +626,77 @@ fn private_stack_slots(
         .collect()
 }
 
-/// The live-ins that are addresses into `slots` computed before the loop:
-/// `getelementptr` and casts whose pointer operand is a slot or another such
-/// address, in an order where each comes after its base.
-fn addresses_into(func: &Function, slots: &[Value], live_ins: &[Value]) -> Vec<Value> {
-    let base_of = |value: Value| -> Option<Value> {
-        let def = func.dfg.defining_inst(value)?;
-        match func.dfg.inst(def) {
-            InstData::Gep { base, .. } => Some(*base),
-            InstData::Cast { arg, .. } if func.dfg.value_type(value).is_ptr() => Some(*arg),
-            _ => None,
-        }
-    };
-    // Each live-in's chain of bases down to a slot, if it ends in one.
-    let mut chains: Vec<Vec<Value>> = Vec::new();
-    for &value in live_ins {
-        let mut chain = vec![value];
-        let mut current = value;
-        while let Some(base) = base_of(current) {
-            if slots.contains(&base) {
-                chain.reverse();
-                chains.push(chain);
-                break;
-            }
-            chain.push(base);
-            current = base;
-        }
-    }
+/// The live-ins that are addresses into `slots` computed before the loop
+/// (LICM hoists `&a[c]` of a loop-invariant `c`, and `c ? &a[1] : &a[0]`,
+/// out of the loop): `getelementptr`, pointer casts and `select`s with an
+/// operand that is a slot or another such address, in an order where each
+/// comes after the addresses it uses. The body computes them again from its
+/// own slots. An address into a slot computed any other way (a phi joining
+/// two of them before the loop) cannot be, and refuses the loop: the body
+/// would read and write the original, shared slot.
+fn addresses_into(
+    func: &Function,
+    slots: &[Value],
+    live_ins: &[Value],
+) -> Result<Vec<Value>, LoopRefusal> {
     let mut ordered = Vec::new();
-    for chain in chains {
-        for value in chain {
-            if !ordered.contains(&value) {
-                ordered.push(value);
-            }
-        }
+    let mut derives_from_slot: HashMap<Value, bool> = HashMap::new();
+    for &value in live_ins {
+        address_into_slots(func, slots, value, &mut derives_from_slot, &mut ordered)?;
     }
-    ordered
+    Ok(ordered)
+}
+
+/// Whether `value` (defined before the loop) is an address into `slots`;
+/// pushes it to `ordered` after its operands if so. Memoized in `known`.
+fn address_into_slots(
+    func: &Function,
+    slots: &[Value],
+    value: Value,
+    known: &mut HashMap<Value, bool>,
+    ordered: &mut Vec<Value>,
+) -> Result<bool, LoopRefusal> {
+    if slots.contains(&value) {
+        return Ok(true);
+    }
+    if let Some(&derived) = known.get(&value) {
+        return Ok(derived);
+    }
+    // Addresses flow through pointer-typed values only; an integer (an
+    // index, a `ptrtoint`) is used by value.
+    let Some(def) = func.dfg.defining_inst(value).filter(|_| func.dfg.value_type(value).is_ptr())
+    else {
+        known.insert(value, false);
+        return Ok(false);
+    };
+    known.insert(value, false);
+    let data = func.dfg.inst(def);
+    let mut pointer_operands = Vec::new();
+    data.for_each_operand(|operand| {
+        if func.dfg.value_type(operand).is_ptr() {
+            pointer_operands.push(operand);
+        }
+    });
+    let mut derived = false;
+    for operand in pointer_operands {
+        derived |= address_into_slots(func, slots, operand, known, ordered)?;
+    }
+    if !derived {
+        return Ok(false);
+    }
+    let recomputable =
+        matches!(data, InstData::Gep { .. } | InstData::Cast { .. } | InstData::Select { .. });
+    if !recomputable {
+        return Err(LoopRefusal::new(format!(
+            "{} is an address into a stack slot private to each iteration, computed before the \
+             loop by a {} the loop body cannot recompute",
+            func.dfg.display_value(value),
+            data.opcode_name()
+        )));
+    }
+    known.insert(value, true);
+    ordered.push(value);
+    Ok(true)
 }
 
 /// The constant step of `next = phi + step` (or `phi - step`), if it is one.

@@ -10,7 +10,7 @@ use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::{ControlFlowGraph, DominatorTree};
 use lanewise_ir::{
     verify_function, BinaryOp, DataLayout, Function, FunctionBuilder, InstData, IntPredicate,
-    LoopHints, Type, Value,
+    LifetimeMarker, LoopHints, Type, Value,
 };
 
 use super::*;
@@ -661,4 +661,82 @@ fn data_dependent_inner_addresses_are_recorded() {
         |chase| plan(&inner_index_loop(chase)).unwrap().data_profile.has_data_dependent_loads();
     assert!(!recorded(false));
     assert!(recorded(true));
+}
+
+/// A counting loop whose body stores `x` into a stack slot private to each
+/// iteration (lifetime markers in the loop) and adds what it reads back
+/// through an address LICM computed before the loop: `address(b, slot, x)`
+/// builds it in the preheader (fuzzer seed 3368: `ka[c > 0]` hoisted as
+/// `select c, &ka[1], &ka[0]`).
+fn loop_reading_private_slot_through(
+    address: impl FnOnce(&mut FunctionBuilder<'_>, Value, Value) -> Value,
+) -> Function {
+    let hoisted = std::cell::Cell::new(None);
+    let mut func = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| {
+            let count = b.iconst(Type::I64, 1);
+            let slot = b.ins_value(
+                InstData::Alloca {
+                    ty: Type::Array { elem: Box::new(Type::I64), len: 2 },
+                    count,
+                    align: 8,
+                },
+                Type::PTR,
+            );
+            let x = b.func.param_value(2);
+            hoisted.set(Some((slot, address(b, slot, x))));
+            b.iconst(Type::I64, 0)
+        },
+        |b, acc, x| {
+            let (slot, address) = hoisted.get().unwrap();
+            let zero = b.iconst(Type::I64, 0);
+            let first = b.gep(Type::I64, slot, vec![zero]);
+            b.store(x, first, 8);
+            let one = b.iconst(Type::I64, 1);
+            let second = b.gep(Type::I64, slot, vec![one]);
+            b.store(one, second, 8);
+            let read = b.load(Type::I64, address, 8);
+            b.binary(BinaryOp::Add, acc, read)
+        },
+    );
+    let (slot, _) = hoisted.get().unwrap();
+    let header = func.layout.blocks()[2];
+    for start in [true, false] {
+        func.lifetime_markers.push(LifetimeMarker { slot, block: header, start });
+    }
+    func
+}
+
+#[test]
+fn addresses_into_private_slots_computed_before_the_loop_are_recomputed_in_the_body() {
+    let func = loop_reading_private_slot_through(|b, slot, x| {
+        let zero = b.iconst(Type::I64, 0);
+        let one = b.iconst(Type::I64, 1);
+        let first = b.gep(Type::I64, slot, vec![zero]);
+        let second = b.gep(Type::I64, slot, vec![one]);
+        let positive = b.icmp(IntPredicate::Sgt, x, zero);
+        b.select(positive, second, first)
+    });
+    let plan = plan(&func).unwrap();
+    assert_eq!(plan.private_allocas.len(), 1);
+    // Both addresses, then the select of them (each after what it uses).
+    assert_eq!(plan.private_addresses.len(), 3);
+    let selected = *plan.private_addresses.last().unwrap();
+    let def = func.dfg.defining_inst(selected).unwrap();
+    assert!(matches!(func.dfg.inst(def), InstData::Select { .. }));
+    // The select's condition is what the body receives instead.
+    let InstData::Select { cond, .. } = func.dfg.inst(def) else { unreachable!() };
+    assert!(plan.live_ins.contains(cond));
+    assert!(!plan.live_ins.contains(&selected));
+}
+
+#[test]
+fn addresses_into_private_slots_the_body_cannot_recompute_are_refused() {
+    let func = loop_reading_private_slot_through(|b, slot, _| b.load(Type::PTR, slot, 8));
+    let refusal = plan(&func).unwrap_err();
+    assert!(refusal.message.contains("private to each iteration"), "{refusal}");
+    assert!(refusal.message.contains("load"), "{refusal}");
 }
