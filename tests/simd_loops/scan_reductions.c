@@ -1,11 +1,14 @@
-// expect-vectorized: 1
-// `reduction(inscan, +: s)` with `#pragma omp scan` (issue 14, class 13):
-// clang-22 -fopenmp-simd lowers both forms to a plain running sum whose
-// value the body stores (`b[i] = s`, after the update for `inclusive`,
-// before it for `exclusive`). Prefix sums across lanes are not
-// vectorized: both loops stay scalar, with a remark that says so, and
-// agree with clang's build; the ordinary reduction next to them is
-// vectorized.
+// expect-vectorized: 10
+// `reduction(inscan, op: s)` with `#pragma omp scan` (issue 14, class 13):
+// clang-22 -fopenmp-simd lowers both forms to a plain running value that
+// the body reads (`b[i] = s`, after the update for `inclusive`, before it
+// for `exclusive`). Lanewise vectorizes them as prefix scans across the
+// lanes (loop_vectorize/scan.rs): integer results are the scalar loop's
+// bit for bit, the float one is reassociated. A running value read by a
+// comparison is a scan too, and so is one updated under a condition (LLVM
+// if-converts it or merges the addends). An exclusive value stored before
+// a call that computes the contribution stays scalar with a remark that
+// says why.
 #include "lw_loops.h"
 
 NOINLINE int opaque_i(int x) { return x * 3 - 1; }
@@ -20,13 +23,103 @@ NOINLINE void inclusive_scan(const int *a, int *b, int n) {
   }
 }
 
-NOINLINE void exclusive_scan(const int *a, int *b, int n) {
+NOINLINE int exclusive_scan(const int *a, int *b, int n) {
   int s = 10;
   #pragma omp simd reduction(inscan, + : s)
   for (int i = 0; i < n; i++) {
     b[i] = s;
     #pragma omp scan exclusive(s)
     s += opaque_i(a[i]);
+  }
+  return s;
+}
+
+NOINLINE void xor_scan(const int *a, int *b, int n) {
+  unsigned s = 0x9e3779b9u;
+  #pragma omp simd reduction(inscan, ^ : s)
+  for (int i = 0; i < n; i++) {
+    s ^= (unsigned)a[i] * 2654435761u;
+    #pragma omp scan inclusive(s)
+    b[i] = (int)s;
+  }
+}
+
+NOINLINE void max_scan(const int *a, int *b, int n) {
+  int s = -1000000;
+  #pragma omp simd reduction(inscan, max : s)
+  for (int i = 0; i < n; i++) {
+    s = a[i] > s ? a[i] : s;
+    #pragma omp scan inclusive(s)
+    b[i] = s;
+  }
+}
+
+NOINLINE long long product_scan(const int *a, long long *b, int n) {
+  long long s = 1;
+  #pragma omp simd reduction(inscan, * : s)
+  for (int i = 0; i < n; i++) {
+    b[i] = s;
+    #pragma omp scan exclusive(s)
+    s *= (long long)(a[i] | 1);
+  }
+  return s;
+}
+
+NOINLINE void float_scan(const float *x, float *y, int n) {
+  float s = 0.5f;
+  #pragma omp simd reduction(inscan, + : s)
+  for (int i = 0; i < n; i++) {
+    s += x[i] * x[i];
+    #pragma omp scan inclusive(s)
+    y[i] = s;
+  }
+}
+
+/* No scan directive: the running sum is compared in the body. */
+NOINLINE int first_over(const int *a, int *flags, int n, int limit) {
+  int s = 0;
+  #pragma omp simd reduction(+ : s)
+  for (int i = 0; i < n; i++) {
+    s += a[i] & 7;
+    flags[i] = s > limit;
+  }
+  return s;
+}
+
+/* Updated under a condition LLVM if-converts: `s += a[i] > 0 ? a[i] : 0`. */
+NOINLINE void positive_scan(const int *a, int *b, int n) {
+  int s = 0;
+  #pragma omp simd reduction(inscan, + : s)
+  for (int i = 0; i < n; i++) {
+    if (a[i] > 0) s += a[i];
+    #pragma omp scan inclusive(s)
+    b[i] = s;
+  }
+}
+
+/* Updated in a branch: LLVM merges the addends (`s += c ? f(x) : 0`). */
+NOINLINE void branch_scan(const int *a, int *b, int n) {
+  int s = 0;
+  #pragma omp simd reduction(inscan, + : s)
+  for (int i = 0; i < n; i++) {
+    if (a[i] > 0) s += opaque_i(a[i]);
+    #pragma omp scan inclusive(s)
+    b[i] = s;
+  }
+}
+
+/* No reduction clause: the running value is stored before a call that
+ * computes the contribution and may read b[i] (through a pointer LLVM
+ * cannot see through), so the store stays before it: scalar, with a remark
+ * that says why (clang emits an inscan loop's update first, whichever
+ * side of the scan directive it is on). */
+static int (*volatile contribution)(int) = opaque_i;
+NOINLINE void exclusive_before_call(const int *a, int *b, int n) {
+  int s = 0;
+  #pragma omp simd
+  for (int i = 0; i < n; i++) {
+    b[i] = s;
+    s += contribution(a[i]);
   }
 }
 
@@ -39,15 +132,44 @@ NOINLINE int total(const int *a, int n) {
 
 void lw_test(void) {
   static int a[LW_MAX], b[LW_MAX];
+  static long long c[LW_MAX];
+  static float x[LW_MAX], y[LW_MAX];
   int n;
-  for (int i = 0; i < LW_MAX; i++) a[i] = lw_iinput(i);
+  for (int i = 0; i < LW_MAX; i++) {
+    a[i] = lw_iinput(i);
+    x[i] = lw_input(i);
+  }
   LW_FOR_TRIP_COUNTS(n) {
     memset(b, 0, sizeof b);
     inclusive_scan(a, b, n);
     lw_exact_iarray("inclusive_scan", n, b, LW_MAX);
     memset(b, 0, sizeof b);
-    exclusive_scan(a, b, n);
+    lw_exact_int("exclusive_scan.s", n, exclusive_scan(a, b, n));
     lw_exact_iarray("exclusive_scan", n, b, LW_MAX);
+    memset(b, 0, sizeof b);
+    xor_scan(a, b, n);
+    lw_exact_iarray("xor_scan", n, b, LW_MAX);
+    memset(b, 0, sizeof b);
+    max_scan(a, b, n);
+    lw_exact_iarray("max_scan", n, b, LW_MAX);
+    memset(c, 0, sizeof c);
+    lw_exact_int("product_scan.s", n, product_scan(a, c, n));
+    for (int i = 0; i < n; i += 97) lw_exact_int("product_scan", i, c[i]);
+    memset(y, 0, sizeof y);
+    float_scan(x, y, n);
+    for (int i = 0; i < n; i += 13) lw_approx("float_scan", i, y[i]);
+    memset(b, 0, sizeof b);
+    lw_exact_int("first_over.s", n, first_over(a, b, n, 40));
+    lw_exact_iarray("first_over", n, b, LW_MAX);
+    memset(b, 0, sizeof b);
+    positive_scan(a, b, n);
+    lw_exact_iarray("positive_scan", n, b, LW_MAX);
+    memset(b, 0, sizeof b);
+    branch_scan(a, b, n);
+    lw_exact_iarray("branch_scan", n, b, LW_MAX);
+    memset(b, 0, sizeof b);
+    exclusive_before_call(a, b, n);
+    lw_exact_iarray("exclusive_before_call", n, b, LW_MAX);
     lw_exact_int("total", n, total(a, n));
   }
 }

@@ -411,7 +411,11 @@ fn vectorize_loop(
             "{} reduction{} ({})",
             plan.reductions.len(),
             if plan.reductions.len() == 1 { "" } else { "s" },
-            plan.reductions.iter().map(|r| r.kind.to_string()).collect::<Vec<_>>().join(", ")
+            plan.reductions
+                .iter()
+                .map(|r| if r.scan { format!("{} scan", r.kind) } else { r.kind.to_string() })
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
     }
     if !plan.last_private.is_empty() {

@@ -665,26 +665,55 @@ fn conditional_lastprivate() {
     }
 }
 
-/// `reduction(inscan, ...)` loops with `#pragma omp scan` stay scalar with
-/// a remark naming the prefix sum, and agree with clang's build (issue 14,
-/// class 13).
+/// `reduction(inscan, ...)` loops with `#pragma omp scan` (inclusive and
+/// exclusive; `+`, `^`, `max`, `*`, float `+`) and running values read by
+/// a comparison are vectorized as prefix scans with every tail form, agree
+/// with clang's build, and the integer results of the three forms agree bit
+/// for bit; a running value stored before a call that computes the
+/// contribution stays scalar with a remark naming the store (issue 14,
+/// class 13). Built without unrolling, as `lanewise cc` builds: an unrolled
+/// scan (several updates per iteration, each read) stays scalar.
 #[test]
 fn scan_reductions() {
-    let remarks = check_source_with("scan_reductions", &[]);
-    let missed: Vec<(&str, &str)> = remarks
-        .iter()
-        .filter(|remark| remark["kind"] == "missed")
-        .map(|remark| (remark["function"].as_str().unwrap(), remark["message"].as_str().unwrap()))
-        .collect();
-    let mut functions: Vec<&str> = missed.iter().map(|(function, _)| *function).collect();
-    functions.sort_unstable();
-    assert_eq!(functions, ["exclusive_scan", "inclusive_scan"], "{missed:#?}");
-    for (_, message) in &missed {
-        assert!(
-            message.contains("the body stores the running value, a prefix sum")
-                && message.contains("`#pragma omp scan`"),
-            "{message}"
+    let mut exact_outputs = Vec::new();
+    for form in ["masked", "scalar", "auto"] {
+        let checked = check_source_with_options(
+            "scan_reductions",
+            &["-fno-unroll-loops"],
+            &["--simd-tail", form],
         );
+        let scans = checked
+            .remarks
+            .iter()
+            .filter(|remark| remark["kind"] == "passed")
+            .filter(|remark| remark["message"].as_str().unwrap().contains(" scan)"))
+            .count();
+        assert_eq!(scans, 9, "--simd-tail {form}: {:#?}", checked.remarks);
+        let missed: Vec<(&str, &str)> = checked
+            .remarks
+            .iter()
+            .filter(|remark| remark["kind"] == "missed")
+            .map(|remark| {
+                (remark["function"].as_str().unwrap(), remark["message"].as_str().unwrap())
+            })
+            .collect();
+        assert_eq!(missed.len(), 1, "--simd-tail {form}: {missed:#?}");
+        assert_eq!(missed[0].0, "exclusive_before_call");
+        assert!(
+            missed[0].1.contains("is read by `store` before the iteration's update"),
+            "{}",
+            missed[0].1
+        );
+        let exact: Vec<String> = checked
+            .output
+            .lines()
+            .filter(|line| line.starts_with("E "))
+            .map(String::from)
+            .collect();
+        exact_outputs.push((form, exact));
+    }
+    for (form, exact) in &exact_outputs[1..] {
+        assert_eq!(&exact_outputs[0].1, exact, "masked and {form} tails differ");
     }
 }
 

@@ -70,6 +70,7 @@ pub mod narrow;
 pub mod profit;
 pub mod recurrence;
 pub mod reduction;
+pub mod scan;
 pub mod shared_slots;
 pub mod tail;
 #[cfg(test)]
@@ -437,6 +438,9 @@ pub fn plan_simd_loop(
                 ))
             })?;
         debug_assert_eq!(func.dfg.result(phi), Some(value));
+        if reduction.scan {
+            scan::check_update_precedes_reads(func, &all_users, latch, &reduction)?;
+        }
         reductions.push(reduction);
     }
 
@@ -867,14 +871,16 @@ pub fn outline_loop_body(
         builder.func.dfg.value_names[copy] = func.dfg.value_names[address].clone();
         map.insert(address, copy);
     }
-    let mut slot_addresses = Vec::new();
+    // A reduction's lane accumulates in `slot[lane]`; a scan's running
+    // value is the uniform `slot[0]` (`scan`).
+    let zero_index = builder.iconst(Type::I64, 0);
     for (reduction, slot) in plan.reductions.iter().zip(reduction_slots) {
-        let address = builder.gep(reduction.ty.clone(), *slot, vec![lane]);
+        let index = if reduction.scan { zero_index } else { lane };
+        let address = builder.gep(reduction.ty.clone(), *slot, vec![index]);
         let align = data_layout.abi_align(&reduction.ty) as u32;
         let accumulator = builder.load(reduction.ty.clone(), address, align);
         builder.func.dfg.value_names[accumulator] = func.dfg.value_names[reduction.phi].clone();
         map.insert(reduction.phi, accumulator);
-        slot_addresses.push(address);
     }
 
     // The loop's instructions, header phis left out; operands are mapped in
@@ -928,6 +934,32 @@ pub fn outline_loop_body(
         *body.dfg.inst_mut(new_inst) = data;
     }
 
+    // Scans: the prefix across the lanes, read in place of the running value.
+    let scan_inclusive: Vec<Option<Value>> = plan
+        .reductions
+        .iter()
+        .map(|reduction| {
+            reduction.scan.then(|| {
+                let carried = map[&reduction.phi];
+                // The members up to the update in block order (one block,
+                // `recognize_reduction`); members after it (`s + 5` of the
+                // updated `s`) are reads of the inclusive value.
+                let update_inst = func.dfg.defining_inst(reduction.update).expect("an update");
+                let update_block = func.layout.inst_block(update_inst).expect("in the layout");
+                let insts = func.layout.block_insts(update_block);
+                let update_position =
+                    insts.iter().position(|inst| *inst == update_inst).expect("in its block");
+                let chain: Vec<Value> = insts[..=update_position]
+                    .iter()
+                    .filter_map(|inst| func.dfg.result(*inst))
+                    .filter(|value| *value != reduction.phi && reduction.members.contains(value))
+                    .map(|value| map[&value])
+                    .collect();
+                scan::emit_prefix(&mut body, reduction, carried, &chain, lane).inclusive
+            })
+        })
+        .collect();
+
     // Conditional assignments: whether this iteration assigned the value.
     let assigned: Vec<Value> = plan
         .conditional_assignments()
@@ -949,10 +981,18 @@ pub fn outline_loop_body(
             builder.store(new_stamp, address, 8);
         }
     }
-    for (reduction, slot) in plan.reductions.iter().zip(reduction_slots) {
-        let update = copy_value(func, builder.func, &map, reduction.update);
-        let address = builder.gep(reduction.ty.clone(), *slot, vec![lane]);
-        builder.store(update, address, data_layout.abi_align(&reduction.ty) as u32);
+    for ((reduction, slot), inclusive) in
+        plan.reductions.iter().zip(reduction_slots).zip(scan_inclusive)
+    {
+        let (value, index) = match inclusive {
+            Some(inclusive) => {
+                let total = scan::chunk_total(&mut builder, inclusive, &reduction.ty);
+                (total, builder.iconst(Type::I64, 0))
+            }
+            None => (copy_value(func, builder.func, &map, reduction.update), lane),
+        };
+        let address = builder.gep(reduction.ty.clone(), *slot, vec![index]);
+        builder.store(value, address, data_layout.abi_align(&reduction.ty) as u32);
     }
     for (value, slot) in plan.last_private.iter().zip(last_private_slots) {
         let ty = func.dfg.value_type(*value).clone();
@@ -1052,27 +1092,52 @@ pub struct LoopCallTargets {
 
 /// The outlined body `B` as the scalar remainder loop calls it, named
 /// `name`: `rv_lane_id()` is 0, so every slot access is `slot[0]` and the
-/// caller passes `&slot[j]` for remainder iteration `j` (see [`tail`]). The
-/// result is ordinary scalar code, independent of the SPMD builtins.
+/// caller passes `&slot[j]` for remainder iteration `j` (see [`tail`]), and
+/// the builtins a scan uses (`scan`) have their one-lane meaning:
+/// `rv_shuffle(v, s)` and `rv_extract(v, k)` are `v`, `rv_popcount(b)` is
+/// `b`. The result is ordinary scalar code, independent of the SPMD
+/// builtins.
 pub fn scalar_remainder_body(body: &Function, name: &str) -> Function {
     let mut scalar = body.clone();
     scalar.name = name.to_owned();
-    let lane_calls: Vec<Inst> = scalar
+    let builtin_calls: Vec<(Inst, String)> = scalar
         .layout
         .insts()
-        .filter(|inst| {
-            matches!(scalar.dfg.inst(*inst),
-                InstData::Call { callee: Callee::Direct(callee), .. } if callee == LANE_ID_BUILTIN)
+        .filter_map(|inst| match scalar.dfg.inst(inst) {
+            InstData::Call { callee: Callee::Direct(callee), .. }
+                if [LANE_ID_BUILTIN, "rv_shuffle", "rv_extract", "rv_popcount"]
+                    .contains(&callee.as_str()) =>
+            {
+                Some((inst, callee.clone()))
+            }
+            _ => None,
         })
         .collect();
-    let mut lane_zero = HashMap::new();
-    for call in lane_calls {
-        if let Some(lane) = scalar.dfg.result(call) {
-            lane_zero.insert(lane, scalar.dfg.int_const(scalar.dfg.value_type(lane).clone(), 0));
+    let mut one_lane = HashMap::new();
+    for (call, callee) in builtin_calls {
+        let Some(result) = scalar.dfg.result(call) else { continue };
+        let InstData::Call { args, .. } = scalar.dfg.inst(call).clone() else { unreachable!() };
+        let ty = scalar.dfg.value_type(result).clone();
+        match callee.as_str() {
+            "rv_popcount" => {
+                *scalar.dfg.inst_mut(call) = InstData::Cast {
+                    op: CastOp::ZExt,
+                    arg: args[0],
+                    to: ty,
+                    flags: Default::default(),
+                };
+            }
+            LANE_ID_BUILTIN => {
+                one_lane.insert(result, scalar.dfg.int_const(ty, 0));
+                scalar.layout.remove_inst(call);
+            }
+            _ => {
+                one_lane.insert(result, args[0]);
+                scalar.layout.remove_inst(call);
+            }
         }
-        scalar.layout.remove_inst(call);
     }
-    crate::cfg_canon::replace_uses(&mut scalar, &lane_zero);
+    crate::cfg_canon::replace_uses(&mut scalar, &one_lane);
     scalar
 }
 
@@ -1225,10 +1290,21 @@ pub fn rewrite_loop(
             Some(bits) if bits > 64 => b.cast(CastOp::Trunc, j, Type::I64),
             _ => j,
         };
+        // A scan's running value is `slot[0]` in every iteration.
+        let scans = plan.reductions.iter().map(|reduction| reduction.scan);
         let lane_slots: Vec<Value> = slot_types
             .iter()
             .zip(&slots)
-            .map(|(ty, slot)| b.gep(ty.clone(), *slot, vec![lane]))
+            .zip(scans.chain(std::iter::repeat(false)))
+            .map(
+                |((ty, slot), scan)| {
+                    if scan {
+                        *slot
+                    } else {
+                        b.gep(ty.clone(), *slot, vec![lane])
+                    }
+                },
+            )
             .collect();
         let args = body_call_args(&mut b, plan, iteration, &lane_slots);
         b.call(Callee::Direct(targets.scalar.clone()), args, Type::Void, CallEffects::SideEffects);

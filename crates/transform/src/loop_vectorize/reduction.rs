@@ -25,6 +25,16 @@
 //! reduction: each lane would reset only its own partial sum). Merges are
 //! classified after all members are known, so the order in which the uses
 //! are visited does not matter.
+//!
+//! A *scan* ([`Reduction::scan`]) is a reduction whose running value the
+//! body reads: `b[i] = s` after (inclusive) or before (exclusive) `s += x`,
+//! which is how clang-22 lowers `#pragma omp scan` in a `reduction(inscan,
+//! ...)` loop, and any other read of `s` or of its update (a comparison, a
+//! call argument). It is vectorized as a prefix across the lanes (see
+//! `outline_loop_body`) when the update is one operator applied to the
+//! accumulator once per iteration (members: the phi and the update only)
+//! and the update comes before every read of the phi (`plan_simd_loop`
+//! checks dominance); other reads stay refused with the reason.
 
 use std::collections::{HashMap, HashSet};
 
@@ -78,6 +88,9 @@ pub struct Reduction {
     pub kind: ReductionKind,
     /// Every value derived from the accumulator in the loop (phi included).
     pub members: Vec<Value>,
+    /// Whether the body reads the running value (the phi: the exclusive
+    /// prefix, or the update: the inclusive one) other than to update it.
+    pub scan: bool,
 }
 
 impl ReductionKind {
@@ -100,6 +113,45 @@ impl ReductionKind {
                 })),
                 _ => None,
             },
+            _ => None,
+        }
+    }
+
+    /// An element `e` with `e OP x = x` for every `x` of type `ty` (the
+    /// identity, or for the idempotent operators the value that never wins:
+    /// `INT_MIN` for `smax`, NaN for `maxnum`, -inf for `maximum`, ...), or
+    /// `None` where there is none this code knows (select-compare min/max,
+    /// whose comparison decides). A scan with a conditional update computes
+    /// a lane's contribution with it.
+    pub fn neutral(&self, ty: &Type) -> Option<Constant> {
+        if let Some(identity) = self.identity(ty) {
+            return Some(identity);
+        }
+        let ones = |bits: u32| if bits >= 128 { u128::MAX } else { (1u128 << bits) - 1 };
+        let float = |f32_bits: u32, f64_bits: u64| match ty {
+            Type::F32 => Some(Constant::Float(u64::from(f32_bits))),
+            Type::F64 => Some(Constant::Float(f64_bits)),
+            _ => None,
+        };
+        match self {
+            ReductionKind::Binary(BinaryOp::And) => {
+                ty.int_bits().map(|bits| Constant::Int(ones(bits)))
+            }
+            ReductionKind::Binary(BinaryOp::Or) => Some(Constant::Int(0)),
+            ReductionKind::Intrinsic(name) => {
+                let bits = ty.int_bits();
+                let family = name.strip_prefix("llvm.")?.split('.').next()?;
+                match (family, bits) {
+                    ("smax", Some(bits)) => Some(Constant::Int(1u128 << (bits - 1))),
+                    ("smin", Some(bits)) => Some(Constant::Int(ones(bits - 1))),
+                    ("umax", Some(_)) => Some(Constant::Int(0)),
+                    ("umin", Some(bits)) => Some(Constant::Int(ones(bits))),
+                    ("maxnum" | "minnum", None) => float(0x7fc0_0000, 0x7ff8_0000_0000_0000),
+                    ("maximum", None) => float(0xff80_0000, 0xfff0_0000_0000_0000),
+                    ("minimum", None) => float(0x7f80_0000, 0x7ff0_0000_0000_0000),
+                    _ => None,
+                }
+            }
             _ => None,
         }
     }
@@ -192,6 +244,10 @@ pub fn recognize_reduction(
     let mut members = vec![phi];
     let mut member_set: HashSet<Value> = HashSet::from([phi]);
     let mut worklist = vec![phi];
+    // Reads of the running value other than by the operator: a scan if the
+    // rest allows one (below), else the first of them is the refusal.
+    let mut scan_reads: Vec<String> = Vec::new();
+    let mut scan_read_values: Vec<Value> = Vec::new();
     let mut kind: Option<ReductionKind> = None;
     let mut set_kind = |new: ReductionKind| -> Result<(), String> {
         match &kind {
@@ -229,7 +285,9 @@ pub fn recognize_reduction(
                 InstData::Phi { .. } => new_member = result,
                 InstData::Select { cond, .. } => {
                     if *cond == value {
-                        return Err(format!("{} is used as a select condition", name(value)));
+                        scan_reads.push(format!("{} is used as a select condition", name(value)));
+                        scan_read_values.push(value);
+                        continue;
                     }
                     new_member = result;
                 }
@@ -243,7 +301,8 @@ pub fn recognize_reduction(
                                     || (*if_true == *rhs && *if_false == *lhs)))
                     });
                     if !only_min_max {
-                        return Err(format!(
+                        scan_read_values.push(value);
+                        scan_reads.push(format!(
                             "{} is read by a comparison other than that of a min/max select: \
                              a recurrence across iterations (as `if (a[i] > r) r = f(a[i])`), \
                              not a reduction",
@@ -306,15 +365,9 @@ pub fn recognize_reduction(
                 other => {
                     // `b[i] = s` of a running value: what clang-22 makes of
                     // `#pragma omp scan` in a `reduction(inscan, ...)` loop.
-                    let scan = if matches!(other, InstData::Store { .. }) {
-                        ": the body stores the running value, a prefix sum (as clang lowers \
-                         `#pragma omp scan` in a `reduction(inscan, ...)` loop), which is not \
-                         vectorized"
-                    } else {
-                        ""
-                    };
-                    return Err(format!(
-                        "{} is used by `{}`, not a reduction operator{scan}",
+                    scan_read_values.push(value);
+                    scan_reads.push(format!(
+                        "{} is used by `{}`, not a reduction operator",
                         name(value),
                         other.opcode_name()
                     ));
@@ -373,7 +426,49 @@ pub fn recognize_reduction(
         }
         (None, None) => return Err("it is never updated".to_owned()),
     };
-    Ok(Reduction { phi, init, update, ty, kind, members })
+    let scan = !scan_reads.is_empty();
+    if scan {
+        // One operator applied once (any kind), or a straight-line update
+        // (selects of members, as `if (c) s += x` if-converted) whose
+        // contribution the neutral element gives (`scan::emit_prefix`).
+        let update_inst = func.dfg.defining_inst(update);
+        let update_block = update_inst.and_then(|inst| func.layout.inst_block(inst));
+        let position = |value: Value| {
+            let inst = func.dfg.defining_inst(value)?;
+            func.layout.block_insts(update_block?).iter().position(|i| *i == inst)
+        };
+        // Reads of a value on the way to the update (`t` of `t = s + x;
+        // s = c ? t : s`) would need their own prefix.
+        let reads_partial_value = scan_read_values
+            .iter()
+            .any(|value| *value != phi && *value != update && position(*value) <= position(update));
+        let straight_line = members[1..].iter().all(|member| {
+            let inst = func.dfg.defining_inst(*member);
+            inst.is_some_and(|inst| {
+                !matches!(func.dfg.inst(inst), InstData::Phi { .. })
+                    && func.layout.inst_block(inst) == update_block
+            })
+        });
+        if kind == ReductionKind::LastAssigned {
+            return Err(scan_reads[0].clone());
+        }
+        let supported = match kind {
+            _ if reads_partial_value => false,
+            _ if members.len() == 2 => true,
+            _ => straight_line && kind.neutral(&ty).is_some(),
+        };
+        if !supported {
+            return Err(format!(
+                "{}: the running value is read in the body, which is vectorized as a prefix \
+                 scan only when `{kind}` updates it in straight-line code (here {} values \
+                 derived from it{})",
+                scan_reads[0],
+                members.len() - 1,
+                if straight_line { "" } else { ", across blocks" }
+            ));
+        }
+    }
+    Ok(Reduction { phi, init, update, ty, kind, members, scan })
 }
 
 /// `select (cmp a, b), a, b` (or with swapped arms) where `accumulator` is one

@@ -740,3 +740,79 @@ fn addresses_into_private_slots_the_body_cannot_recompute_are_refused() {
     assert!(refusal.message.contains("private to each iteration"), "{refusal}");
     assert!(refusal.message.contains("load"), "{refusal}");
 }
+
+/// `acc = acc + x` with the running value passed to `sink` after the
+/// update (`inclusive`) or, with `read_phi`, the accumulator read before
+/// or after it.
+fn loop_reading_running_value(read_phi: bool, before_update: bool) -> Function {
+    marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, x| {
+            let sink = |b: &mut FunctionBuilder<'_>, value: Value| {
+                b.call(
+                    Callee::Direct("sink".to_owned()),
+                    vec![value],
+                    Type::Void,
+                    CallEffects::SideEffects,
+                );
+            };
+            if read_phi && before_update {
+                sink(b, acc);
+            }
+            let updated = b.binary(BinaryOp::Add, acc, x);
+            if read_phi && !before_update {
+                sink(b, acc);
+            }
+            if !read_phi {
+                sink(b, updated);
+            }
+            updated
+        },
+    )
+}
+
+#[test]
+fn running_values_read_in_the_body_are_scans() {
+    for read_phi in [false, true] {
+        let func = loop_reading_running_value(read_phi, false);
+        let plan = plan(&func).unwrap();
+        assert_eq!(plan.reductions.len(), 1);
+        assert!(plan.reductions[0].scan);
+        assert_eq!(plan.reductions[0].kind, ReductionKind::Binary(BinaryOp::Add));
+    }
+    let plain = plan(&counting_loop(1, IntPredicate::Ne)).unwrap();
+    assert!(!plain.reductions[0].scan);
+}
+
+#[test]
+fn running_values_read_before_the_update_are_refused() {
+    let func = loop_reading_running_value(true, true);
+    let refusal = plan(&func).unwrap_err();
+    assert!(
+        refusal.message.contains("is read by `call` before the iteration's update"),
+        "{refusal}"
+    );
+}
+
+#[test]
+fn neutral_elements_never_win() {
+    let neutral = |name: &str, ty: Type| ReductionKind::Intrinsic(name.to_owned()).neutral(&ty);
+    assert_eq!(neutral("llvm.smax.i32", Type::I32), Some(Constant::Int(0x8000_0000)));
+    assert_eq!(neutral("llvm.smin.i32", Type::I32), Some(Constant::Int(0x7fff_ffff)));
+    assert_eq!(neutral("llvm.umax.i64", Type::I64), Some(Constant::Int(0)));
+    assert_eq!(neutral("llvm.umin.i8", Type::I8), Some(Constant::Int(0xff)));
+    assert_eq!(neutral("llvm.maximum.f32", Type::F32), Some(Constant::Float(0xff80_0000)));
+    assert_eq!(neutral("llvm.minnum.f64", Type::F64), Some(Constant::Float(0x7ff8_0000_0000_0000)));
+    let and = ReductionKind::Binary(BinaryOp::And);
+    assert_eq!(and.neutral(&Type::Int(16)), Some(Constant::Int(0xffff)));
+    assert_eq!(ReductionKind::Binary(BinaryOp::Add).neutral(&Type::I32), Some(Constant::Int(0)));
+    let select = ReductionKind::SelectCompare(reduction::SelectCompare {
+        compare: reduction::ComparePredicate::Int(IntPredicate::Slt),
+        accumulator_on_left: true,
+        accumulator_if_true: true,
+    });
+    assert_eq!(select.neutral(&Type::I32), None);
+}
