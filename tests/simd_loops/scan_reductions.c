@@ -1,10 +1,10 @@
-// expect-vectorized: 10
+// expect-vectorized: 11
 // `reduction(inscan, op: s)` with `#pragma omp scan` (issue 14, class 13):
 // clang-22 -fopenmp-simd lowers both forms to a plain running value that
 // the body reads (`b[i] = s`, after the update for `inclusive`, before it
 // for `exclusive`). Lanewise vectorizes them as prefix scans across the
-// lanes (loop_vectorize/scan.rs): integer results are the scalar loop's
-// bit for bit, the float one is reassociated. A running value read by a
+// lanes (loop_vectorize/scan.rs): integer and min/max results are the
+// scalar loop's bit for bit, the float sum is reassociated. A running value read by a
 // comparison is a scan too, and so is one updated under a condition (LLVM
 // if-converts it or merges the addends). An exclusive value stored before
 // a call that computes the contribution stays scalar with a remark that
@@ -51,6 +51,17 @@ NOINLINE void max_scan(const int *a, int *b, int n) {
     s = a[i] > s ? a[i] : s;
     #pragma omp scan inclusive(s)
     b[i] = s;
+  }
+}
+
+/* Without fast-math, a float max stays a compare and select. */
+NOINLINE void fmax_scan(const float *x, float *y, int n) {
+  float s = -1e30f;
+  #pragma omp simd reduction(inscan, max : s)
+  for (int i = 0; i < n; i++) {
+    s = x[i] > s ? x[i] : s;
+    #pragma omp scan inclusive(s)
+    y[i] = s;
   }
 }
 
@@ -155,6 +166,9 @@ void lw_test(void) {
     memset(c, 0, sizeof c);
     lw_exact_int("product_scan.s", n, product_scan(a, c, n));
     for (int i = 0; i < n; i += 97) lw_exact_int("product_scan", i, c[i]);
+    memset(y, 0, sizeof y);
+    fmax_scan(x, y, n);
+    lw_exact_array("fmax_scan", n, y, LW_MAX);
     memset(y, 0, sizeof y);
     float_scan(x, y, n);
     for (int i = 0; i < n; i += 13) lw_approx("float_scan", i, y[i]);

@@ -40,7 +40,7 @@ use lanewise_ir::{
     Value,
 };
 
-use super::reduction::Reduction;
+use super::reduction::{Reduction, ReductionKind};
 use super::LoopRefusal;
 
 /// The widest vector a SIMD loop gets (lanes); the prefix takes log2 of it
@@ -81,14 +81,23 @@ pub(super) fn check_update_precedes_reads(
     }
     let phi_inst = func.dfg.defining_inst(scan.phi).expect("a phi is an instruction");
     // The comparison of a min/max select is part of the update, unless
-    // something else reads it too (the index of a minloc).
-    let mut update_operands = Vec::new();
-    func.dfg.inst(update_inst).for_each_operand(|operand| update_operands.push(operand));
+    // something else reads it too (the index of a minloc). Anything else
+    // that reads the accumulator to compute the update (`s + (s >> 1)`) is
+    // not a contribution the lanes can add up.
+    let select_condition = match func.dfg.inst(update_inst) {
+        InstData::Select { cond, .. } if matches!(scan.kind, ReductionKind::SelectCompare(_)) => {
+            Some(*cond)
+        }
+        _ => None,
+    };
+    // Members on the way to the update (`smax(s, x)` of `c ? s : smax(s,
+    // x)`) are recomputed from the neutral element (`emit_prefix`).
     let part_of_update = |user: Inst| {
         user == update_inst
             || func.dfg.result(user).is_some_and(|result| {
-                update_operands.contains(&result)
-                    && users.get(&result).into_iter().flatten().all(|inst| *inst == update_inst)
+                scan.members.contains(&result)
+                    || (select_condition == Some(result)
+                        && users.get(&result).into_iter().flatten().all(|i| *i == update_inst))
             })
     };
     for &user in users.get(&scan.phi).into_iter().flatten() {
@@ -211,10 +220,24 @@ pub(super) fn emit_prefix(
     }
     body.layout.remove_block(scratch);
 
-    // The chain's copies keep reading `carried`: only the update is read
+    // The chain's copies keep reading `carried`, and so does the comparison
+    // of a min/max select update (only the update reads it,
+    // `check_update_precedes_reads`): only the update is read
     // (`recognize_reduction`), and its reads take the inclusive value.
-    let chain_insts = chain.iter().filter_map(|member| body.dfg.defining_inst(*member));
-    let own: HashSet<Inst> = emitted.into_iter().chain(chain_insts).collect();
+    let chain_insts: Vec<Inst> =
+        chain.iter().filter_map(|member| body.dfg.defining_inst(*member)).collect();
+    let mut comparisons = Vec::new();
+    for &inst in &chain_insts {
+        body.dfg.inst(inst).for_each_operand(|operand| {
+            let Some(def) = body.dfg.defining_inst(operand) else { return };
+            let mut reads_carried = false;
+            body.dfg.inst(def).for_each_operand(|inner| reads_carried |= inner == carried);
+            if reads_carried && !chain.contains(&operand) {
+                comparisons.push(def);
+            }
+        });
+    }
+    let own: HashSet<Inst> = emitted.into_iter().chain(chain_insts).chain(comparisons).collect();
     let readers: Vec<Inst> = body.layout.insts().filter(|inst| !own.contains(inst)).collect();
     for inst in readers {
         body.dfg.inst_mut(inst).map_operands(|operand| {
