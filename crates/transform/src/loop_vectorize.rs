@@ -941,21 +941,8 @@ pub fn outline_loop_body(
         .map(|reduction| {
             reduction.scan.then(|| {
                 let carried = map[&reduction.phi];
-                // The members up to the update in block order (one block,
-                // `recognize_reduction`); members after it (`s + 5` of the
-                // updated `s`) are reads of the inclusive value.
-                let update_inst = func.dfg.defining_inst(reduction.update).expect("an update");
-                let update_block = func.layout.inst_block(update_inst).expect("in the layout");
-                let insts = func.layout.block_insts(update_block);
-                let update_position =
-                    insts.iter().position(|inst| *inst == update_inst).expect("in its block");
-                let chain: Vec<Value> = insts[..=update_position]
-                    .iter()
-                    .filter_map(|inst| func.dfg.result(*inst))
-                    .filter(|value| *value != reduction.phi && reduction.members.contains(value))
-                    .map(|value| map[&value])
-                    .collect();
-                scan::emit_prefix(&mut body, reduction, carried, &chain, lane).inclusive
+                let chain = scan::update_chain(func, reduction, &map);
+                scan::emit_prefix(&mut body, reduction, carried, &chain, lane)
             })
         })
         .collect();

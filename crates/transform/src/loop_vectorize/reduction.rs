@@ -246,8 +246,7 @@ pub fn recognize_reduction(
     let mut worklist = vec![phi];
     // Reads of the running value other than by the operator: a scan if the
     // rest allows one (below), else the first of them is the refusal.
-    let mut scan_reads: Vec<String> = Vec::new();
-    let mut scan_read_values: Vec<Value> = Vec::new();
+    let mut scan_reads: Vec<(Value, String)> = Vec::new();
     let mut kind: Option<ReductionKind> = None;
     let mut set_kind = |new: ReductionKind| -> Result<(), String> {
         match &kind {
@@ -285,8 +284,8 @@ pub fn recognize_reduction(
                 InstData::Phi { .. } => new_member = result,
                 InstData::Select { cond, .. } => {
                     if *cond == value {
-                        scan_reads.push(format!("{} is used as a select condition", name(value)));
-                        scan_read_values.push(value);
+                        let why = format!("{} is used as a select condition", name(value));
+                        scan_reads.push((value, why));
                         continue;
                     }
                     new_member = result;
@@ -301,12 +300,14 @@ pub fn recognize_reduction(
                                     || (*if_true == *rhs && *if_false == *lhs)))
                     });
                     if !only_min_max {
-                        scan_read_values.push(value);
-                        scan_reads.push(format!(
-                            "{} is read by a comparison other than that of a min/max select: \
+                        scan_reads.push((
+                            value,
+                            format!(
+                                "{} is read by a comparison other than that of a min/max select: \
                              a recurrence across iterations (as `if (a[i] > r) r = f(a[i])`), \
                              not a reduction",
-                            name(value)
+                                name(value)
+                            ),
                         ));
                     }
                 }
@@ -365,11 +366,13 @@ pub fn recognize_reduction(
                 other => {
                     // `b[i] = s` of a running value: what clang-22 makes of
                     // `#pragma omp scan` in a `reduction(inscan, ...)` loop.
-                    scan_read_values.push(value);
-                    scan_reads.push(format!(
-                        "{} is used by `{}`, not a reduction operator",
-                        name(value),
-                        other.opcode_name()
+                    scan_reads.push((
+                        value,
+                        format!(
+                            "{} is used by `{}`, not a reduction operator",
+                            name(value),
+                            other.opcode_name()
+                        ),
                     ));
                 }
             }
@@ -428,45 +431,7 @@ pub fn recognize_reduction(
     };
     let scan = !scan_reads.is_empty();
     if scan {
-        // One operator applied once (any kind), or a straight-line update
-        // (selects of members, as `if (c) s += x` if-converted) whose
-        // contribution the neutral element gives (`scan::emit_prefix`).
-        let update_inst = func.dfg.defining_inst(update);
-        let update_block = update_inst.and_then(|inst| func.layout.inst_block(inst));
-        let position = |value: Value| {
-            let inst = func.dfg.defining_inst(value)?;
-            func.layout.block_insts(update_block?).iter().position(|i| *i == inst)
-        };
-        // Reads of a value on the way to the update (`t` of `t = s + x;
-        // s = c ? t : s`) would need their own prefix.
-        let reads_partial_value = scan_read_values
-            .iter()
-            .any(|value| *value != phi && *value != update && position(*value) <= position(update));
-        let straight_line = members[1..].iter().all(|member| {
-            let inst = func.dfg.defining_inst(*member);
-            inst.is_some_and(|inst| {
-                !matches!(func.dfg.inst(inst), InstData::Phi { .. })
-                    && func.layout.inst_block(inst) == update_block
-            })
-        });
-        if kind == ReductionKind::LastAssigned {
-            return Err(scan_reads[0].clone());
-        }
-        let supported = match kind {
-            _ if reads_partial_value => false,
-            _ if members.len() == 2 => true,
-            _ => straight_line && kind.neutral(&ty).is_some(),
-        };
-        if !supported {
-            return Err(format!(
-                "{}: the running value is read in the body, which is vectorized as a prefix \
-                 scan only when `{kind}` updates it in straight-line code (here {} values \
-                 derived from it{})",
-                scan_reads[0],
-                members.len() - 1,
-                if straight_line { "" } else { ", across blocks" }
-            ));
-        }
+        super::scan::check_scan_shape(func, phi, update, &kind, &ty, &members, &scan_reads)?;
     }
     Ok(Reduction { phi, init, update, ty, kind, members, scan })
 }

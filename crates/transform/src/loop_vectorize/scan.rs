@@ -120,25 +120,91 @@ pub(super) fn check_update_precedes_reads(
     Ok(())
 }
 
-/// The values a scan's body computes (see the module docs).
-pub(super) struct ScanValues {
-    /// The running value after this lane's iteration.
-    pub inclusive: Value,
+/// Whether a reduction whose running value the body reads (`reads`: the
+/// value read and why it is no reduction operator) can be a scan
+/// (`recognize_reduction`): one operator applied once (any kind), or a
+/// straight-line update (selects of members, as `if (c) s += x`
+/// if-converted) whose contribution the neutral element gives
+/// ([`emit_prefix`]). Otherwise the first read is the refusal.
+pub(super) fn check_scan_shape(
+    func: &Function,
+    phi: Value,
+    update: Value,
+    kind: &ReductionKind,
+    ty: &Type,
+    members: &[Value],
+    reads: &[(Value, String)],
+) -> Result<(), String> {
+    let first_read = &reads[0].1;
+    if *kind == ReductionKind::LastAssigned {
+        return Err(first_read.clone());
+    }
+    let update_block = func.dfg.defining_inst(update).and_then(|inst| func.layout.inst_block(inst));
+    let position = |value: Value| {
+        let inst = func.dfg.defining_inst(value)?;
+        func.layout.block_insts(update_block?).iter().position(|i| *i == inst)
+    };
+    // Reads of a value on the way to the update (`t` of `t = s + x;
+    // s = c ? t : s`) would need their own prefix.
+    let reads_partial_value = reads.iter().any(|(value, _)| {
+        *value != phi && *value != update && position(*value) <= position(update)
+    });
+    let straight_line = members.iter().filter(|member| **member != phi).all(|member| {
+        func.dfg.defining_inst(*member).is_some_and(|inst| {
+            !matches!(func.dfg.inst(inst), InstData::Phi { .. })
+                && func.layout.inst_block(inst) == update_block
+        })
+    });
+    let supported = !reads_partial_value
+        && (members.len() == 2 || (straight_line && kind.neutral(ty).is_some()));
+    if supported {
+        return Ok(());
+    }
+    Err(format!(
+        "{first_read}: the running value is read in the body, which is vectorized as a prefix \
+         scan only when `{kind}` updates it in straight-line code (here {} values derived \
+         from it{})",
+        members.len() - 1,
+        if straight_line { "" } else { ", across blocks" }
+    ))
+}
+
+/// The copies in the outlined body (`map`) of `scan`'s members up to its
+/// update, in block order (one block, [`check_scan_shape`]), the update
+/// last: what [`emit_prefix`] recomputes from the neutral element. Members
+/// after the update (`s + 5` of the updated `s`) are reads of the
+/// inclusive value.
+pub(super) fn update_chain(
+    func: &Function,
+    scan: &Reduction,
+    map: &HashMap<Value, Value>,
+) -> Vec<Value> {
+    let update_inst = func.dfg.defining_inst(scan.update).expect("the update is an instruction");
+    let update_block = func.layout.inst_block(update_inst).expect("the update is in the layout");
+    let insts = func.layout.block_insts(update_block);
+    let update_position =
+        insts.iter().position(|inst| *inst == update_inst).expect("the update is in its block");
+    insts[..=update_position]
+        .iter()
+        .filter_map(|inst| func.dfg.result(*inst))
+        .filter(|value| *value != scan.phi && scan.members.contains(value))
+        .map(|value| map[&value])
+        .collect()
 }
 
 /// In the outlined `body`, where `carried` (the uniform `slot[0]`) stands
 /// for the accumulator and `chain` are the copies of the scan's members
 /// after the phi, in order, the last one its update: emits the prefix
 /// right after the update and makes every other read of `carried` read the
-/// exclusive value, every read of the update the inclusive one. `lane` is
-/// the body's `rv_lane_id()`.
+/// exclusive value, every read of the update the inclusive one, which it
+/// returns. `lane` is the body's `rv_lane_id()`.
 pub(super) fn emit_prefix(
     body: &mut Function,
     scan: &Reduction,
     carried: Value,
     chain: &[Value],
     lane: Value,
-) -> ScanValues {
+) -> Value {
     let update = *chain.last().expect("the chain ends in the update");
     let ty = scan.ty.clone();
     let update_inst = body.dfg.defining_inst(update).expect("the update is an instruction");
@@ -250,7 +316,7 @@ pub(super) fn emit_prefix(
             }
         });
     }
-    ScanValues { inclusive }
+    inclusive
 }
 
 /// At the builder's position: the running value after the chunk's last
