@@ -1,12 +1,13 @@
-// expect-vectorized: 11
+// expect-vectorized: 14
 // `reduction(inscan, op: s)` with `#pragma omp scan` (issue 14, class 13):
 // clang-22 -fopenmp-simd lowers both forms to a plain running value that
 // the body reads (`b[i] = s`, after the update for `inclusive`, before it
 // for `exclusive`). Lanewise vectorizes them as prefix scans across the
 // lanes (loop_vectorize/scan.rs): integer and min/max results are the
 // scalar loop's bit for bit, the float sum is reassociated. A running value read by a
-// comparison is a scan too, and so is one updated under a condition (LLVM
-// if-converts it or merges the addends). An exclusive value stored before
+// comparison or through arithmetic is a scan too, and so is one updated
+// under a condition (if-converted, merged addends, or branches whose phi
+// is the update). An exclusive value stored before
 // a call that computes the contribution stays scalar with a remark that
 // says why.
 #include "lw_loops.h"
@@ -119,6 +120,45 @@ NOINLINE void branch_scan(const int *a, int *b, int n) {
   }
 }
 
+/* No scan directive: a NaN never wins `x < s`, so the lanes' partial
+ * minima must not carry one either (a NaN lane contributes +inf, the
+ * neutral element; it used to contribute itself and hide the next lanes'
+ * minima). clang's inscan lowering makes the same neutral element itself. */
+NOINLINE void fmin_scan_nan(const float *x, float *y, int n) {
+  float s = 1e30f;
+  #pragma omp simd
+  for (int i = 0; i < n; i++) {
+    if (x[i] < s) s = x[i];
+    y[i] = s;
+  }
+}
+
+/* The running value read through arithmetic (`s - 3`, `s * 5 > ...`),
+ * not only stored. */
+NOINLINE void offset_scan(const int *a, int *b, int n) {
+  unsigned s = 7u;
+  #pragma omp simd reduction(inscan, + : s)
+  for (int i = 0; i < n; i++) {
+    b[i] = (int)(s - 3u) + (s * 5u > 900u ? 1 : -1);
+    #pragma omp scan exclusive(s)
+    s += (unsigned)(a[i] & 31);
+  }
+}
+
+/* A min updated under two conditions LLVM keeps as branches: the update is
+ * a phi, the contribution is recomputed in place from INT_MAX. */
+NOINLINE void guarded_min_scan(const int *a, const unsigned *u, int *b, int n) {
+  int s = 2147483647;
+  #pragma omp simd reduction(inscan, min : s)
+  for (int i = 0; i < n; i++) {
+    if (u[i] > 5u) {
+      if ((a[31] & a[i]) < s) s = a[31] & a[i];
+    }
+    #pragma omp scan inclusive(s)
+    b[i] = s - 3;
+  }
+}
+
 /* No reduction clause: the running value is stored before a call that
  * computes the contribution and may read b[i] (through a pointer LLVM
  * cannot see through), so the store stays before it: scalar, with a remark
@@ -144,11 +184,14 @@ NOINLINE int total(const int *a, int n) {
 void lw_test(void) {
   static int a[LW_MAX], b[LW_MAX];
   static long long c[LW_MAX];
-  static float x[LW_MAX], y[LW_MAX];
+  static float x[LW_MAX], y[LW_MAX], xnan[LW_MAX];
+  static unsigned u[LW_MAX];
   int n;
   for (int i = 0; i < LW_MAX; i++) {
     a[i] = lw_iinput(i);
     x[i] = lw_input(i);
+    xnan[i] = i % 5 == 2 ? __builtin_nanf("") : (float)(LW_MAX - i) * 0.5f; /* falling */
+    u[i] = (unsigned)(i * 2654435761u) >> 28;
   }
   LW_FOR_TRIP_COUNTS(n) {
     memset(b, 0, sizeof b);
@@ -181,6 +224,15 @@ void lw_test(void) {
     memset(b, 0, sizeof b);
     branch_scan(a, b, n);
     lw_exact_iarray("branch_scan", n, b, LW_MAX);
+    memset(y, 0, sizeof y);
+    fmin_scan_nan(xnan, y, n);
+    lw_exact_array("fmin_scan_nan", n, y, LW_MAX);
+    memset(b, 0, sizeof b);
+    offset_scan(a, b, n);
+    lw_exact_iarray("offset_scan", n, b, LW_MAX);
+    memset(b, 0, sizeof b);
+    guarded_min_scan(a, u, b, n);
+    lw_exact_iarray("guarded_min_scan", n, b, LW_MAX);
     memset(b, 0, sizeof b);
     exclusive_before_call(a, b, n);
     lw_exact_iarray("exclusive_before_call", n, b, LW_MAX);

@@ -511,6 +511,18 @@ pub struct Reduction {
     pub op: RedOp,
 }
 
+/// The input phase of a `reduction(inscan, ...)` loop: the updates of
+/// the reductions (each a `Reduce`, alone or under an `if`), printed
+/// before `#pragma omp scan inclusive(...)` and the body, or after the
+/// body and `#pragma omp scan exclusive(...)`. The body (the scan phase)
+/// reads the running values and never updates them; neither phase holds
+/// a `continue` (it would leave the phase's structured block).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScanPhase {
+    pub inclusive: bool,
+    pub updates: Vec<Stmt>,
+}
+
 /// A `lastprivate` variable, assigned first thing in every iteration.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LastPrivate {
@@ -527,7 +539,9 @@ pub struct Kernel {
     /// `main` passes `n - trip_offset` (at least 0).
     pub trip_offset: u32,
     pub simdlen: Option<u32>,
+    /// With a [`ScanPhase`], every reduction is an `inscan` one.
     pub reductions: Vec<Reduction>,
+    pub scan: Option<ScanPhase>,
     pub lastprivates: Vec<LastPrivate>,
     /// The element type of `out_T`, which `OutStore` writes.
     pub out_ty: Ty,
@@ -661,7 +675,7 @@ pub fn expr_roots_mut<'a>(stmts: &'a mut [Stmt], out: &mut Vec<&'a mut Expr>) {
 
 /// Every expression root of a program, in a fixed order: per function its
 /// locals, arrays, body and result; per kernel its lastprivate values,
-/// locals, arrays and body.
+/// locals, arrays, scan updates and body.
 pub fn program_roots_mut(program: &mut Program) -> Vec<&mut Expr> {
     let mut out = Vec::new();
     for function in &mut program.functions {
@@ -674,6 +688,9 @@ pub fn program_roots_mut(program: &mut Program) -> Vec<&mut Expr> {
         out.extend(kernel.lastprivates.iter_mut().map(|last| &mut last.value));
         out.extend(kernel.locals.iter_mut().map(|local| &mut local.init));
         out.extend(kernel.arrays.iter_mut().map(|array| &mut array.init));
+        if let Some(scan) = &mut kernel.scan {
+            expr_roots_mut(&mut scan.updates, &mut out);
+        }
         expr_roots_mut(&mut kernel.body, &mut out);
     }
     out

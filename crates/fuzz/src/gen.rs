@@ -25,6 +25,8 @@ pub struct GenConfig {
     pub private_arrays: bool,
     /// `rv_any`/`rv_all` guards.
     pub rv_guards: bool,
+    /// `reduction(inscan, ...)` kernels with `#pragma omp scan`.
+    pub scans: bool,
 }
 
 impl Default for GenConfig {
@@ -36,6 +38,7 @@ impl Default for GenConfig {
             max_expr_depth: 3,
             private_arrays: true,
             rv_guards: true,
+            scans: true,
         }
     }
 }
@@ -60,7 +63,14 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         generator.functions.push(function);
     }
     let kernel_count = generator.rng.range(1, i64::from(config.max_kernels)) as usize;
-    let mut kernels: Vec<Kernel> = (0..kernel_count).map(|_| generator.kernel()).collect();
+    // Which kernels are scans draws from a stream of its own, so a program
+    // without one is the program the seed gave before scans were added.
+    // The first kernel never is one: it can hold any call (see
+    // `call_the_uncalled`).
+    let mut scan_rng = Rng::new(seed ^ 0x5ca7_0000_0000_0000);
+    let mut kernels: Vec<Kernel> = (0..kernel_count)
+        .map(|k| generator.kernel(k > 0 && config.scans && scan_rng.chance(25)))
+        .collect();
     generator.call_the_uncalled(&mut kernels);
     Program { seed, n, functions: generator.functions, kernels }
 }
@@ -232,17 +242,21 @@ impl Generator {
         (locals, arrays)
     }
 
-    fn kernel(&mut self) -> Kernel {
+    /// An omp simd kernel; with `scan`, its reductions are `inscan` ones
+    /// (see [`ScanPhase`]).
+    fn kernel(&mut self, scan: bool) -> Kernel {
         let name = self.name("kernel");
         let mut scope = self.global_scope();
         scope.kernel = true;
-        scope.continue_ok = true;
+        scope.continue_ok = !scan;
         scope.callable = self.functions.len();
         scope.vars.push(Var { name: "i".into(), ty: Ty::Int, assignable: false, uniform: false });
         scope.vars.push(Var { name: "n".into(), ty: Ty::Int, assignable: false, uniform: true });
         scope.linear_bases.push(("i".into(), 1));
         let mut reductions = Vec::new();
-        for _ in 0..self.rng.weighted(&[20, 40, 25, 15]) {
+        let reduction_count =
+            if scan { self.rng.range(1, 2) as usize } else { self.rng.weighted(&[20, 40, 25, 15]) };
+        for _ in 0..reduction_count {
             let op = *self.rng.pick(&[
                 RedOp::AddU,
                 RedOp::XorU,
@@ -252,7 +266,9 @@ impl Generator {
                 RedOp::MaxF,
             ]);
             let reduction_name = self.name("r");
-            scope.reductions.push((reduction_name.clone(), op));
+            if !scan {
+                scope.reductions.push((reduction_name.clone(), op));
+            }
             reductions.push(Reduction { name: reduction_name, op });
         }
         let mut lastprivates = Vec::new();
@@ -260,6 +276,34 @@ impl Generator {
             let ty = self.ty();
             let value = self.expr(&scope, ty, 2);
             lastprivates.push(LastPrivate { name: self.name("lp"), ty, value });
+        }
+        // The updates read neither lastprivates nor locals: in the
+        // exclusive form they follow the body's phase.
+        let scan = scan.then(|| {
+            let updates = reductions
+                .iter()
+                .map(|reduction| {
+                    let value = self.expr(&scope, reduction.op.ty(), 2);
+                    let update =
+                        Stmt::Reduce { var: reduction.name.clone(), op: reduction.op, value };
+                    if self.rng.chance(35) {
+                        self.guarded(&scope, update)
+                    } else {
+                        update
+                    }
+                })
+                .collect();
+            ScanPhase { inclusive: self.rng.chance(50), updates }
+        });
+        if scan.is_some() {
+            for reduction in &reductions {
+                scope.vars.push(Var {
+                    name: reduction.name.clone(),
+                    ty: reduction.op.ty(),
+                    assignable: false,
+                    uniform: false,
+                });
+            }
         }
         for last in &lastprivates {
             scope.vars.push(Var {
@@ -280,6 +324,7 @@ impl Generator {
             trip_offset: self.rng.range(0, 7) as u32,
             simdlen: if self.rng.chance(30) { Some(*self.rng.pick(&SIMDLENS)) } else { None },
             reductions,
+            scan,
             lastprivates,
             out_ty,
             locals,
@@ -298,12 +343,18 @@ impl Generator {
         }
         for kernel in kernels.iter() {
             collect_calls(&kernel.body, &mut called);
+            if let Some(scan) = &kernel.scan {
+                collect_calls(&scan.updates, &mut called);
+            }
         }
+        // A scan kernel cannot take another reduction (clang: "expected
+        // 'reduction' clause with the 'inscan' modifier"); kernel 0 is none.
+        let hosts: Vec<usize> = (0..kernels.len()).filter(|&k| kernels[k].scan.is_none()).collect();
         for index in 0..self.functions.len() {
             if called.contains(&self.functions[index].name) {
                 continue;
             }
-            let kernel_index = self.rng.below(kernels.len() as u64) as usize;
+            let kernel_index = *self.rng.pick(&hosts);
             let kernel = &mut kernels[kernel_index];
             let mut scope = self.global_scope();
             scope.kernel = true;

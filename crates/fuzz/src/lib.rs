@@ -14,7 +14,8 @@
 //! per-lane result is the guarded condition's; and `#pragma omp simd`
 //! loops over `i` with the same bodies, calls of those functions,
 //! order-independent reductions (unsigned `+` and `^`, `int` and `float`
-//! min/max) and `lastprivate`. Every program is free of undefined
+//! min/max), `reduction(inscan, ...)` scans whose running values the body
+//! reads (`#pragma omp scan inclusive/exclusive`), and `lastprivate`. Every program is free of undefined
 //! behaviour by construction (ast.rs says how), also after reduction.
 //!
 //! [`oracle`] builds a program with `clang-22 -O2 -ffp-contract=off`

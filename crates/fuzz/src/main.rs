@@ -56,6 +56,9 @@ struct Cli {
     /// Generate no rv_any/rv_all guards.
     #[arg(long)]
     no_rv: bool,
+    /// Generate no `reduction(inscan, ...)` loops with `#pragma omp scan`.
+    #[arg(long)]
+    no_scans: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -114,6 +117,7 @@ fn main() -> ExitCode {
     let generator = GenConfig {
         private_arrays: !cli.no_private_arrays,
         rv_guards: !cli.no_rv,
+        scans: !cli.no_scans,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

@@ -244,6 +244,9 @@ fn written_outputs(kernel: &Kernel) -> BTreeSet<&'static str> {
     }
     let mut found = BTreeSet::new();
     visit(&kernel.body, &mut found);
+    if let Some(scan) = &kernel.scan {
+        visit(&scan.updates, &mut found);
+    }
     for local in &kernel.locals {
         visit_expr(&local.init, &mut found);
     }
@@ -272,9 +275,15 @@ fn print_kernel(out: &mut String, kernel: &Kernel) {
         writeln!(out, "    memset(out_{suffix}, 0, sizeof out_{suffix});").unwrap();
     }
     let mut pragma = String::from("#pragma omp simd");
+    let modifier = if kernel.scan.is_some() { "inscan, " } else { "" };
     for reduction in &kernel.reductions {
-        write!(pragma, " reduction({}:{})", reduction_clause(reduction.op), reduction.name)
-            .unwrap();
+        write!(
+            pragma,
+            " reduction({modifier}{}:{})",
+            reduction_clause(reduction.op),
+            reduction.name
+        )
+        .unwrap();
     }
     if !kernel.lastprivates.is_empty() {
         let names: Vec<&str> = kernel.lastprivates.iter().map(|last| last.name.as_str()).collect();
@@ -288,8 +297,31 @@ fn print_kernel(out: &mut String, kernel: &Kernel) {
     for last in &kernel.lastprivates {
         writeln!(out, "        {} = {};", last.name, expr(&last.value)).unwrap();
     }
-    print_locals(out, 2, &kernel.locals, &kernel.arrays);
-    print_block(out, 2, &kernel.body);
+    let scanned: Vec<&str> =
+        kernel.reductions.iter().map(|reduction| reduction.name.as_str()).collect();
+    let scan_directive = |kind: &str| format!("#pragma omp scan {kind}({})\n", scanned.join(", "));
+    match &kernel.scan {
+        None => {
+            print_locals(out, 2, &kernel.locals, &kernel.arrays);
+            print_block(out, 2, &kernel.body);
+        }
+        Some(scan) if scan.inclusive => {
+            print_block(out, 2, &scan.updates);
+            if !scanned.is_empty() {
+                out.push_str(&scan_directive("inclusive"));
+            }
+            print_locals(out, 2, &kernel.locals, &kernel.arrays);
+            print_block(out, 2, &kernel.body);
+        }
+        Some(scan) => {
+            print_locals(out, 2, &kernel.locals, &kernel.arrays);
+            print_block(out, 2, &kernel.body);
+            if !scanned.is_empty() {
+                out.push_str(&scan_directive("exclusive"));
+            }
+            print_block(out, 2, &scan.updates);
+        }
+    }
     out.push_str("    }\n");
     for suffix in &outputs {
         writeln!(

@@ -230,7 +230,12 @@ fn candidate(pass: Pass, program: &Program, k: usize) -> Option<Option<Program>>
 fn bodies_mut(program: &mut Program) -> Vec<&mut Vec<Stmt>> {
     let mut bodies: Vec<&mut Vec<Stmt>> =
         program.functions.iter_mut().map(|function| &mut function.body).collect();
-    bodies.extend(program.kernels.iter_mut().map(|kernel| &mut kernel.body));
+    for kernel in &mut program.kernels {
+        if let Some(scan) = &mut kernel.scan {
+            bodies.push(&mut scan.updates);
+        }
+        bodies.push(&mut kernel.body);
+    }
     bodies
 }
 
@@ -473,6 +478,9 @@ fn kernel_names(kernel: &Kernel) -> BTreeSet<String> {
     }
     for array in &kernel.arrays {
         expr_names(&array.init, &mut names);
+    }
+    if let Some(scan) = &kernel.scan {
+        stmt_names(&scan.updates, &mut names);
     }
     stmt_names(&kernel.body, &mut names);
     names

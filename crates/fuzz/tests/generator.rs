@@ -3,6 +3,8 @@
 //! ones (unused names), also with `-fopenmp-simd` (the clauses are valid),
 //! and run clean under UBSan (no undefined behaviour by construction).
 
+use lanewise_fuzz::ast::{stmt_blocks, Stmt};
+use lanewise_fuzz::gen::{generate_with, GenConfig};
 use lanewise_fuzz::{generate, print_program};
 use std::collections::BTreeSet;
 use std::fs;
@@ -42,10 +44,54 @@ const STYLISTIC: &[&str] = &[
     "-Wconstant-logical-operand",
 ];
 
+/// Whether `stmts` hold a `continue` of the enclosing loop (not one of a
+/// nested `for` or `while`).
+fn continues_outer_loop(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|stmt| match stmt {
+        Stmt::Continue => true,
+        Stmt::For { .. } | Stmt::While { .. } => false,
+        _ => stmt_blocks(stmt).into_iter().any(|block| continues_outer_loop(block)),
+    })
+}
+
+/// The first seeds whose programs hold a `reduction(inscan, ...)` kernel.
+fn scan_seeds(count: usize) -> Vec<u64> {
+    (0..)
+        .filter(|seed| generate(*seed).kernels.iter().any(|k| k.scan.is_some()))
+        .take(count)
+        .collect()
+}
+
+#[test]
+fn scan_kernels_are_drawn_apart_and_well_formed() {
+    let mut scans = 0;
+    for seed in 0..200 {
+        let program = generate(seed);
+        let without = generate_with(seed, &GenConfig { scans: false, ..GenConfig::default() });
+        if program.kernels.iter().all(|kernel| kernel.scan.is_none()) {
+            assert_eq!(program, without, "seed {seed}: scans changed a program without one");
+            continue;
+        }
+        scans += 1;
+        assert!(program.kernels[0].scan.is_none(), "seed {seed}: kernel 0 hosts extra calls");
+        for kernel in program.kernels.iter().filter(|kernel| kernel.scan.is_some()) {
+            assert!(!kernel.reductions.is_empty(), "seed {seed}: a scan without reductions");
+            assert!(
+                !continues_outer_loop(&kernel.body),
+                "seed {seed}: `continue` leaves the scan phase"
+            );
+        }
+        let text = print_program(&program);
+        assert!(text.contains("reduction(inscan, "), "seed {seed}");
+        assert!(text.contains("#pragma omp scan "), "seed {seed}");
+    }
+    assert!((20..=150).contains(&scans), "{scans} of 200 programs hold a scan");
+}
+
 #[test]
 fn programs_compile_without_ub_warnings() {
     let dir = scratch("warnings");
-    for seed in 0..24u64 {
+    for seed in (0..24u64).chain(scan_seeds(6)) {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
         for openmp in [false, true] {
@@ -71,7 +117,7 @@ fn programs_compile_without_ub_warnings() {
 #[test]
 fn programs_run_clean_under_ubsan() {
     let dir = scratch("ubsan");
-    for seed in 0..6u64 {
+    for seed in (0..6u64).chain(scan_seeds(2)) {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
         fs::write(&source, print_program(&generate(seed))).unwrap();

@@ -147,6 +147,39 @@ impl IntPredicate {
             IntPredicate::Sle => "sle",
         }
     }
+
+    /// The predicate that holds exactly when `self` does not.
+    pub fn inverse(self) -> IntPredicate {
+        use IntPredicate::*;
+        match self {
+            Eq => Ne,
+            Ne => Eq,
+            Ugt => Ule,
+            Uge => Ult,
+            Ult => Uge,
+            Ule => Ugt,
+            Sgt => Sle,
+            Sge => Slt,
+            Slt => Sge,
+            Sle => Sgt,
+        }
+    }
+
+    /// The predicate of the comparison with its operands swapped.
+    pub fn swapped(self) -> IntPredicate {
+        use IntPredicate::*;
+        match self {
+            Eq | Ne => self,
+            Ugt => Ult,
+            Uge => Ule,
+            Ult => Ugt,
+            Ule => Uge,
+            Sgt => Slt,
+            Sge => Sle,
+            Slt => Sgt,
+            Sle => Sge,
+        }
+    }
 }
 
 /// Floating-point comparison predicates.
@@ -189,6 +222,46 @@ impl FloatPredicate {
             FloatPredicate::Ule => "ule",
             FloatPredicate::Une => "une",
             FloatPredicate::True => "true",
+        }
+    }
+
+    /// The predicate that holds exactly when `self` does not (NaN
+    /// included: the inverse of an ordered predicate is unordered).
+    pub fn inverse(self) -> FloatPredicate {
+        use FloatPredicate::*;
+        match self {
+            False => True,
+            Oeq => Une,
+            Ogt => Ule,
+            Oge => Ult,
+            Olt => Uge,
+            Ole => Ugt,
+            One => Ueq,
+            Ord => Uno,
+            Uno => Ord,
+            Ueq => One,
+            Ugt => Ole,
+            Uge => Olt,
+            Ult => Oge,
+            Ule => Ogt,
+            Une => Oeq,
+            True => False,
+        }
+    }
+
+    /// The predicate of the comparison with its operands swapped.
+    pub fn swapped(self) -> FloatPredicate {
+        use FloatPredicate::*;
+        match self {
+            Ogt => Olt,
+            Oge => Ole,
+            Olt => Ogt,
+            Ole => Oge,
+            Ugt => Ult,
+            Uge => Ule,
+            Ult => Ugt,
+            Ule => Uge,
+            symmetric => symmetric,
         }
     }
 }
@@ -967,6 +1040,83 @@ impl InstData {
             InstData::Invoke { .. } => "invoke",
             InstData::LandingPad { .. } => "landingpad",
             InstData::Resume { .. } => "resume",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{FloatPredicate, IntPredicate};
+
+    fn holds_int(pred: IntPredicate, a: i8, b: i8) -> bool {
+        let (ua, ub) = (a as u8, b as u8);
+        match pred {
+            IntPredicate::Eq => a == b,
+            IntPredicate::Ne => a != b,
+            IntPredicate::Ugt => ua > ub,
+            IntPredicate::Uge => ua >= ub,
+            IntPredicate::Ult => ua < ub,
+            IntPredicate::Ule => ua <= ub,
+            IntPredicate::Sgt => a > b,
+            IntPredicate::Sge => a >= b,
+            IntPredicate::Slt => a < b,
+            IntPredicate::Sle => a <= b,
+        }
+    }
+
+    fn holds_float(pred: FloatPredicate, a: f32, b: f32) -> bool {
+        use std::cmp::Ordering::*;
+        let order = a.partial_cmp(&b);
+        let unordered = order.is_none();
+        let is = |wanted: &[std::cmp::Ordering]| order.is_some_and(|o| wanted.contains(&o));
+        match pred {
+            FloatPredicate::False => false,
+            FloatPredicate::True => true,
+            FloatPredicate::Oeq => is(&[Equal]),
+            FloatPredicate::Ogt => is(&[Greater]),
+            FloatPredicate::Oge => is(&[Greater, Equal]),
+            FloatPredicate::Olt => is(&[Less]),
+            FloatPredicate::Ole => is(&[Less, Equal]),
+            FloatPredicate::One => is(&[Less, Greater]),
+            FloatPredicate::Ord => !unordered,
+            FloatPredicate::Uno => unordered,
+            FloatPredicate::Ueq => unordered || is(&[Equal]),
+            FloatPredicate::Ugt => unordered || is(&[Greater]),
+            FloatPredicate::Uge => unordered || is(&[Greater, Equal]),
+            FloatPredicate::Ult => unordered || is(&[Less]),
+            FloatPredicate::Ule => unordered || is(&[Less, Equal]),
+            FloatPredicate::Une => unordered || !is(&[Equal]),
+        }
+    }
+
+    #[test]
+    fn inverse_and_swapped_int_predicates_mean_what_they_say() {
+        use IntPredicate::*;
+        let values = [i8::MIN, -1, 0, 1, i8::MAX];
+        for pred in [Eq, Ne, Ugt, Uge, Ult, Ule, Sgt, Sge, Slt, Sle] {
+            for a in values {
+                for b in values {
+                    assert_eq!(holds_int(pred.inverse(), a, b), !holds_int(pred, a, b), "{pred:?}");
+                    assert_eq!(holds_int(pred.swapped(), b, a), holds_int(pred, a, b), "{pred:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn inverse_and_swapped_float_predicates_mean_what_they_say() {
+        use FloatPredicate::*;
+        let values = [f32::NEG_INFINITY, -1.0, -0.0, 0.0, 2.5, f32::INFINITY, f32::NAN];
+        let all =
+            [False, Oeq, Ogt, Oge, Olt, Ole, One, Ord, Uno, Ueq, Ugt, Uge, Ult, Ule, Une, True];
+        for pred in all {
+            for a in values {
+                for b in values {
+                    let holds = holds_float(pred, a, b);
+                    assert_eq!(holds_float(pred.inverse(), a, b), !holds, "{pred:?} {a} {b}");
+                    assert_eq!(holds_float(pred.swapped(), b, a), holds, "{pred:?} {a} {b}");
+                }
+            }
         }
     }
 }

@@ -940,9 +940,8 @@ pub fn outline_loop_body(
         .iter()
         .map(|reduction| {
             reduction.scan.then(|| {
-                let carried = map[&reduction.phi];
-                let chain = scan::update_chain(func, reduction, &map);
-                scan::emit_prefix(&mut body, reduction, carried, &chain, lane)
+                let (carried, update) = (map[&reduction.phi], map[&reduction.update]);
+                scan::emit_prefix(&mut body, reduction, carried, update, lane)
             })
         })
         .collect();

@@ -26,15 +26,18 @@
 //! classified after all members are known, so the order in which the uses
 //! are visited does not matter.
 //!
-//! A *scan* ([`Reduction::scan`]) is a reduction whose running value the
-//! body reads: `b[i] = s` after (inclusive) or before (exclusive) `s += x`,
-//! which is how clang-22 lowers `#pragma omp scan` in a `reduction(inscan,
-//! ...)` loop, and any other read of `s` or of its update (a comparison, a
-//! call argument). It is vectorized as a prefix across the lanes (see
-//! `outline_loop_body`) when the update is one operator applied to the
-//! accumulator once per iteration (members: the phi and the update only)
-//! and the update comes before every read of the phi (`plan_simd_loop`
-//! checks dominance); other reads stay refused with the reason.
+//! Members are only values the update depends on: anything else derived
+//! from the accumulator *reads* it (`b[i] = s - 3`), and a reduction whose
+//! running value the body reads is a *scan* ([`Reduction::scan`]): `b[i] =
+//! s` after (inclusive) or before (exclusive) `s += x`, which is how
+//! clang-22 lowers `#pragma omp scan` in a `reduction(inscan, ...)` loop,
+//! and any other read of `s` or of its update (arithmetic, a comparison, a
+//! call argument). A comparison of the accumulator that decides its update
+//! other than as a min/max select is a recurrence, refused. A scan is
+//! vectorized as a prefix across the lanes (`scan.rs`) when the update is
+//! one operator or has a neutral element, runs once per iteration, and
+//! comes before every read of the phi (`check_update_precedes_reads`);
+//! other reads stay refused with the reason.
 
 use std::collections::{HashMap, HashSet};
 
@@ -70,6 +73,25 @@ pub struct SelectCompare {
     pub accumulator_on_left: bool,
     /// Whether the select yields the accumulator when the comparison holds.
     pub accumulator_if_true: bool,
+}
+
+impl SelectCompare {
+    /// `P` such that the select replaces the accumulator `m` by the other
+    /// value `x` exactly when `x P m` (`Slt`: a signed min keeping the
+    /// earlier of equal values).
+    pub fn replaced_if(&self) -> ComparePredicate {
+        match &self.compare {
+            ComparePredicate::Int(pred) => {
+                let pred = if self.accumulator_if_true { pred.inverse() } else { *pred };
+                ComparePredicate::Int(if self.accumulator_on_left { pred.swapped() } else { pred })
+            }
+            ComparePredicate::Float(pred, flags) => {
+                let pred = if self.accumulator_if_true { pred.inverse() } else { *pred };
+                let pred = if self.accumulator_on_left { pred.swapped() } else { pred };
+                ComparePredicate::Float(pred, *flags)
+            }
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -120,9 +142,14 @@ impl ReductionKind {
     /// An element `e` with `e OP x = x` for every `x` of type `ty` (the
     /// identity, or for the idempotent operators the value that never wins:
     /// `INT_MIN` for `smax`, NaN for `maxnum`, -inf for `maximum`, ...), or
-    /// `None` where there is none this code knows (select-compare min/max,
-    /// whose comparison decides). A scan with a conditional update computes
-    /// a lane's contribution with it.
+    /// `None` where there is none this code knows. A scan computes a lane's
+    /// contribution with it.
+    ///
+    /// A select-compare min/max has one when its comparison is ordered:
+    /// `x < m ? x : m` keeps `m` for a NaN `x`, and so does `x < +inf ?
+    /// x : +inf`, so +inf is neutral and a NaN contribution vanishes, as
+    /// in the scalar loop. An unordered comparison (`!(x >= m)`) lets a NaN
+    /// in and is not associative: no neutral element.
     pub fn neutral(&self, ty: &Type) -> Option<Constant> {
         if let Some(identity) = self.identity(ty) {
             return Some(identity);
@@ -149,6 +176,32 @@ impl ReductionKind {
                     ("maxnum" | "minnum", None) => float(0x7fc0_0000, 0x7ff8_0000_0000_0000),
                     ("maximum", None) => float(0xff80_0000, 0xfff0_0000_0000_0000),
                     ("minimum", None) => float(0x7f80_0000, 0x7ff0_0000_0000_0000),
+                    _ => None,
+                }
+            }
+            ReductionKind::SelectCompare(select) => {
+                let bits = ty.int_bits();
+                match (select.replaced_if(), bits) {
+                    (ComparePredicate::Int(IntPredicate::Slt | IntPredicate::Sle), Some(bits)) => {
+                        Some(Constant::Int(ones(bits - 1)))
+                    }
+                    (ComparePredicate::Int(IntPredicate::Sgt | IntPredicate::Sge), Some(bits)) => {
+                        Some(Constant::Int(1u128 << (bits - 1)))
+                    }
+                    (ComparePredicate::Int(IntPredicate::Ult | IntPredicate::Ule), Some(bits)) => {
+                        Some(Constant::Int(ones(bits)))
+                    }
+                    (ComparePredicate::Int(IntPredicate::Ugt | IntPredicate::Uge), Some(_)) => {
+                        Some(Constant::Int(0))
+                    }
+                    (
+                        ComparePredicate::Float(FloatPredicate::Olt | FloatPredicate::Ole, _),
+                        None,
+                    ) => float(0x7f80_0000, 0x7ff0_0000_0000_0000),
+                    (
+                        ComparePredicate::Float(FloatPredicate::Ogt | FloatPredicate::Oge, _),
+                        None,
+                    ) => float(0xff80_0000, 0xfff0_0000_0000_0000),
                     _ => None,
                 }
             }
@@ -247,6 +300,7 @@ pub fn recognize_reduction(
     // Reads of the running value other than by the operator: a scan if the
     // rest allows one (below), else the first of them is the refusal.
     let mut scan_reads: Vec<(Value, String)> = Vec::new();
+    let feeds_update = values_feeding(func, in_loop, phi, update);
     let mut kind: Option<ReductionKind> = None;
     let mut set_kind = |new: ReductionKind| -> Result<(), String> {
         match &kind {
@@ -278,6 +332,20 @@ pub fn recognize_reduction(
                     name(value)
                 ));
             }
+            // A value derived from the accumulator that the update does not
+            // depend on is a read of the running value (`b[i] = s - 3`):
+            // `check_scan_shape` decides whether the body may read it.
+            if result.is_none_or(|result| !feeds_update.contains(&result))
+                && !matches!(data, InstData::Icmp { .. } | InstData::Fcmp { .. })
+            {
+                let why = format!(
+                    "{} is used by `{}`, not a reduction operator",
+                    name(value),
+                    data.opcode_name()
+                );
+                scan_reads.push((value, why));
+                continue;
+            }
             let mut new_member: Option<Value> = None;
             match data {
                 // Merges: classified once every member is known (below).
@@ -299,6 +367,13 @@ pub fn recognize_reduction(
                                 && ((*if_true == *lhs && *if_false == *rhs)
                                     || (*if_true == *rhs && *if_false == *lhs)))
                     });
+                    if !only_min_max && feeds_update.contains(&compare) {
+                        return Err(format!(
+                            "{} is read by a comparison that decides its update: a recurrence \
+                             across iterations, not a reduction",
+                            name(value)
+                        ));
+                    }
                     if !only_min_max {
                         scan_reads.push((
                             value,
@@ -431,9 +506,37 @@ pub fn recognize_reduction(
     };
     let scan = !scan_reads.is_empty();
     if scan {
-        super::scan::check_scan_shape(func, phi, update, &kind, &ty, &members, &scan_reads)?;
+        super::scan::check_scan_shape(phi, update, &kind, &ty, &members, &scan_reads)?;
     }
     Ok(Reduction { phi, init, update, ty, kind, members, scan })
+}
+
+/// The values in the loop that `update` depends on through operands,
+/// up to the accumulator `phi`: the reduction's members are among them,
+/// everything else derived from `phi` reads it.
+fn values_feeding(
+    func: &Function,
+    in_loop: &HashSet<Block>,
+    phi: Value,
+    update: Value,
+) -> HashSet<Value> {
+    let mut feeding = HashSet::from([update]);
+    let mut worklist = vec![update];
+    while let Some(value) = worklist.pop() {
+        if value == phi {
+            continue;
+        }
+        let Some(inst) = func.dfg.defining_inst(value) else { continue };
+        if !func.layout.inst_block(inst).is_some_and(|block| in_loop.contains(&block)) {
+            continue;
+        }
+        func.dfg.inst(inst).for_each_operand(|operand| {
+            if feeding.insert(operand) {
+                worklist.push(operand);
+            }
+        });
+    }
+    feeding
 }
 
 /// `select (cmp a, b), a, b` (or with swapped arms) where `accumulator` is one

@@ -10,7 +10,8 @@
 //! ```text
 //! carried = slot[0]                      // uniform: init OP all earlier chunks
 //! p = contribution(x)                    // the update with the accumulator
-//!                                        // replaced by the identity (or x)
+//!                                        // replaced by the neutral element
+//!                                        // (or, for one idempotent op, x)
 //! for s in 1, 2, 4, .., 32:              // Hillis-Steele, log2(W) steps
 //!     p = lane >= s ? rv_shuffle(p, -s) OP p : p
 //! inclusive = carried OP p
@@ -26,15 +27,25 @@
 //! for idempotent operators), so `rewrite_loop`'s horizontal reduction of
 //! the slot gives `slot[0]`, and the scalar remainder, which sees one lane
 //! (`rv_num_lanes() = 1`, no step runs), is passed `&slot[0]` for every
-//! iteration. Integer operators give the scalar loop's values exactly;
-//! floating-point ones reassociate, as every `omp simd` reduction may.
+//! iteration. Integer operators and min/max give the scalar loop's values
+//! exactly; floating-point sums and products reassociate, as every `omp
+//! simd` reduction may.
+//!
+//! The contribution of a conditional update (`if (c) s += x` as a select,
+//! or kept as branches whose phi is the update) is its instructions copied
+//! in place, each right after itself and so under the same control flow,
+//! reading the neutral element for the accumulator ([`emit_prefix`]). For
+//! a select-compare min (`x < m ? x : m`) the neutral element is +inf: a
+//! NaN `x` contributes +inf, nothing, as it changes nothing in the scalar
+//! loop (contributing `x` itself would hide the minima of later lanes).
 //!
 //! [`check_update_precedes_reads`] is the planning condition: the update
-//! runs on every iteration and before every other read of the phi.
+//! runs on every iteration, outside inner loops, and before every other
+//! read of the phi.
 
 use std::collections::{HashMap, HashSet};
 
-use lanewise_analysis::{ControlFlowGraph, DominatorTree};
+use lanewise_analysis::{ControlFlowGraph, DominatorTree, LoopInfo};
 use lanewise_ir::{
     Block, CallEffects, Callee, Function, FunctionBuilder, Inst, InstData, IntPredicate, Type,
     Value,
@@ -65,12 +76,38 @@ pub(super) fn check_update_precedes_reads(
     };
     let precedes = |user: Inst| -> bool {
         let Some(user_block) = func.layout.inst_block(user) else { return false };
+        // A phi reads at the end of the incoming blocks.
+        if let InstData::Phi { incoming, .. } = func.dfg.inst(user) {
+            return incoming.iter().all(|(block, value)| {
+                *value != scan.phi || domtree.dominates(update_block, *block)
+            });
+        }
         if user_block == update_block {
             position(update_inst, update_block) < position(user, user_block)
         } else {
             domtree.dominates(update_block, user_block)
         }
     };
+    // An update inside an inner loop runs more than once per iteration,
+    // at different times in different lanes.
+    let simd_loop_header = func.layout.inst_block(phi_of(func, scan)).expect("in the layout");
+    if let Ok(loops) = LoopInfo::compute(func, &cfg, &domtree) {
+        let simd_loop = loops.loop_of_header(simd_loop_header);
+        let inner = scan.members.iter().find(|member| {
+            func.dfg
+                .defining_inst(**member)
+                .and_then(|inst| func.layout.inst_block(inst))
+                .is_some_and(|block| loops.innermost_loop(block) != simd_loop)
+        });
+        if let Some(member) = inner {
+            return Err(LoopRefusal::new(format!(
+                "the running value {} is read in the body (a prefix scan), but it is updated in \
+                 an inner loop ({})",
+                func.dfg.display_value(scan.phi),
+                func.dfg.display_value(*member)
+            )));
+        }
+    }
     if !domtree.dominates(update_block, latch) {
         return Err(LoopRefusal::new(format!(
             "the running value {} is read in the body (a prefix scan), but its update {} does \
@@ -79,25 +116,23 @@ pub(super) fn check_update_precedes_reads(
             func.dfg.display_value(scan.update)
         )));
     }
-    let phi_inst = func.dfg.defining_inst(scan.phi).expect("a phi is an instruction");
-    // The comparison of a min/max select is part of the update, unless
-    // something else reads it too (the index of a minloc). Anything else
-    // that reads the accumulator to compute the update (`s + (s >> 1)`) is
-    // not a contribution the lanes can add up.
-    let select_condition = match func.dfg.inst(update_inst) {
-        InstData::Select { cond, .. } if matches!(scan.kind, ReductionKind::SelectCompare(_)) => {
-            Some(*cond)
-        }
-        _ => None,
-    };
+    let phi_inst = phi_of(func, scan);
     // Members on the way to the update (`smax(s, x)` of `c ? s : smax(s,
-    // x)`) are recomputed from the neutral element (`emit_prefix`).
+    // x)`) are recomputed from the neutral element (`emit_prefix`), and so
+    // is the comparison of a min/max select, unless something else reads
+    // it too (the index of a minloc). Anything else that reads the
+    // accumulator to compute the update (`s + (s >> 1)`) is no contribution
+    // the lanes can add up (`recognize_reduction` refuses it).
+    let is_member =
+        |inst: &Inst| func.dfg.result(*inst).is_some_and(|result| scan.members.contains(&result));
     let part_of_update = |user: Inst| {
         user == update_inst
             || func.dfg.result(user).is_some_and(|result| {
                 scan.members.contains(&result)
-                    || (select_condition == Some(result)
-                        && users.get(&result).into_iter().flatten().all(|i| *i == update_inst))
+                    || (matches!(
+                        func.dfg.inst(user),
+                        InstData::Icmp { .. } | InstData::Fcmp { .. }
+                    ) && users.get(&result).into_iter().flatten().all(is_member))
             })
     };
     for &user in users.get(&scan.phi).into_iter().flatten() {
@@ -120,14 +155,18 @@ pub(super) fn check_update_precedes_reads(
     Ok(())
 }
 
+fn phi_of(func: &Function, scan: &Reduction) -> Inst {
+    func.dfg.defining_inst(scan.phi).expect("a phi is an instruction")
+}
+
 /// Whether a reduction whose running value the body reads (`reads`: the
 /// value read and why it is no reduction operator) can be a scan
-/// (`recognize_reduction`): one operator applied once (any kind), or a
-/// straight-line update (selects of members, as `if (c) s += x`
-/// if-converted) whose contribution the neutral element gives
-/// ([`emit_prefix`]). Otherwise the first read is the refusal.
+/// (`recognize_reduction`): one operator applied once (any kind), or an
+/// update of any shape (selects and phis of members, as `if (c) s += x`
+/// gives) whose contribution the neutral element gives ([`emit_prefix`]).
+/// Only the running value and the update may be read. Otherwise the first
+/// read is the refusal.
 pub(super) fn check_scan_shape(
-    func: &Function,
     phi: Value,
     update: Value,
     kind: &ReductionKind,
@@ -139,100 +178,60 @@ pub(super) fn check_scan_shape(
     if *kind == ReductionKind::LastAssigned {
         return Err(first_read.clone());
     }
-    let update_block = func.dfg.defining_inst(update).and_then(|inst| func.layout.inst_block(inst));
-    let position = |value: Value| {
-        let inst = func.dfg.defining_inst(value)?;
-        func.layout.block_insts(update_block?).iter().position(|i| *i == inst)
-    };
     // Reads of a value on the way to the update (`t` of `t = s + x;
     // s = c ? t : s`) would need their own prefix.
-    let reads_partial_value = reads.iter().any(|(value, _)| {
-        *value != phi && *value != update && position(*value) <= position(update)
-    });
-    let straight_line = members.iter().filter(|member| **member != phi).all(|member| {
-        func.dfg.defining_inst(*member).is_some_and(|inst| {
-            !matches!(func.dfg.inst(inst), InstData::Phi { .. })
-                && func.layout.inst_block(inst) == update_block
-        })
-    });
-    let supported = !reads_partial_value
-        && (members.len() == 2 || (straight_line && kind.neutral(ty).is_some()));
-    if supported {
+    if let Some((_, why)) = reads.iter().find(|(value, _)| *value != phi && *value != update) {
+        return Err(format!(
+            "{why}: a partial update of the running value is read in the body, which no prefix \
+             scan gives"
+        ));
+    }
+    if members.len() == 2 || kind.neutral(ty).is_some() {
         return Ok(());
     }
     Err(format!(
         "{first_read}: the running value is read in the body, which is vectorized as a prefix \
-         scan only when `{kind}` updates it in straight-line code (here {} values derived \
-         from it{})",
-        members.len() - 1,
-        if straight_line { "" } else { ", across blocks" }
+         scan only when `{kind}` updates it in one instruction or has a neutral element (here \
+         {} values derived from it)",
+        members.len() - 1
     ))
 }
 
-/// The copies in the outlined body (`map`) of `scan`'s members up to its
-/// update, in block order (one block, [`check_scan_shape`]), the update
-/// last: what [`emit_prefix`] recomputes from the neutral element. Members
-/// after the update (`s + 5` of the updated `s`) are reads of the
-/// inclusive value.
-pub(super) fn update_chain(
-    func: &Function,
-    scan: &Reduction,
-    map: &HashMap<Value, Value>,
-) -> Vec<Value> {
-    let update_inst = func.dfg.defining_inst(scan.update).expect("the update is an instruction");
-    let update_block = func.layout.inst_block(update_inst).expect("the update is in the layout");
-    let insts = func.layout.block_insts(update_block);
-    let update_position =
-        insts.iter().position(|inst| *inst == update_inst).expect("the update is in its block");
-    insts[..=update_position]
-        .iter()
-        .filter_map(|inst| func.dfg.result(*inst))
-        .filter(|value| *value != scan.phi && scan.members.contains(value))
-        .map(|value| map[&value])
-        .collect()
-}
-
 /// In the outlined `body`, where `carried` (the uniform `slot[0]`) stands
-/// for the accumulator and `chain` are the copies of the scan's members
-/// after the phi, in order, the last one its update: emits the prefix
-/// right after the update and makes every other read of `carried` read the
-/// exclusive value, every read of the update the inclusive one, which it
-/// returns. `lane` is the body's `rv_lane_id()`.
+/// for the accumulator and `update` for the iteration's update: emits the
+/// prefix right after the update and makes every other read of `carried`
+/// read the exclusive value, every read of the update the inclusive one,
+/// which it returns. `lane` is the body's `rv_lane_id()`.
+///
+/// With a neutral element, a lane's contribution is the update again with
+/// the neutral element for the accumulator: every instruction between the
+/// two (derived from `carried`, feeding `update`: operators, comparisons,
+/// selects and phis of a conditional update) is copied in place, right
+/// after itself, so the copies run under the same control flow.
 pub(super) fn emit_prefix(
     body: &mut Function,
     scan: &Reduction,
     carried: Value,
-    chain: &[Value],
+    update: Value,
     lane: Value,
 ) -> Value {
-    let update = *chain.last().expect("the chain ends in the update");
     let ty = scan.ty.clone();
     let update_inst = body.dfg.defining_inst(update).expect("the update is an instruction");
     let update_block = body.layout.inst_block(update_inst).expect("the update is in the layout");
+    let between = insts_between(body, carried, update);
 
-    // Built in a scratch block, then moved behind the update.
+    // A lane's contribution (its update from the neutral element), then
+    // the prefix, built in a scratch block and moved behind the update.
+    let neutral = scan.kind.neutral(&ty).map(|constant| body.dfg.make_const(ty.clone(), constant));
+    let copied_update = neutral.map(|neutral| copy_in_place(body, &between, carried, neutral));
     let mut b = FunctionBuilder::new(body);
     let scratch = b.create_block(Some("scan.scratch"));
     b.switch_to_block(scratch);
-    let mut prefix = match scan.kind.neutral(&ty) {
-        // The update's chain (`update` and the selects before it) again,
-        // with the neutral element for the accumulator.
-        Some(constant) => {
-            let neutral = b.func.dfg.make_const(ty.clone(), constant);
-            let mut copies: HashMap<Value, Value> = HashMap::from([(carried, neutral)]);
-            for &member in chain {
-                let inst = b.func.dfg.defining_inst(member).expect("a member is an instruction");
-                let mut data = b.func.dfg.inst(inst).clone();
-                data.map_operands(|operand| copies.get(&operand).copied().unwrap_or(operand));
-                let member_ty = b.func.dfg.value_type(member).clone();
-                let copy = b.ins_value(data, member_ty);
-                copies.insert(member, copy);
-            }
-            copies[&update]
-        }
+    let mut prefix = match copied_update {
+        Some(contribution) => contribution,
         // Idempotent operators: `x OP x = x` (a min/max select of `x` and
         // `x` too, whatever its comparison says); the update is one
-        // instruction (`recognize_reduction`).
+        // instruction (`check_scan_shape`).
         None => {
             let mut contribution = b.func.dfg.inst(update_inst).clone();
             let other = match &contribution {
@@ -273,37 +272,30 @@ pub(super) fn emit_prefix(
     b.func.dfg.value_names[inclusive] = Some("scan.inclusive".to_owned());
     b.func.dfg.value_names[exclusive] = Some("scan.exclusive".to_owned());
 
+    // Behind the update and its copy, and behind the block's phis when the
+    // update is one (a conditional update that kept its branch).
     let emitted: Vec<Inst> = body.layout.block_insts(scratch).to_vec();
-    let update_position = body
-        .layout
-        .block_insts(update_block)
+    let last_of_update = copied_update
+        .and_then(|copy| body.dfg.defining_inst(copy))
+        .filter(|copy| body.layout.inst_block(*copy) == Some(update_block))
+        .unwrap_or(update_inst);
+    let insts = body.layout.block_insts(update_block);
+    let after_update = insts.iter().position(|inst| *inst == last_of_update).expect("in its block");
+    let after_phis = insts
         .iter()
-        .position(|inst| *inst == update_inst)
-        .expect("the update is in its block");
+        .position(|inst| !matches!(body.dfg.inst(*inst), InstData::Phi { .. }))
+        .unwrap_or(insts.len());
+    let insert_at = (after_update + 1).max(after_phis);
     for (offset, &inst) in emitted.iter().enumerate() {
         body.layout.remove_inst(inst);
-        body.layout.insert_inst_at(inst, update_block, update_position + 1 + offset);
+        body.layout.insert_inst_at(inst, update_block, insert_at + offset);
     }
     body.layout.remove_block(scratch);
 
-    // The chain's copies keep reading `carried`, and so does the comparison
-    // of a min/max select update (only the update reads it,
-    // `check_update_precedes_reads`): only the update is read
-    // (`recognize_reduction`), and its reads take the inclusive value.
-    let chain_insts: Vec<Inst> =
-        chain.iter().filter_map(|member| body.dfg.defining_inst(*member)).collect();
-    let mut comparisons = Vec::new();
-    for &inst in &chain_insts {
-        body.dfg.inst(inst).for_each_operand(|operand| {
-            let Some(def) = body.dfg.defining_inst(operand) else { return };
-            let mut reads_carried = false;
-            body.dfg.inst(def).for_each_operand(|inner| reads_carried |= inner == carried);
-            if reads_carried && !chain.contains(&operand) {
-                comparisons.push(def);
-            }
-        });
-    }
-    let own: HashSet<Inst> = emitted.into_iter().chain(chain_insts).chain(comparisons).collect();
+    // The instructions between the accumulator and the update keep reading
+    // `carried` (only the update is read, `check_scan_shape`), and reads of
+    // the update take the inclusive value.
+    let own: HashSet<Inst> = emitted.into_iter().chain(between).collect();
     let readers: Vec<Inst> = body.layout.insts().filter(|inst| !own.contains(inst)).collect();
     for inst in readers {
         body.dfg.inst_mut(inst).map_operands(|operand| {
@@ -317,6 +309,82 @@ pub(super) fn emit_prefix(
         });
     }
     inclusive
+}
+
+/// The instructions of `func` derived from `from` (through operands) that
+/// `to` depends on, `to`'s own included, in layout order.
+fn insts_between(func: &Function, from: Value, to: Value) -> Vec<Inst> {
+    let mut feeding: HashSet<Value> = HashSet::from([to]);
+    let mut worklist = vec![to];
+    while let Some(value) = worklist.pop() {
+        if value == from {
+            continue;
+        }
+        let Some(inst) = func.dfg.defining_inst(value) else { continue };
+        func.dfg.inst(inst).for_each_operand(|operand| {
+            if feeding.insert(operand) {
+                worklist.push(operand);
+            }
+        });
+    }
+    // To a fixed point: a phi may come before the value it merges in the
+    // layout.
+    let mut derived: HashSet<Value> = HashSet::from([from]);
+    let mut between = Vec::new();
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for inst in func.layout.insts() {
+            let Some(result) = func.dfg.result(inst) else { continue };
+            if derived.contains(&result) || !feeding.contains(&result) {
+                continue;
+            }
+            let mut reads_derived = false;
+            func.dfg
+                .inst(inst)
+                .for_each_operand(|operand| reads_derived |= derived.contains(&operand));
+            if reads_derived {
+                derived.insert(result);
+                between.push(inst);
+                changed = true;
+            }
+        }
+    }
+    let order: HashMap<Inst, usize> =
+        func.layout.insts().enumerate().map(|(index, inst)| (inst, index)).collect();
+    between.sort_by_key(|inst| order[inst]);
+    between
+}
+
+/// Copies `insts` (in layout order, the last one `to`), each right after
+/// itself (a phi among the phis), the copies reading `replacement` for
+/// `original` and each other for the copied: returns the copy of the last.
+fn copy_in_place(
+    func: &mut Function,
+    insts: &[Inst],
+    original: Value,
+    replacement: Value,
+) -> Value {
+    let mut copies: HashMap<Value, Value> = HashMap::from([(original, replacement)]);
+    let mut made = Vec::new();
+    for &inst in insts {
+        let result = func.dfg.result(inst).expect("values between two values have results");
+        let ty = func.dfg.value_type(result).clone();
+        let copy = func.dfg.make_inst(func.dfg.inst(inst).clone(), ty);
+        let block = func.layout.inst_block(inst).expect("in the layout");
+        let position =
+            func.layout.block_insts(block).iter().position(|i| *i == inst).expect("in its block");
+        func.layout.insert_inst_at(copy, block, position + 1);
+        copies.insert(result, func.dfg.result(copy).expect("a copy has a result"));
+        made.push(copy);
+    }
+    for copy in made {
+        func.dfg
+            .inst_mut(copy)
+            .map_operands(|operand| copies.get(&operand).copied().unwrap_or(operand));
+    }
+    let last = func.dfg.result(*insts.last().expect("the update is between")).expect("a result");
+    copies[&last]
 }
 
 /// At the builder's position: the running value after the chunk's last

@@ -9,8 +9,8 @@ use std::collections::HashSet;
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::{ControlFlowGraph, DominatorTree};
 use lanewise_ir::{
-    verify_function, BinaryOp, DataLayout, Function, FunctionBuilder, InstData, IntPredicate,
-    LifetimeMarker, LoopHints, Type, Value,
+    verify_function, BinaryOp, DataLayout, FastMathFlags, FloatPredicate, Function,
+    FunctionBuilder, InstData, IntPredicate, LifetimeMarker, LoopHints, Type, Value,
 };
 
 use super::*;
@@ -787,6 +787,63 @@ fn running_values_read_in_the_body_are_scans() {
     assert!(!plain.reductions[0].scan);
 }
 
+/// `s += x; sink(s * 3 + 1)` (or the same of the phi, `sink(s - 3)`
+/// before `s += x`'s value is used): arithmetic on the running value that
+/// the update does not depend on reads it; it is no operator of the
+/// reduction (they used to "mix" `add` and `mul`).
+#[test]
+fn arithmetic_on_running_values_reads_them() {
+    for read_phi in [false, true] {
+        let func = marked_loop(
+            1,
+            IntPredicate::Slt,
+            Type::I64,
+            |b| b.iconst(Type::I64, 0),
+            |b, acc, x| {
+                let updated = b.binary(BinaryOp::Add, acc, x);
+                let three = b.iconst(Type::I64, 3);
+                let read = if read_phi { acc } else { updated };
+                let times = b.binary(BinaryOp::Mul, read, three);
+                let plus = b.binary(BinaryOp::Add, times, three);
+                b.call(
+                    Callee::Direct("sink".to_owned()),
+                    vec![plus],
+                    Type::Void,
+                    CallEffects::SideEffects,
+                );
+                updated
+            },
+        );
+        let plan = plan(&func).unwrap();
+        assert!(plan.reductions[0].scan);
+        assert_eq!(plan.reductions[0].kind, ReductionKind::Binary(BinaryOp::Add));
+        assert_eq!(plan.reductions[0].members.len(), 2);
+    }
+}
+
+/// `s = s > 10 ? s + x : s`: the comparison decides the update, a
+/// recurrence whatever else reads `s`.
+#[test]
+fn comparisons_deciding_the_update_are_refused() {
+    let func = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I64,
+        |b| b.iconst(Type::I64, 0),
+        |b, acc, x| {
+            let ten = b.iconst(Type::I64, 10);
+            let big = b.icmp(IntPredicate::Sgt, acc, ten);
+            let sum = b.binary(BinaryOp::Add, acc, x);
+            b.select(big, sum, acc)
+        },
+    );
+    let refusal = plan(&func).unwrap_err();
+    assert!(
+        refusal.message.contains("is read by a comparison that decides its update"),
+        "{refusal}"
+    );
+}
+
 #[test]
 fn running_values_read_before_the_update_are_refused() {
     let func = loop_reading_running_value(true, true);
@@ -809,10 +866,32 @@ fn neutral_elements_never_win() {
     let and = ReductionKind::Binary(BinaryOp::And);
     assert_eq!(and.neutral(&Type::Int(16)), Some(Constant::Int(0xffff)));
     assert_eq!(ReductionKind::Binary(BinaryOp::Add).neutral(&Type::I32), Some(Constant::Int(0)));
-    let select = ReductionKind::SelectCompare(reduction::SelectCompare {
-        compare: reduction::ComparePredicate::Int(IntPredicate::Slt),
-        accumulator_on_left: true,
-        accumulator_if_true: true,
-    });
-    assert_eq!(select.neutral(&Type::I32), None);
+    let select = |compare, accumulator_on_left, accumulator_if_true| {
+        ReductionKind::SelectCompare(reduction::SelectCompare {
+            compare,
+            accumulator_on_left,
+            accumulator_if_true,
+        })
+    };
+    let int = reduction::ComparePredicate::Int;
+    let float = |pred| reduction::ComparePredicate::Float(pred, FastMathFlags::default());
+    // `m < x ? m : x`: a signed min.
+    let min = select(int(IntPredicate::Slt), true, true);
+    assert_eq!(min.neutral(&Type::I32), Some(Constant::Int(0x7fff_ffff)));
+    // `x > m ? x : m` (unsigned): a max.
+    let max = select(int(IntPredicate::Ugt), false, false);
+    assert_eq!(max.neutral(&Type::I8), Some(Constant::Int(0)));
+    // `x < m ? x : m` keeps `m` for a NaN `x`, as it keeps +inf.
+    let fmin = select(float(FloatPredicate::Olt), false, false);
+    assert_eq!(fmin.neutral(&Type::F32), Some(Constant::Float(0x7f80_0000)));
+    // So does `x uge m ? m : x`, the same select inverted.
+    let fmin = select(float(FloatPredicate::Uge), false, true);
+    assert_eq!(fmin.neutral(&Type::F64), Some(Constant::Float(0x7ff0_0000_0000_0000)));
+    let fmax = select(float(FloatPredicate::Ogt), false, false);
+    assert_eq!(fmax.neutral(&Type::F32), Some(Constant::Float(0xff80_0000)));
+    // `x ult m ? x : m` takes a NaN `x` in: no neutral element.
+    let unordered = select(float(FloatPredicate::Ult), false, false);
+    assert_eq!(unordered.neutral(&Type::F32), None);
+    let equal = select(int(IntPredicate::Eq), false, false);
+    assert_eq!(equal.neutral(&Type::I32), None);
 }
