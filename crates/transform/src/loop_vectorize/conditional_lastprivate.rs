@@ -185,7 +185,7 @@ fn match_recurrence(
             let (index, pred) = if *rhs == compared && *lhs == induction {
                 (1, *pred)
             } else if *lhs == compared && *rhs == induction {
-                (0, super::swap_predicate(*pred))
+                (0, pred.swapped())
             } else {
                 return None;
             };

@@ -9,8 +9,9 @@ use std::collections::HashSet;
 use lanewise_analysis::loops::LoopInfo;
 use lanewise_analysis::{ControlFlowGraph, DominatorTree};
 use lanewise_ir::{
-    verify_function, BinaryOp, DataLayout, FastMathFlags, FloatPredicate, Function,
-    FunctionBuilder, InstData, IntPredicate, LifetimeMarker, LoopHints, Type, Value,
+    verify_function, BinaryOp, CallEffects, Callee, Constant, DataLayout, FastMathFlags,
+    FloatPredicate, Function, FunctionBuilder, InstData, IntPredicate, LifetimeMarker, LoopHints,
+    Type, Value,
 };
 
 use super::*;
