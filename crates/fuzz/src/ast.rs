@@ -406,6 +406,54 @@ pub enum Stmt {
         op: RedOp,
         value: Expr,
     },
+    /// `__atomic_fetch_<op>(&at_<op>[(unsigned)(index) & 15u], value,
+    /// __ATOMIC_RELAXED);` (an unsigned `value`, the result unused).
+    Atomic {
+        op: AtomicOp,
+        index: Expr,
+        value: Expr,
+    },
+}
+
+/// The operation of an [`Stmt::Atomic`]. Each has its own array
+/// (`at_add`, ...): one commutative operation per location, so the final
+/// values do not depend on the order of the lanes, which an `omp simd`
+/// loop leaves open (an `add` and a `min` of the same location would not
+/// commute).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicOp {
+    Add,
+    And,
+    Or,
+    Xor,
+    Min,
+    Max,
+}
+
+impl AtomicOp {
+    pub const ALL: [AtomicOp; 6] =
+        [AtomicOp::Add, AtomicOp::And, AtomicOp::Or, AtomicOp::Xor, AtomicOp::Min, AtomicOp::Max];
+
+    /// `add`, ...: the suffix of the builtin and of the array.
+    pub fn name(self) -> &'static str {
+        match self {
+            AtomicOp::Add => "add",
+            AtomicOp::And => "and",
+            AtomicOp::Or => "or",
+            AtomicOp::Xor => "xor",
+            AtomicOp::Min => "min",
+            AtomicOp::Max => "max",
+        }
+    }
+
+    /// The initial byte of every element: all ones where the operation
+    /// clears bits or keeps the smaller value.
+    pub fn initial_byte(self) -> u8 {
+        match self {
+            AtomicOp::And | AtomicOp::Min => 0xff,
+            _ => 0,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -619,7 +667,9 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         | Stmt::OutStore { value }
         | Stmt::Reduce { value, .. }
         | Stmt::Return(value) => vec![value],
-        Stmt::ArrayStore { index, value, .. } => vec![index, value],
+        Stmt::ArrayStore { index, value, .. } | Stmt::Atomic { index, value, .. } => {
+            vec![index, value]
+        }
         Stmt::CallStmt { call, .. } => vec![call],
         Stmt::If { cond, .. } | Stmt::While { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
@@ -635,7 +685,9 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         | Stmt::OutStore { value }
         | Stmt::Reduce { value, .. }
         | Stmt::Return(value) => vec![value],
-        Stmt::ArrayStore { index, value, .. } => vec![index, value],
+        Stmt::ArrayStore { index, value, .. } | Stmt::Atomic { index, value, .. } => {
+            vec![index, value]
+        }
         Stmt::CallStmt { call, .. } => vec![call],
         Stmt::If { cond, .. } | Stmt::While { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],

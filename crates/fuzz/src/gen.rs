@@ -27,6 +27,8 @@ pub struct GenConfig {
     pub rv_guards: bool,
     /// `reduction(inscan, ...)` kernels with `#pragma omp scan`.
     pub scans: bool,
+    /// `__atomic_fetch_*` statements (in some programs).
+    pub atomics: bool,
 }
 
 impl Default for GenConfig {
@@ -39,6 +41,7 @@ impl Default for GenConfig {
             private_arrays: true,
             rv_guards: true,
             scans: true,
+            atomics: true,
         }
     }
 }
@@ -49,12 +52,14 @@ pub fn generate(seed: u64) -> Program {
 }
 
 pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
+    let atomics = config.atomics && draws_atomics(seed);
     let mut generator = Generator {
         rng: Rng::new(seed),
         config: config.clone(),
         next_name: 0,
         functions: Vec::new(),
         budget: 0,
+        atomics,
     };
     let n = generator.rng.range(9, i64::from(MAX_N) - 100) as u32;
     let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
@@ -73,6 +78,15 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         .collect();
     generator.call_the_uncalled(&mut kernels);
     Program { seed, n, functions: generator.functions, kernels }
+}
+
+/// Whether the bodies of `seed`'s program may hold `__atomic_fetch_*`
+/// statements (`GenConfig::atomics` permitting). Drawn from a stream of
+/// its own, and their weight is the last one in `Generator::stmt`: a
+/// program for which this is false is the one the seed gave before
+/// atomics were added.
+pub fn draws_atomics(seed: u64) -> bool {
+    Rng::new(seed ^ 0xa7_0000_0000_0000).chance(40)
 }
 
 #[derive(Clone)]
@@ -112,6 +126,8 @@ struct Generator {
     functions: Vec<Function>,
     /// Statements left in the current body.
     budget: i64,
+    /// This program's bodies may hold `__atomic_fetch_*` statements.
+    atomics: bool,
 }
 
 const SIMDLENS: [u32; 4] = [4, 8, 16, 32];
@@ -412,6 +428,7 @@ impl Generator {
             if nest { 3 } else { 0 },                    // 13: goto scope
             if nest && self.config.rv_guards { 4 } else { 0 }, // 14: rv_* guard
             if scope.reductions.is_empty() { 0 } else { 12 }, // 15: reduction update
+            if self.atomics { 8 } else { 0 },            // 16: atomic update
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -540,10 +557,17 @@ impl Generator {
                 let body = self.block(scope, depth + 1);
                 Stmt::Rv { guard, cond, body }
             }
-            _ => {
+            15 => {
                 let (var, op) = self.rng.pick(&scope.reductions).clone();
                 let value = self.expr(scope, op.ty(), 3);
                 Stmt::Reduce { var, op, value }
+            }
+            _ => {
+                let op = *self.rng.pick(&AtomicOp::ALL);
+                let index_ty = if self.rng.chance(70) { Ty::Int } else { Ty::UInt };
+                let index = self.expr(scope, index_ty, 2);
+                let value = self.expr(scope, Ty::UInt, 2);
+                Stmt::Atomic { op, index, value }
             }
         }
     }

@@ -10,7 +10,9 @@
 //! data-dependent trip counts, `break`/`continue`/early `return`, gathers
 //! from global and uniform-parameter tables at masked varying indices,
 //! private arrays, stores through linear pointers, calls of other
-//! declare-simd functions, and `rv_any`/`rv_all` guards in the forms whose
+//! declare-simd functions, `__atomic_fetch_{add,and,or,xor,min,max}` on
+//! global counters (one array per operation, so the result does not depend
+//! on the order of the lanes), and `rv_any`/`rv_all` guards in the forms whose
 //! per-lane result is the guarded condition's; and `#pragma omp simd`
 //! loops over `i` with the same bodies, calls of those functions,
 //! order-independent reductions (unsigned `+` and `^`, `int` and `float`

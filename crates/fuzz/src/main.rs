@@ -59,6 +59,9 @@ struct Cli {
     /// Generate no `reduction(inscan, ...)` loops with `#pragma omp scan`.
     #[arg(long)]
     no_scans: bool,
+    /// Generate no `__atomic_fetch_*` statements.
+    #[arg(long)]
+    no_atomics: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -118,6 +121,7 @@ fn main() -> ExitCode {
         private_arrays: !cli.no_private_arrays,
         rv_guards: !cli.no_rv,
         scans: !cli.no_scans,
+        atomics: !cli.no_atomics,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

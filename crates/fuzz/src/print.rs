@@ -18,9 +18,10 @@ pub fn print_program(program: &Program) -> String {
         out.push('\n');
         print_function(&mut out, function);
     }
+    let atomics = uses_atomics(program);
     for kernel in &program.kernels {
         out.push('\n');
-        print_kernel(&mut out, kernel);
+        print_kernel(&mut out, kernel, atomics);
     }
     out.push_str("\nint main(void) {\n");
     out.push_str("    for (int k = 0; k < 64; k++) {\n");
@@ -96,6 +97,7 @@ static int out_i[{max}];
 static unsigned out_u[{max}];
 static float out_f[{max}];
 static double out_d[{max}];
+static unsigned at_add[16], at_and[16], at_or[16], at_xor[16], at_min[16], at_max[16];
 
 static uint64_t lw_state = 0x{state:016x}ull;
 static uint32_t lw_next(void) {{
@@ -253,7 +255,21 @@ fn written_outputs(kernel: &Kernel) -> BTreeSet<&'static str> {
     found
 }
 
-fn print_kernel(out: &mut String, kernel: &Kernel) {
+/// Whether any function or kernel of `program` holds an [`Stmt::Atomic`]:
+/// then every kernel resets the `at_*` arrays first and prints them last.
+fn uses_atomics(program: &Program) -> bool {
+    fn visit(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|stmt| {
+            matches!(stmt, Stmt::Atomic { .. }) || stmt_blocks(stmt).into_iter().any(|b| visit(b))
+        })
+    }
+    program.functions.iter().any(|function| visit(&function.body))
+        || program.kernels.iter().any(|kernel| {
+            visit(&kernel.body) || kernel.scan.as_ref().is_some_and(|scan| visit(&scan.updates))
+        })
+}
+
+fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
     writeln!(out, "static void {}(int n) {{", kernel.name).unwrap();
     for reduction in &kernel.reductions {
         let ty = reduction.op.ty();
@@ -273,6 +289,12 @@ fn print_kernel(out: &mut String, kernel: &Kernel) {
     let outputs = written_outputs(kernel);
     for suffix in &outputs {
         writeln!(out, "    memset(out_{suffix}, 0, sizeof out_{suffix});").unwrap();
+    }
+    if atomics {
+        for op in AtomicOp::ALL {
+            let (name, byte) = (op.name(), op.initial_byte());
+            writeln!(out, "    memset(at_{name}, {byte:#x}, sizeof at_{name});").unwrap();
+        }
     }
     let mut pragma = String::from("#pragma omp simd");
     let modifier = if kernel.scan.is_some() { "inscan, " } else { "" };
@@ -330,6 +352,17 @@ fn print_kernel(out: &mut String, kernel: &Kernel) {
             kernel.name
         )
         .unwrap();
+    }
+    if atomics {
+        for op in AtomicOp::ALL {
+            let name = op.name();
+            writeln!(
+                out,
+                "    for (int k = 0; k < 16; k++) lw_print_u(\"{} at_{name}\", k, at_{name}[k]);",
+                kernel.name
+            )
+            .unwrap();
+        }
     }
     for reduction in &kernel.reductions {
         let (printer, fold) = match reduction.op {
@@ -474,6 +507,16 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
                     out.push('\n');
                 }
             }
+        }
+        Stmt::Atomic { op, index, value } => {
+            let name = op.name();
+            writeln!(
+                out,
+                "{pad}__atomic_fetch_{name}(&at_{name}[(unsigned)({}) & 15u], {}, __ATOMIC_RELAXED);",
+                expr(index),
+                expr(value)
+            )
+            .unwrap();
         }
         Stmt::Reduce { var, op, value } => {
             let value = expr(value);

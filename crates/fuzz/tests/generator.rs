@@ -4,7 +4,7 @@
 //! and run clean under UBSan (no undefined behaviour by construction).
 
 use lanewise_fuzz::ast::{stmt_blocks, Stmt};
-use lanewise_fuzz::gen::{generate_with, GenConfig};
+use lanewise_fuzz::gen::{draws_atomics, generate_with, GenConfig};
 use lanewise_fuzz::{generate, print_program};
 use std::collections::BTreeSet;
 use std::fs;
@@ -57,19 +57,35 @@ fn continues_outer_loop(stmts: &[Stmt]) -> bool {
 /// The first seeds whose programs hold a `reduction(inscan, ...)` kernel.
 fn scan_seeds(count: usize) -> Vec<u64> {
     (0..)
-        .filter(|seed| generate(*seed).kernels.iter().any(|k| k.scan.is_some()))
+        .filter(|seed| generate(*seed).kernels.iter().any(|kernel| kernel.scan.is_some()))
         .take(count)
         .collect()
 }
 
+/// The first seeds whose programs hold `__atomic_fetch_*` statements.
+fn atomic_seeds(count: usize) -> Vec<u64> {
+    (0..)
+        .filter(|seed| print_program(&generate(*seed)).contains("__atomic_fetch_"))
+        .take(count)
+        .collect()
+}
+
+/// Scans and atomics draw from streams of their own: a program with
+/// neither drawn is the one the seed gave before they were added.
 #[test]
-fn scan_kernels_are_drawn_apart_and_well_formed() {
-    let mut scans = 0;
+fn scans_and_atomics_are_drawn_apart_and_well_formed() {
+    let (mut scans, mut atomics) = (0, 0);
     for seed in 0..200 {
         let program = generate(seed);
-        let without = generate_with(seed, &GenConfig { scans: false, ..GenConfig::default() });
-        if program.kernels.iter().all(|kernel| kernel.scan.is_none()) {
-            assert_eq!(program, without, "seed {seed}: scans changed a program without one");
+        let text = print_program(&program);
+        let has_atomics = text.contains("__atomic_fetch_");
+        let has_scans = program.kernels.iter().any(|kernel| kernel.scan.is_some());
+        atomics += usize::from(has_atomics);
+        if !has_scans && !draws_atomics(seed) {
+            let plain = GenConfig { scans: false, atomics: false, ..GenConfig::default() };
+            assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
+        }
+        if !has_scans {
             continue;
         }
         scans += 1;
@@ -81,17 +97,17 @@ fn scan_kernels_are_drawn_apart_and_well_formed() {
                 "seed {seed}: `continue` leaves the scan phase"
             );
         }
-        let text = print_program(&program);
         assert!(text.contains("reduction(inscan, "), "seed {seed}");
         assert!(text.contains("#pragma omp scan "), "seed {seed}");
     }
     assert!((20..=150).contains(&scans), "{scans} of 200 programs hold a scan");
+    assert!((20..=150).contains(&atomics), "{atomics} of 200 programs hold atomics");
 }
 
 #[test]
 fn programs_compile_without_ub_warnings() {
     let dir = scratch("warnings");
-    for seed in (0..24u64).chain(scan_seeds(6)) {
+    for seed in (0..24u64).chain(scan_seeds(6)).chain(atomic_seeds(6)) {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
         for openmp in [false, true] {
@@ -117,7 +133,7 @@ fn programs_compile_without_ub_warnings() {
 #[test]
 fn programs_run_clean_under_ubsan() {
     let dir = scratch("ubsan");
-    for seed in (0..6u64).chain(scan_seeds(2)) {
+    for seed in (0..6u64).chain(scan_seeds(2)).chain(atomic_seeds(2)) {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
         fs::write(&source, print_program(&generate(seed))).unwrap();
