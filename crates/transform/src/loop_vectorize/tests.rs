@@ -43,7 +43,9 @@ fn marked_loop(
     b.switch_to_block(header);
     let iv = b.phi(Type::I64, vec![(preheader, start)]);
     let acc = b.phi(acc_ty.clone(), vec![(preheader, init)]);
+    // `update` may add blocks: the latch is the block it ends in.
     let updated = update(&mut b, acc, x);
+    let latch = b.current_block().expect("the update ends in a block");
     let step_value = b.iconst(Type::I64, i128::from(step));
     let next = b.binary(BinaryOp::Add, iv, step_value);
     let continues = b.icmp(pred, next, bound);
@@ -51,12 +53,12 @@ fn marked_loop(
     for (phi, value) in [(iv, next), (acc, updated)] {
         let inst = b.func.dfg.defining_inst(phi).unwrap();
         if let InstData::Phi { incoming, .. } = b.func.dfg.inst_mut(inst) {
-            incoming.push((header, value));
+            incoming.push((latch, value));
         }
     }
     b.switch_to_block(exit);
-    let acc_out = b.phi(acc_ty.clone(), vec![(header, updated)]);
-    let iv_out = b.phi(Type::I64, vec![(header, next)]);
+    let acc_out = b.phi(acc_ty.clone(), vec![(latch, updated)]);
+    let iv_out = b.phi(Type::I64, vec![(latch, next)]);
     let acc_i64 = if acc_ty == Type::I64 { acc_out } else { b.iconst(Type::I64, 0) };
     let scale = b.iconst(Type::I64, 1_000_003);
     let scaled = b.binary(BinaryOp::Mul, acc_i64, scale);
@@ -843,6 +845,77 @@ fn comparisons_deciding_the_update_are_refused() {
         refusal.message.contains("is read by a comparison that decides its update"),
         "{refusal}"
     );
+}
+
+/// `if (x > 0) s = smin(s, x); sink(s - 3)` with the condition kept as a
+/// branch: the update is a phi, and the body recomputes it in place from
+/// the neutral element (`INT_MAX` for `smin`): a copy of the `smin` right
+/// after it reading the constant, a copy of the phi beside it, and the
+/// prefix after the phis; the reads take the inclusive value.
+#[test]
+fn conditional_updates_across_blocks_are_recomputed_in_place() {
+    let func = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I32,
+        |b| b.iconst(Type::I32, 1000),
+        |b, acc, x| {
+            let from = b.current_block().unwrap();
+            let then = b.create_block(Some("then"));
+            let join = b.create_block(Some("join"));
+            let zero = b.iconst(Type::I32, 0);
+            let positive = b.icmp(IntPredicate::Sgt, x, zero);
+            b.branch(positive, then, join);
+            b.switch_to_block(then);
+            let min = b.call(
+                Callee::Direct("llvm.smin.i32".to_owned()),
+                vec![acc, x],
+                Type::I32,
+                CallEffects::Pure,
+            );
+            let min = b.func.dfg.result(min).unwrap();
+            b.jump(join);
+            b.switch_to_block(join);
+            let updated = b.phi(Type::I32, vec![(from, acc), (then, min)]);
+            let three = b.iconst(Type::I32, 3);
+            let read = b.binary(BinaryOp::Sub, updated, three);
+            b.call(
+                Callee::Direct("sink".to_owned()),
+                vec![read],
+                Type::Void,
+                CallEffects::SideEffects,
+            );
+            updated
+        },
+    );
+    let plan = plan(&func).unwrap();
+    assert!(plan.reductions[0].scan);
+    let body = outline_loop_body(&func, &plan, "f.body", &DataLayout::default());
+    verify_function(&body).unwrap();
+    let neutral = |value: Value| body.dfg.int_constant(value) == Some(0x7fff_ffff);
+    let insts: Vec<&InstData> = body.layout.insts().map(|inst| body.dfg.inst(inst)).collect();
+    let smins: Vec<&&InstData> = insts
+        .iter()
+        .filter(|data| matches!(data, InstData::Call { callee: Callee::Direct(name), .. } if name == "llvm.smin.i32"))
+        .collect();
+    // The update, its copy from INT_MAX, and the prefix's combining steps.
+    assert!(smins
+        .iter()
+        .any(|data| matches!(data, InstData::Call { args, .. } if neutral(args[0]))));
+    let phis_reading_neutral = insts
+        .iter()
+        .filter(|data| matches!(data, InstData::Phi { incoming, .. } if incoming.iter().any(|(_, v)| neutral(*v))))
+        .count();
+    assert_eq!(phis_reading_neutral, 1, "{insts:#?}");
+    let inclusive =
+        body.dfg.value_names.iter().filter(|(_, name)| name.as_deref() == Some("scan.inclusive"));
+    assert_eq!(inclusive.count(), 1);
+    // The read (`s - 3`) takes the inclusive value, not the update.
+    let sub_reads_inclusive = body.layout.insts().any(|inst| {
+        matches!(body.dfg.inst(inst), InstData::Binary { op: BinaryOp::Sub, lhs, .. }
+            if body.dfg.value_names[*lhs].as_deref() == Some("scan.inclusive"))
+    });
+    assert!(sub_reads_inclusive);
 }
 
 #[test]
