@@ -240,6 +240,12 @@ pub enum Expr {
         args: Vec<Arg>,
     },
     Math(MathFn, Ty, Box<Expr>),
+    /// `a / b` on `int` or `unsigned` through a `noinline` helper that
+    /// traps on a zero divisor (`lw_sdiv`/`lw_udiv`), called only when the
+    /// divisor is safe: `(b) != 0 && (b) != -1 ? lw_sdiv(a, b) : (a)`. The
+    /// helper is `memory(none)`: a vectorizer must not call it in lanes
+    /// (or blocks) the scalar code does not.
+    GuardedDiv(Ty, Box<Expr>, Box<Expr>),
 }
 
 impl Expr {
@@ -247,6 +253,7 @@ impl Expr {
         match self {
             Expr::Lit(lit) => lit.ty(),
             Expr::Var(_, ty) | Expr::Binary(_, ty, _, _) | Expr::Cast(ty, _) => *ty,
+            Expr::GuardedDiv(ty, _, _) => *ty,
             Expr::Load { ty, .. } | Expr::Math(_, ty, _) => *ty,
             Expr::Unary(_, operand) => operand.ty(),
             Expr::Not(_) | Expr::Compare(..) | Expr::Logic(..) => Ty::Int,
@@ -261,7 +268,10 @@ impl Expr {
             Expr::Lit(_) | Expr::Var(..) => Vec::new(),
             Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) | Expr::Math(_, _, a) => vec![a],
             Expr::Load { index, .. } => vec![index],
-            Expr::Binary(_, _, a, b) | Expr::Compare(_, a, b) | Expr::Logic(_, a, b) => vec![a, b],
+            Expr::Binary(_, _, a, b)
+            | Expr::Compare(_, a, b)
+            | Expr::Logic(_, a, b)
+            | Expr::GuardedDiv(_, a, b) => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
             Expr::Call { args, .. } => args
                 .iter_mut()
@@ -278,7 +288,10 @@ impl Expr {
             Expr::Lit(_) | Expr::Var(..) => Vec::new(),
             Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) | Expr::Math(_, _, a) => vec![a],
             Expr::Load { index, .. } => vec![index],
-            Expr::Binary(_, _, a, b) | Expr::Compare(_, a, b) | Expr::Logic(_, a, b) => vec![a, b],
+            Expr::Binary(_, _, a, b)
+            | Expr::Compare(_, a, b)
+            | Expr::Logic(_, a, b)
+            | Expr::GuardedDiv(_, a, b) => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
             Expr::Call { args, .. } => args
                 .iter()

@@ -29,6 +29,9 @@ pub struct GenConfig {
     pub scans: bool,
     /// `__atomic_fetch_*` statements (in some programs).
     pub atomics: bool,
+    /// Divisions through trapping helpers behind a test of the divisor
+    /// ([`Expr::GuardedDiv`], in some programs).
+    pub guarded_divisions: bool,
 }
 
 impl Default for GenConfig {
@@ -42,6 +45,7 @@ impl Default for GenConfig {
             rv_guards: true,
             scans: true,
             atomics: true,
+            guarded_divisions: true,
         }
     }
 }
@@ -53,6 +57,7 @@ pub fn generate(seed: u64) -> Program {
 
 pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     let atomics = config.atomics && draws_atomics(seed);
+    let guarded_divisions = config.guarded_divisions && draws_guarded_divisions(seed);
     let mut generator = Generator {
         rng: Rng::new(seed),
         config: config.clone(),
@@ -60,6 +65,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         functions: Vec::new(),
         budget: 0,
         atomics,
+        guarded_divisions,
     };
     let n = generator.rng.range(9, i64::from(MAX_N) - 100) as u32;
     let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
@@ -87,6 +93,13 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
 /// atomics were added.
 pub fn draws_atomics(seed: u64) -> bool {
     Rng::new(seed ^ 0xa7_0000_0000_0000).chance(40)
+}
+
+/// Whether the integer expressions of `seed`'s program may hold guarded
+/// divisions (`GenConfig::guarded_divisions` permitting); like
+/// [`draws_atomics`], from a stream of its own, the weight last.
+pub fn draws_guarded_divisions(seed: u64) -> bool {
+    Rng::new(seed ^ 0xd1_0000_0000_0000).chance(40)
 }
 
 #[derive(Clone)]
@@ -128,6 +141,8 @@ struct Generator {
     budget: i64,
     /// This program's bodies may hold `__atomic_fetch_*` statements.
     atomics: bool,
+    /// This program's integer expressions may hold [`Expr::GuardedDiv`].
+    guarded_divisions: bool,
 }
 
 const SIMDLENS: [u32; 4] = [4, 8, 16, 32];
@@ -716,14 +731,15 @@ impl Generator {
             (0..scope.callable).filter(|&f| !self.functions[f].stores_through_pointer()).collect();
         let integer = !ty.is_float();
         let weights = [
-            30,                                  // 0: binary operation
-            5,                                   // 1: unary operation
-            10,                                  // 2: conversion
-            8,                                   // 3: select
-            12,                                  // 4: load
-            if pure.is_empty() { 0 } else { 7 }, // 5: call
-            if ty == Ty::Int { 8 } else { 0 },   // 6: condition as a value
-            if integer { 0 } else { 6 },         // 7: libm
+            30,                                                    // 0: binary operation
+            5,                                                     // 1: unary operation
+            10,                                                    // 2: conversion
+            8,                                                     // 3: select
+            12,                                                    // 4: load
+            if pure.is_empty() { 0 } else { 7 },                   // 5: call
+            if ty == Ty::Int { 8 } else { 0 },                     // 6: condition as a value
+            if integer { 0 } else { 6 },                           // 7: libm
+            if integer && self.guarded_divisions { 4 } else { 0 }, // 8: guarded division
         ];
         let a = Box::new;
         match self.rng.weighted(&weights) {
@@ -761,9 +777,14 @@ impl Generator {
                 }
             }
             6 => self.cond(scope, depth - 1),
-            _ => {
+            7 => {
                 let function = *self.rng.pick(&[MathFn::SqrtAbs, MathFn::Fabs, MathFn::Floor]);
                 Expr::Math(function, ty, a(self.expr(scope, ty, depth - 1)))
+            }
+            _ => {
+                let dividend = self.expr(scope, ty, depth - 1);
+                let divisor = self.expr(scope, ty, depth - 1);
+                Expr::GuardedDiv(ty, a(dividend), a(divisor))
             }
         }
     }

@@ -17,7 +17,10 @@
 //! loops over `i` with the same bodies, calls of those functions,
 //! order-independent reductions (unsigned `+` and `^`, `int` and `float`
 //! min/max), `reduction(inscan, ...)` scans whose running values the body
-//! reads (`#pragma omp scan inclusive/exclusive`), and `lastprivate`. Every program is free of undefined
+//! reads (`#pragma omp scan inclusive/exclusive`), and `lastprivate`;
+//! integer divisions through `noinline` helpers that trap on a zero
+//! divisor, behind a test of the divisor (a vectorizer must not call them
+//! where the scalar code does not). Every program is free of undefined
 //! behaviour by construction (ast.rs says how), also after reduction.
 //!
 //! [`oracle`] builds a program with `clang-22 -O2 -ffp-contract=off`

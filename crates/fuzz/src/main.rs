@@ -62,6 +62,9 @@ struct Cli {
     /// Generate no `__atomic_fetch_*` statements.
     #[arg(long)]
     no_atomics: bool,
+    /// Generate no divisions through trapping helpers.
+    #[arg(long)]
+    no_guarded_divisions: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -122,6 +125,7 @@ fn main() -> ExitCode {
         rv_guards: !cli.no_rv,
         scans: !cli.no_scans,
         atomics: !cli.no_atomics,
+        guarded_divisions: !cli.no_guarded_divisions,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

@@ -59,6 +59,11 @@ extern bool rv_any(bool b);
 extern bool rv_all(bool b);
 #endif
 
+/* Division through helpers the optimizer sees as `memory(none)` but that
+ * trap on a zero divisor (`Expr::GuardedDiv`): called only with a safe one. */
+__attribute__((noinline)) static int lw_sdiv(int a, int b) { return a / b; }
+__attribute__((noinline)) static unsigned lw_udiv(unsigned a, unsigned b) { return a / b; }
+
 static inline int lw_f2i(float x) { return fabsf(x) < 2.0e9f ? (int)x : 0; }
 static inline unsigned lw_f2u(float x) { return x >= 0.0f && x < 4.0e9f ? (unsigned)x : 0u; }
 static inline int lw_d2i(double x) { return fabs(x) < 2.0e9 ? (int)x : 0; }
@@ -587,6 +592,13 @@ fn condition(e: &Expr) -> String {
 /// The C text of an expression (fully parenthesized).
 pub fn expr(e: &Expr) -> String {
     match e {
+        Expr::GuardedDiv(ty, a, b) => {
+            let (a, b) = (expr(a), expr(b));
+            match ty {
+                Ty::Int => format!("((({b}) != 0 && ({b}) != -1) ? lw_sdiv({a}, {b}) : ({a}))"),
+                _ => format!("((({b}) != 0u) ? lw_udiv({a}, {b}) : ({a}))"),
+            }
+        }
         Expr::Lit(lit) => literal(*lit),
         Expr::Var(name, _) => name.clone(),
         Expr::Unary(op, a) => {

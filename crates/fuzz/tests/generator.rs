@@ -4,7 +4,7 @@
 //! and run clean under UBSan (no undefined behaviour by construction).
 
 use lanewise_fuzz::ast::{stmt_blocks, Stmt};
-use lanewise_fuzz::gen::{draws_atomics, generate_with, GenConfig};
+use lanewise_fuzz::gen::{draws_atomics, draws_guarded_divisions, generate_with, GenConfig};
 use lanewise_fuzz::{generate, print_program};
 use std::collections::BTreeSet;
 use std::fs;
@@ -70,19 +70,25 @@ fn atomic_seeds(count: usize) -> Vec<u64> {
         .collect()
 }
 
-/// Scans and atomics draw from streams of their own: a program with
-/// neither drawn is the one the seed gave before they were added.
+/// Scans, atomics and guarded divisions draw from streams of their own: a
+/// program with none drawn is the one the seed gave before they were added.
 #[test]
-fn scans_and_atomics_are_drawn_apart_and_well_formed() {
-    let (mut scans, mut atomics) = (0, 0);
+fn optional_features_are_drawn_apart_and_well_formed() {
+    let (mut scans, mut atomics, mut divisions) = (0, 0, 0);
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
         let has_atomics = text.contains("__atomic_fetch_");
         let has_scans = program.kernels.iter().any(|kernel| kernel.scan.is_some());
         atomics += usize::from(has_atomics);
-        if !has_scans && !draws_atomics(seed) {
-            let plain = GenConfig { scans: false, atomics: false, ..GenConfig::default() };
+        divisions += usize::from(text.contains("? lw_sdiv(") || text.contains("? lw_udiv("));
+        if !has_scans && !draws_atomics(seed) && !draws_guarded_divisions(seed) {
+            let plain = GenConfig {
+                scans: false,
+                atomics: false,
+                guarded_divisions: false,
+                ..GenConfig::default()
+            };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
         }
         if !has_scans {
@@ -102,6 +108,7 @@ fn scans_and_atomics_are_drawn_apart_and_well_formed() {
     }
     assert!((20..=150).contains(&scans), "{scans} of 200 programs hold a scan");
     assert!((20..=150).contains(&atomics), "{atomics} of 200 programs hold atomics");
+    assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
 }
 
 #[test]

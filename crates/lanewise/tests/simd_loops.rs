@@ -568,6 +568,14 @@ fn recursion() {
     }
 }
 
+/// Pure user functions are called only in active lanes, and a uniform
+/// call only when some lane is active: the callee divides by zero on the
+/// inputs the scalar code never gives it (SIGFPE before the fix).
+#[test]
+fn speculative_calls() {
+    check_source("speculative_calls");
+}
+
 /// Inline assembly elsewhere in the function does not keep a loop scalar;
 /// in the loop body it does, with a remark that says so (issue 14, class 13).
 #[test]
@@ -817,6 +825,7 @@ fn every_source_has_a_test() {
         "exit_stable",
         "conditional_last",
         "recursion",
+        "speculative_calls",
         "inline_asm",
         "atomics",
         "private_arrays",

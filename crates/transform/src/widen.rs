@@ -1037,8 +1037,11 @@ impl<'a> Widener<'a> {
         }
         if all_uniform && effects != CallEffects::SideEffects {
             let data = self.lane0_copy(inst)?;
-            // A read-only call reads memory like a load: only if a lane is active.
-            let mask = if effects == CallEffects::ReadOnly { self.block_mask()? } else { None };
+            // A read-only call reads memory like a load, a pure one may trap
+            // or loop on an input no lane passes it: only if a lane is active.
+            let speculative =
+                effects == CallEffects::Pure && calls::may_run_speculatively(&callee, &ret_ty);
+            let mask = if speculative { None } else { self.block_mask()? };
             let result = match mask {
                 None => self.append(data, ret_ty),
                 Some(mask) => self
@@ -1201,8 +1204,11 @@ impl<'a> Widener<'a> {
             };
             Ok(this.append(call, ret_ty.clone()))
         };
-        // Calls that touch memory or have effects run only in active lanes.
-        let mask = if effects == CallEffects::Pure { None } else { self.block_mask()? };
+        // Only intrinsics and libm functions run in inactive lanes too
+        // (`calls::may_run_speculatively`).
+        let speculative =
+            effects == CallEffects::Pure && calls::may_run_speculatively(&callee, &ret_ty);
+        let mask = if speculative { None } else { self.block_mask()? };
         let results = match mask {
             Some(mask) => self.emit_per_lane_guarded(mask, "call", lane_call)?.unwrap_or_default(),
             None => {

@@ -223,6 +223,21 @@ fn fitting_call_count(variant: &VariantName, site: &CallSite<'_>) -> Option<u32>
     Some(calls)
 }
 
+/// Whether a call of `callee` may run where the scalar code would not run
+/// it (in inactive lanes, or in a block no lane reached): a pure (`memory
+/// (none)`) LLVM intrinsic or libm function, which does not trap and
+/// returns. A pure user function may still divide by zero or never return
+/// on an input the program never passes it (`if (x != 0) r = h(x)` with
+/// `h(x) = 1000 / x`), so its calls run only in active lanes.
+pub(super) fn may_run_speculatively(callee: &lanewise_ir::Callee, ret_ty: &Type) -> bool {
+    match callee {
+        lanewise_ir::Callee::Direct(name) => {
+            name.starts_with("llvm.") || is_libm_function(name, ret_ty)
+        }
+        _ => false,
+    }
+}
+
 /// Whether `name` is a libm function Lanewise's vector math knows: with
 /// `--vector-math exact` its calls stay exact per-lane calls even when a
 /// header (glibc's `math.h` under `-ffast-math`) names libmvec variants.
