@@ -240,12 +240,18 @@ pub enum Expr {
         args: Vec<Arg>,
     },
     Math(MathFn, Ty, Box<Expr>),
-    /// `a / b` on `int` or `unsigned` through a `noinline` helper that
-    /// traps on a zero divisor (`lw_sdiv`/`lw_udiv`), called only when the
-    /// divisor is safe: `(b) != 0 && (b) != -1 ? lw_sdiv(a, b) : (a)`. The
-    /// helper is `memory(none)`: a vectorizer must not call it in lanes
-    /// (or blocks) the scalar code does not.
-    GuardedDiv(Ty, Box<Expr>, Box<Expr>),
+    /// `a / b` on `int` or `unsigned` only when the divisor is safe: `(b)
+    /// != 0 && (b) != -1 ? (a) / (b) : (a)`, the division written inline
+    /// or (`helper`) through a `noinline` function that traps on a zero
+    /// divisor (`lw_sdiv`/`lw_udiv`, `memory(none)`): a vectorizer must not
+    /// divide, or call the helper, in lanes (or blocks) the scalar code
+    /// does not.
+    GuardedDiv {
+        ty: Ty,
+        helper: bool,
+        dividend: Box<Expr>,
+        divisor: Box<Expr>,
+    },
 }
 
 impl Expr {
@@ -253,7 +259,7 @@ impl Expr {
         match self {
             Expr::Lit(lit) => lit.ty(),
             Expr::Var(_, ty) | Expr::Binary(_, ty, _, _) | Expr::Cast(ty, _) => *ty,
-            Expr::GuardedDiv(ty, _, _) => *ty,
+            Expr::GuardedDiv { ty, .. } => *ty,
             Expr::Load { ty, .. } | Expr::Math(_, ty, _) => *ty,
             Expr::Unary(_, operand) => operand.ty(),
             Expr::Not(_) | Expr::Compare(..) | Expr::Logic(..) => Ty::Int,
@@ -271,7 +277,7 @@ impl Expr {
             Expr::Binary(_, _, a, b)
             | Expr::Compare(_, a, b)
             | Expr::Logic(_, a, b)
-            | Expr::GuardedDiv(_, a, b) => vec![a, b],
+            | Expr::GuardedDiv { dividend: a, divisor: b, .. } => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
             Expr::Call { args, .. } => args
                 .iter_mut()
@@ -291,7 +297,7 @@ impl Expr {
             Expr::Binary(_, _, a, b)
             | Expr::Compare(_, a, b)
             | Expr::Logic(_, a, b)
-            | Expr::GuardedDiv(_, a, b) => vec![a, b],
+            | Expr::GuardedDiv { dividend: a, divisor: b, .. } => vec![a, b],
             Expr::Select(c, a, b) => vec![c, a, b],
             Expr::Call { args, .. } => args
                 .iter()

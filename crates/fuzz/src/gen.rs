@@ -784,7 +784,8 @@ impl Generator {
             _ => {
                 let dividend = self.expr(scope, ty, depth - 1);
                 let divisor = self.expr(scope, ty, depth - 1);
-                Expr::GuardedDiv(ty, a(dividend), a(divisor))
+                let helper = self.rng.chance(50);
+                Expr::GuardedDiv { ty, helper, dividend: a(dividend), divisor: a(divisor) }
             }
         }
     }

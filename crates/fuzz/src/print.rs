@@ -60,7 +60,8 @@ extern bool rv_all(bool b);
 #endif
 
 /* Division through helpers the optimizer sees as `memory(none)` but that
- * trap on a zero divisor (`Expr::GuardedDiv`): called only with a safe one. */
+ * trap on a zero divisor (`Expr::GuardedDiv`): called only with a safe
+ * divisor. */
 __attribute__((noinline)) static int lw_sdiv(int a, int b) { return a / b; }
 __attribute__((noinline)) static unsigned lw_udiv(unsigned a, unsigned b) { return a / b; }
 
@@ -592,11 +593,16 @@ fn condition(e: &Expr) -> String {
 /// The C text of an expression (fully parenthesized).
 pub fn expr(e: &Expr) -> String {
     match e {
-        Expr::GuardedDiv(ty, a, b) => {
-            let (a, b) = (expr(a), expr(b));
+        Expr::GuardedDiv { ty, helper, dividend, divisor } => {
+            let (a, b) = (expr(dividend), expr(divisor));
+            let quotient = match (ty, helper) {
+                (Ty::Int, true) => format!("lw_sdiv({a}, {b})"),
+                (_, true) => format!("lw_udiv({a}, {b})"),
+                (_, false) => format!("({a}) / ({b})"),
+            };
             match ty {
-                Ty::Int => format!("((({b}) != 0 && ({b}) != -1) ? lw_sdiv({a}, {b}) : ({a}))"),
-                _ => format!("((({b}) != 0u) ? lw_udiv({a}, {b}) : ({a}))"),
+                Ty::Int => format!("((({b}) != 0 && ({b}) != -1) ? {quotient} : ({a}))"),
+                _ => format!("((({b}) != 0u) ? {quotient} : ({a}))"),
             }
         }
         Expr::Lit(lit) => literal(*lit),

@@ -81,7 +81,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         let has_atomics = text.contains("__atomic_fetch_");
         let has_scans = program.kernels.iter().any(|kernel| kernel.scan.is_some());
         atomics += usize::from(has_atomics);
-        divisions += usize::from(text.contains("? lw_sdiv(") || text.contains("? lw_udiv("));
+        divisions += usize::from(text.contains(") != 0 && (") || text.contains(") != 0u) ?"));
         if !has_scans && !draws_atomics(seed) && !draws_guarded_divisions(seed) {
             let plain = GenConfig {
                 scans: false,
