@@ -233,7 +233,9 @@ pub enum Expr {
         index: Box<Expr>,
         len: u32,
     },
-    /// A call of a declare-simd function without side effects.
+    /// A call of a declare-simd function: no side effects but the atomic
+    /// counter updates ([`Stmt::Atomic`]) of its body, which a program
+    /// must therefore run as often as the serial one does.
     Call {
         function: String,
         ret: Ty,

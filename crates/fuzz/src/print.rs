@@ -525,16 +525,33 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             .unwrap();
         }
         Stmt::Reduce { var, op, value } => {
-            let value = expr(value);
-            match op {
-                RedOp::AddU => writeln!(out, "{pad}{var} += {value};").unwrap(),
-                RedOp::XorU => writeln!(out, "{pad}{var} ^= {value};").unwrap(),
-                RedOp::MinI | RedOp::MinF => {
-                    writeln!(out, "{pad}if (({value}) < {var}) {var} = {value};").unwrap()
-                }
-                RedOp::MaxI | RedOp::MaxF => {
-                    writeln!(out, "{pad}if (({value}) > {var}) {var} = {value};").unwrap()
-                }
+            // A min/max update names its value twice. OpenMP gives each
+            // lane (or chunk) a private copy of `var` starting at the
+            // identity, so how often the second evaluation runs is not the
+            // serial count: a value that calls a function (which may update
+            // an atomic counter) is evaluated once, into a temporary.
+            let calls_a_function = {
+                let mut called = std::collections::BTreeSet::new();
+                crate::gen::collect_expr_calls(value, &mut called);
+                !called.is_empty()
+            };
+            let value_text = expr(value);
+            let compare = match op {
+                RedOp::AddU => return writeln!(out, "{pad}{var} += {value_text};").unwrap(),
+                RedOp::XorU => return writeln!(out, "{pad}{var} ^= {value_text};").unwrap(),
+                RedOp::MinI | RedOp::MinF => "<",
+                RedOp::MaxI | RedOp::MaxF => ">",
+            };
+            if calls_a_function {
+                let ty = op.ty().c_name();
+                writeln!(
+                    out,
+                    "{pad}{{ {ty} lw_t = {value_text}; if (lw_t {compare} {var}) {var} = lw_t; }}"
+                )
+                .unwrap()
+            } else {
+                writeln!(out, "{pad}if (({value_text}) {compare} {var}) {var} = {value_text};")
+                    .unwrap()
             }
         }
     }
@@ -712,5 +729,22 @@ mod tests {
             "lw_f2i(x)"
         );
         assert_eq!(expr(&Expr::Unary(UnOp::Neg, a)), "((int)(0u - (unsigned)(a)))");
+    }
+
+    #[test]
+    fn min_max_updates_evaluate_a_call_once() {
+        let print = |value: Expr, op: RedOp| {
+            let mut out = String::new();
+            print_stmt(&mut out, 0, &Stmt::Reduce { var: "r1".into(), op, value });
+            out
+        };
+        let call = Expr::Call { function: "f0".into(), ret: Ty::Int, args: Vec::new() };
+        assert_eq!(
+            print(call.clone(), RedOp::MinI),
+            "{ int lw_t = f0(); if (lw_t < r1) r1 = lw_t; }\n"
+        );
+        assert_eq!(print(call, RedOp::AddU), "r1 += f0();\n");
+        let load = Expr::Var("x".into(), Ty::Float);
+        assert_eq!(print(load, RedOp::MaxF), "if ((x) > r1) r1 = x;\n");
     }
 }
