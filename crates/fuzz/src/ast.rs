@@ -2,8 +2,9 @@
 //!
 //! Undefined behaviour is excluded by construction *in the printer*
 //! (print.rs), not by the values the generator happens to choose: every
-//! signed `+ - * << -x` is done in `unsigned`, every divisor is
-//! `(b & 15) + 1`, every array index is masked into bounds, every
+//! signed `+ - * << -x` is done in `unsigned` (on `short` and `unsigned
+//! char`, in `int`, where it cannot overflow, converted back), every
+//! divisor is `(b & 15) + 1`, every array index is masked into bounds, every
 //! float-to-int conversion goes through a range-checked helper, every loop
 //! has a counter bound, and every local is initialized where it is
 //! declared. So any tree of these nodes, also one the reducer cut down, is
@@ -12,17 +13,29 @@
 //! inside the [`Stmt::GotoScope`] of `L`, and names in scope; the reducer
 //! checks those.
 
-/// The scalar types of the programs.
+/// The scalar types of the programs: the four 32/64-bit ones of every
+/// program, and in programs with mixed widths ([`Program::mixed_widths`])
+/// also `long` (64-bit), `short` and `unsigned char`, whose vectors have
+/// other lane counts per register and whose values C promotes to `int`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Ty {
     Int,
     UInt,
     Float,
     Double,
+    Long,
+    Short,
+    UChar,
 }
 
 impl Ty {
+    /// The types of every program.
     pub const ALL: [Ty; 4] = [Ty::Int, Ty::UInt, Ty::Float, Ty::Double];
+    /// The types of a program with mixed widths.
+    pub const MIXED: [Ty; 7] =
+        [Ty::Int, Ty::UInt, Ty::Float, Ty::Double, Ty::Long, Ty::Short, Ty::UChar];
+    /// The types only programs with mixed widths use.
+    pub const NARROW_AND_WIDE: [Ty; 3] = [Ty::Long, Ty::Short, Ty::UChar];
 
     pub fn c_name(self) -> &'static str {
         match self {
@@ -30,6 +43,9 @@ impl Ty {
             Ty::UInt => "unsigned",
             Ty::Float => "float",
             Ty::Double => "double",
+            Ty::Long => "long",
+            Ty::Short => "short",
+            Ty::UChar => "unsigned char",
         }
     }
 
@@ -40,21 +56,42 @@ impl Ty {
             Ty::UInt => "u",
             Ty::Float => "f",
             Ty::Double => "d",
+            Ty::Long => "l",
+            Ty::Short => "s",
+            Ty::UChar => "c",
         }
     }
 
     pub fn is_float(self) -> bool {
         matches!(self, Ty::Float | Ty::Double)
     }
+
+    /// `short` and `unsigned char`: C computes on them in `int`.
+    pub fn is_promoted(self) -> bool {
+        matches!(self, Ty::Short | Ty::UChar)
+    }
+
+    /// The bits of the type.
+    pub fn bits(self) -> u32 {
+        match self {
+            Ty::UChar => 8,
+            Ty::Short => 16,
+            Ty::Int | Ty::UInt | Ty::Float => 32,
+            Ty::Long | Ty::Double => 64,
+        }
+    }
 }
 
-/// A literal of one of the four types.
+/// A literal of one of the types.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Lit {
     Int(i32),
     UInt(u32),
     Float(f32),
     Double(f64),
+    Long(i64),
+    Short(i16),
+    UChar(u8),
 }
 
 impl Lit {
@@ -64,6 +101,9 @@ impl Lit {
             Lit::UInt(_) => Ty::UInt,
             Lit::Float(_) => Ty::Float,
             Lit::Double(_) => Ty::Double,
+            Lit::Long(_) => Ty::Long,
+            Lit::Short(_) => Ty::Short,
+            Lit::UChar(_) => Ty::UChar,
         }
     }
 
@@ -74,6 +114,9 @@ impl Lit {
             Ty::UInt => Lit::UInt(0),
             Ty::Float => Lit::Float(0.0),
             Ty::Double => Lit::Double(0.0),
+            Ty::Long => Lit::Long(0),
+            Ty::Short => Lit::Short(0),
+            Ty::UChar => Lit::UChar(0),
         }
     }
 
@@ -83,6 +126,9 @@ impl Lit {
             Ty::UInt => Lit::UInt(1),
             Ty::Float => Lit::Float(1.0),
             Ty::Double => Lit::Double(1.0),
+            Ty::Long => Lit::Long(1),
+            Ty::Short => Lit::Short(1),
+            Ty::UChar => Lit::UChar(1),
         }
     }
 }
@@ -624,6 +670,9 @@ pub struct Program {
     pub seed: u64,
     /// The base trip count (at most [`MAX_N`]).
     pub n: u32,
+    /// The program also computes in `long`, `short` and `unsigned char`
+    /// (see [`Ty`]), and has their tables and output arrays.
+    pub mixed_widths: bool,
     pub functions: Vec<Function>,
     pub kernels: Vec<Kernel>,
 }

@@ -32,6 +32,9 @@ pub struct GenConfig {
     /// Divisions through trapping helpers behind a test of the divisor
     /// ([`Expr::GuardedDiv`], in some programs).
     pub guarded_divisions: bool,
+    /// `long`, `short` and `unsigned char` values beside the 32-bit and
+    /// `double` ones ([`Program::mixed_widths`], in some programs).
+    pub mixed_widths: bool,
 }
 
 impl Default for GenConfig {
@@ -46,6 +49,7 @@ impl Default for GenConfig {
             scans: true,
             atomics: true,
             guarded_divisions: true,
+            mixed_widths: true,
         }
     }
 }
@@ -58,6 +62,7 @@ pub fn generate(seed: u64) -> Program {
 pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     let atomics = config.atomics && draws_atomics(seed);
     let guarded_divisions = config.guarded_divisions && draws_guarded_divisions(seed);
+    let mixed_widths = config.mixed_widths && draws_mixed_widths(seed);
     let mut generator = Generator {
         rng: Rng::new(seed),
         config: config.clone(),
@@ -66,6 +71,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         budget: 0,
         atomics,
         guarded_divisions,
+        mixed_widths,
     };
     let n = generator.rng.range(9, i64::from(MAX_N) - 100) as u32;
     let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
@@ -83,7 +89,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         .map(|k| generator.kernel(k > 0 && config.scans && scan_rng.chance(25)))
         .collect();
     generator.call_the_uncalled(&mut kernels);
-    Program { seed, n, functions: generator.functions, kernels }
+    Program { seed, n, mixed_widths, functions: generator.functions, kernels }
 }
 
 /// Whether the bodies of `seed`'s program may hold `__atomic_fetch_*`
@@ -100,6 +106,14 @@ pub fn draws_atomics(seed: u64) -> bool {
 /// [`draws_atomics`], from a stream of its own, the weight last.
 pub fn draws_guarded_divisions(seed: u64) -> bool {
     Rng::new(seed ^ 0xd1_0000_0000_0000).chance(40)
+}
+
+/// Whether `seed`'s program computes in mixed widths (`GenConfig::
+/// mixed_widths` permitting; [`Program::mixed_widths`]); from a stream of
+/// its own: a program for which this is false draws every type from
+/// [`Ty::ALL`] and is the one the seed gave before.
+pub fn draws_mixed_widths(seed: u64) -> bool {
+    Rng::new(seed ^ 0x3d_0000_0000_0000).chance(40)
 }
 
 #[derive(Clone)]
@@ -143,6 +157,8 @@ struct Generator {
     atomics: bool,
     /// This program's integer expressions may hold [`Expr::GuardedDiv`].
     guarded_divisions: bool,
+    /// This program's types are [`Ty::MIXED`], not [`Ty::ALL`].
+    mixed_widths: bool,
 }
 
 const SIMDLENS: [u32; 4] = [4, 8, 16, 32];
@@ -153,13 +169,33 @@ impl Generator {
         format!("{prefix}{}", self.next_name)
     }
 
+    fn types(&self) -> &'static [Ty] {
+        if self.mixed_widths {
+            &Ty::MIXED
+        } else {
+            &Ty::ALL
+        }
+    }
+
     fn ty(&mut self) -> Ty {
-        *self.rng.pick(&Ty::ALL)
+        *self.rng.pick(self.types())
+    }
+
+    /// The type of an array index: `int` with `int_percent`% probability,
+    /// else `unsigned` (or, with mixed widths, one of the others).
+    fn index_ty(&mut self, int_percent: u64) -> Ty {
+        if self.rng.chance(int_percent) {
+            Ty::Int
+        } else if self.mixed_widths {
+            *self.rng.pick(&[Ty::UInt, Ty::Long, Ty::Short, Ty::UChar])
+        } else {
+            Ty::UInt
+        }
     }
 
     fn global_scope(&self) -> Scope {
         let mut scope = Scope::default();
-        for ty in Ty::ALL {
+        for &ty in self.types() {
             scope.tables.push((format!("g_{}", ty.suffix()), ty, TABLE_LEN));
             scope.tables.push((format!("in_{}", ty.suffix()), ty, INPUT_LEN));
             scope.uniform_tables.push((format!("g_{}", ty.suffix()), ty));
@@ -462,7 +498,7 @@ impl Generator {
             }
             1 => {
                 let (array, ty, len) = self.rng.pick(&scope.arrays).clone();
-                let index_ty = if self.rng.chance(70) { Ty::Int } else { Ty::UInt };
+                let index_ty = self.index_ty(70);
                 let index = self.expr(scope, index_ty, 2);
                 let value = self.expr(scope, ty, 2);
                 Stmt::ArrayStore { array, len, index, value }
@@ -579,7 +615,7 @@ impl Generator {
             }
             _ => {
                 let op = *self.rng.pick(&AtomicOp::ALL);
-                let index_ty = if self.rng.chance(70) { Ty::Int } else { Ty::UInt };
+                let index_ty = self.index_ty(70);
                 let index = self.expr(scope, index_ty, 2);
                 let value = self.expr(scope, Ty::UInt, 2);
                 Stmt::Atomic { op, index, value }
@@ -686,6 +722,36 @@ impl Generator {
                 0.0f64, -0.0, 0.5, 1.0, -1.0, 1.5, 2.0, -2.5, 3.0, 10.0, 100.0, 0.1, -0.001, 1e6,
                 1e-9, 12345.678,
             ])),
+            Ty::Long => Lit::Long(if self.rng.chance(50) {
+                self.rng.range(-20, 20)
+            } else {
+                *self.rng.pick(&[
+                    0,
+                    1,
+                    7,
+                    31,
+                    32,
+                    63,
+                    -1,
+                    1000,
+                    0xffff_ffff,
+                    1 << 32,
+                    -(1 << 40),
+                    i64::from(i32::MAX) + 1,
+                    i64::MAX,
+                    -i64::MAX,
+                ])
+            }),
+            Ty::Short => Lit::Short(if self.rng.chance(50) {
+                self.rng.range(-20, 20) as i16
+            } else {
+                *self.rng.pick(&[0, 1, 7, 15, 16, 255, 256, -1, -128, 1000, i16::MAX, -i16::MAX])
+            }),
+            Ty::UChar => Lit::UChar(if self.rng.chance(50) {
+                self.rng.below(20) as u8
+            } else {
+                *self.rng.pick(&[0, 1, 7, 8, 15, 16, 127, 128, 200, 255])
+            }),
         }
     }
 
@@ -708,7 +774,7 @@ impl Generator {
         } else if depth == 0 {
             self.leaf_index(scope)
         } else {
-            let index_ty = if self.rng.chance(75) { Ty::Int } else { Ty::UInt };
+            let index_ty = self.index_ty(75);
             self.expr(scope, index_ty, depth - 1)
         };
         Expr::Load { base, ty, index: Box::new(index), len }
@@ -731,15 +797,15 @@ impl Generator {
             (0..scope.callable).filter(|&f| !self.functions[f].stores_through_pointer()).collect();
         let integer = !ty.is_float();
         let weights = [
-            30,                                                    // 0: binary operation
-            5,                                                     // 1: unary operation
-            10,                                                    // 2: conversion
-            8,                                                     // 3: select
-            12,                                                    // 4: load
-            if pure.is_empty() { 0 } else { 7 },                   // 5: call
-            if ty == Ty::Int { 8 } else { 0 },                     // 6: condition as a value
-            if integer { 0 } else { 6 },                           // 7: libm
-            if integer && self.guarded_divisions { 4 } else { 0 }, // 8: guarded division
+            30,                                  // 0: binary operation
+            5,                                   // 1: unary operation
+            10,                                  // 2: conversion
+            8,                                   // 3: select
+            12,                                  // 4: load
+            if pure.is_empty() { 0 } else { 7 }, // 5: call
+            if ty == Ty::Int { 8 } else { 0 },   // 6: condition as a value
+            if integer { 0 } else { 6 },         // 7: libm
+            if matches!(ty, Ty::Int | Ty::UInt) && self.guarded_divisions { 4 } else { 0 }, // 8: guarded division
         ];
         let a = Box::new;
         match self.rng.weighted(&weights) {

@@ -65,6 +65,9 @@ struct Cli {
     /// Generate no divisions through trapping helpers.
     #[arg(long)]
     no_guarded_divisions: bool,
+    /// Generate no `long`, `short` and `unsigned char` values.
+    #[arg(long)]
+    no_mixed_widths: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -126,6 +129,7 @@ fn main() -> ExitCode {
         scans: !cli.no_scans,
         atomics: !cli.no_atomics,
         guarded_divisions: !cli.no_guarded_divisions,
+        mixed_widths: !cli.no_mixed_widths,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

@@ -14,6 +14,9 @@ pub fn print_program(program: &Program) -> String {
     out.push_str(PRELUDE);
     writeln!(out, "#define N {}", program.n).unwrap();
     out.push_str(&globals(program.seed));
+    if program.mixed_widths {
+        out.push_str(MIXED_WIDTH_GLOBALS);
+    }
     for function in &program.functions {
         out.push('\n');
         print_function(&mut out, function);
@@ -30,6 +33,14 @@ pub fn print_program(program: &Program) -> String {
     out.push_str("    for (int k = 0; k < 1024; k++) {\n");
     out.push_str("        in_i[k] = lw_int(); in_u[k] = lw_uint(); in_f[k] = lw_float(); in_d[k] = lw_double();\n");
     out.push_str("    }\n");
+    if program.mixed_widths {
+        out.push_str("    for (int k = 0; k < 64; k++) {\n");
+        out.push_str("        g_l[k] = lw_long(); g_s[k] = (short)lw_int(); g_c[k] = (unsigned char)lw_uint();\n");
+        out.push_str("    }\n");
+        out.push_str("    for (int k = 0; k < 1024; k++) {\n");
+        out.push_str("        in_l[k] = lw_long(); in_s[k] = (short)lw_int(); in_c[k] = (unsigned char)lw_uint();\n");
+        out.push_str("    }\n");
+    }
     for kernel in &program.kernels {
         writeln!(
             out,
@@ -127,6 +138,33 @@ static double lw_double(void) {{ return (double)((int)(lw_next() % 40001u) - 200
     )
 }
 
+/// The tables, outputs and helpers of `long`, `short` and `unsigned char`
+/// (after [`globals`], in programs with mixed widths only).
+const MIXED_WIDTH_GLOBALS: &str = r#"
+static long g_l[64];
+static short g_s[64];
+static unsigned char g_c[64];
+static long in_l[1024];
+static short in_s[1024];
+static unsigned char in_c[1024];
+static long out_l[400];
+static short out_s[400];
+static unsigned char out_c[400];
+static long lw_long(void) {
+    uint32_t r = lw_next();
+    return (r & 3u) == 0 ? (long)(((uint64_t)r << 32) | lw_next()) : (long)(r % 64u) - 32;
+}
+static inline long lw_f2l(float x) { return fabsf(x) < 9.0e18f ? (long)x : 0; }
+static inline long lw_d2l(double x) { return fabs(x) < 9.0e18 ? (long)x : 0; }
+static inline short lw_f2s(float x) { return fabsf(x) < 32767.0f ? (short)x : 0; }
+static inline short lw_d2s(double x) { return fabs(x) < 32767.0 ? (short)x : 0; }
+static inline unsigned char lw_f2c(float x) { return x >= 0.0f && x < 255.0f ? (unsigned char)x : 0; }
+static inline unsigned char lw_d2c(double x) { return x >= 0.0 && x < 255.0 ? (unsigned char)x : 0; }
+static void lw_print_l(const char *what, int k, long v) { printf("%s %d %ld\n", what, k, v); }
+static void lw_print_s(const char *what, int k, short v) { printf("%s %d %d\n", what, k, v); }
+static void lw_print_c(const char *what, int k, unsigned char v) { printf("%s %d %u\n", what, k, v); }
+"#;
+
 fn print_function(out: &mut String, function: &Function) {
     let mut pragma = String::from("#pragma omp declare simd");
     match function.clauses.inbranch {
@@ -185,6 +223,10 @@ fn print_locals(out: &mut String, level: usize, locals: &[Local], arrays: &[Priv
     for array in arrays {
         let element = match array.ty {
             Ty::Int => format!("(int)((unsigned)({}) + (unsigned)z)", expr(&array.init)),
+            Ty::Long => {
+                format!("(long)((unsigned long)({}) + (unsigned long)z)", expr(&array.init))
+            }
+            ty if ty.is_promoted() => format!("({})(({}) + z)", ty.c_name(), expr(&array.init)),
             ty => format!("{} + ({})z", expr(&array.init), ty.c_name()),
         };
         writeln!(
@@ -238,7 +280,7 @@ fn written_outputs(kernel: &Kernel) -> BTreeSet<&'static str> {
         if let Expr::Call { args, .. } = expr {
             for arg in args {
                 if let Arg::Pointer(PointerArg::Element { array, .. }) = arg {
-                    for ty in Ty::ALL {
+                    for ty in Ty::MIXED {
                         if *array == format!("out_{}", ty.suffix()) {
                             found.insert(ty.suffix());
                         }
@@ -574,6 +616,10 @@ fn literal(lit: Lit) -> String {
             wrap_negative(format!("{}f", float_text(format!("{value:e}"), value == 0.0)))
         }
         Lit::Double(value) => wrap_negative(float_text(format!("{value:e}"), value == 0.0)),
+        Lit::Long(value) if value < 0 => format!("({value}L)"),
+        Lit::Long(value) => format!("{value}L"),
+        Lit::Short(value) => format!("((short){value})"),
+        Lit::UChar(value) => format!("((unsigned char){value})"),
     }
 }
 
@@ -630,7 +676,10 @@ pub fn expr(e: &Expr) -> String {
             match (op, ty) {
                 (UnOp::Neg, Ty::Int) => format!("((int)(0u - (unsigned)({a})))"),
                 (UnOp::Neg, Ty::UInt) => format!("(0u - ({a}))"),
+                (UnOp::Neg, Ty::Long) => format!("((long)(0ul - (unsigned long)({a})))"),
+                (UnOp::Neg, ty) if ty.is_promoted() => format!("(({})(-({a})))", ty.c_name()),
                 (UnOp::Neg, _) => format!("(-({a}))"),
+                (UnOp::BitNot, ty) if ty.is_promoted() => format!("(({})(~({a})))", ty.c_name()),
                 (UnOp::BitNot, _) => format!("(~({a}))"),
             }
         }
@@ -649,6 +698,9 @@ pub fn expr(e: &Expr) -> String {
                 (Ty::Float, Ty::UInt) => format!("lw_f2u({a})"),
                 (Ty::Double, Ty::Int) => format!("lw_d2i({a})"),
                 (Ty::Double, Ty::UInt) => format!("lw_d2u({a})"),
+                (Ty::Float | Ty::Double, Ty::Long | Ty::Short | Ty::UChar) => {
+                    format!("lw_{}2{}({a})", from.suffix(), to.suffix())
+                }
                 _ => format!("(({})({a}))", to.c_name()),
             }
         }
@@ -674,7 +726,29 @@ pub fn expr(e: &Expr) -> String {
 
 fn binary(op: BinOp, ty: Ty, a: &str, b: &str) -> String {
     let symbol = op.symbol();
+    if ty.is_promoted() {
+        // In `int`, where no operation of two such values overflows but a
+        // left shift of a negative one; the conversion back wraps.
+        let name = ty.c_name();
+        let mask = ty.bits() - 1;
+        return match op {
+            BinOp::Shl => format!("(({name})((unsigned)({a}) << (({b}) & {mask})))"),
+            BinOp::Shr => format!("(({name})(({a}) >> (({b}) & {mask})))"),
+            BinOp::Div | BinOp::Rem => format!("(({name})(({a}) {symbol} ((({b}) & 15) + 1)))"),
+            _ => format!("(({name})(({a}) {symbol} ({b})))"),
+        };
+    }
     match (ty, op) {
+        (Ty::Long, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) => {
+            let b = if op == BinOp::Shl {
+                format!("(({b}) & 63)")
+            } else {
+                format!("(unsigned long)({b})")
+            };
+            format!("((long)((unsigned long)({a}) {symbol} {b}))")
+        }
+        (Ty::Long, BinOp::Div | BinOp::Rem) => format!("(({a}) {symbol} ((({b}) & 15) + 1))"),
+        (Ty::Long, BinOp::Shr) => format!("(({a}) >> (({b}) & 63))"),
         (Ty::Int, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Shl) => {
             let b =
                 if op == BinOp::Shl { format!("(({b}) & 31)") } else { format!("(unsigned)({b})") };

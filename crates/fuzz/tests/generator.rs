@@ -4,7 +4,9 @@
 //! and run clean under UBSan (no undefined behaviour by construction).
 
 use lanewise_fuzz::ast::{stmt_blocks, Stmt};
-use lanewise_fuzz::gen::{draws_atomics, draws_guarded_divisions, generate_with, GenConfig};
+use lanewise_fuzz::gen::{
+    draws_atomics, draws_guarded_divisions, draws_mixed_widths, generate_with, GenConfig,
+};
 use lanewise_fuzz::{generate, print_program};
 use std::collections::BTreeSet;
 use std::fs;
@@ -70,11 +72,18 @@ fn atomic_seeds(count: usize) -> Vec<u64> {
         .collect()
 }
 
-/// Scans, atomics and guarded divisions draw from streams of their own: a
-/// program with none drawn is the one the seed gave before they were added.
+/// The first seeds whose programs compute in `long`, `short` and
+/// `unsigned char` too.
+fn mixed_width_seeds(count: usize) -> Vec<u64> {
+    (0..).filter(|seed| generate(*seed).mixed_widths).take(count).collect()
+}
+
+/// Scans, atomics, guarded divisions and mixed widths draw from streams of
+/// their own: a program with none drawn is the one the seed gave before
+/// they were added.
 #[test]
 fn optional_features_are_drawn_apart_and_well_formed() {
-    let (mut scans, mut atomics, mut divisions) = (0, 0, 0);
+    let (mut scans, mut atomics, mut divisions, mut mixed) = (0, 0, 0, 0);
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -82,11 +91,26 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         let has_scans = program.kernels.iter().any(|kernel| kernel.scan.is_some());
         atomics += usize::from(has_atomics);
         divisions += usize::from(text.contains(") != 0 && (") || text.contains(") != 0u) ?"));
-        if !has_scans && !draws_atomics(seed) && !draws_guarded_divisions(seed) {
+        assert_eq!(program.mixed_widths, draws_mixed_widths(seed), "seed {seed}");
+        assert_eq!(program.mixed_widths, text.contains("static long g_l[64];"), "seed {seed}");
+        if program.mixed_widths {
+            mixed += 1;
+        } else {
+            for name in ["long ", "short ", "unsigned char "] {
+                let declared = text.lines().filter(|line| line.trim_start().starts_with(name));
+                assert_eq!(declared.count(), 0, "seed {seed}: {name}without mixed widths");
+            }
+        }
+        if !has_scans
+            && !draws_atomics(seed)
+            && !draws_guarded_divisions(seed)
+            && !program.mixed_widths
+        {
             let plain = GenConfig {
                 scans: false,
                 atomics: false,
                 guarded_divisions: false,
+                mixed_widths: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -109,12 +133,13 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((20..=150).contains(&scans), "{scans} of 200 programs hold a scan");
     assert!((20..=150).contains(&atomics), "{atomics} of 200 programs hold atomics");
     assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
+    assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
 }
 
 #[test]
 fn programs_compile_without_ub_warnings() {
     let dir = scratch("warnings");
-    for seed in (0..24u64).chain(scan_seeds(6)).chain(atomic_seeds(6)) {
+    for seed in (0..24u64).chain(scan_seeds(6)).chain(atomic_seeds(6)).chain(mixed_width_seeds(8)) {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
         for openmp in [false, true] {
@@ -140,7 +165,7 @@ fn programs_compile_without_ub_warnings() {
 #[test]
 fn programs_run_clean_under_ubsan() {
     let dir = scratch("ubsan");
-    for seed in (0..6u64).chain(scan_seeds(2)).chain(atomic_seeds(2)) {
+    for seed in (0..6u64).chain(scan_seeds(2)).chain(atomic_seeds(2)).chain(mixed_width_seeds(4)) {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
         fs::write(&source, print_program(&generate(seed))).unwrap();
