@@ -1,4 +1,4 @@
-// expect-vectorized: 2
+// expect-vectorized: 3
 #include "lw_loops.h"
 NOINLINE float opaque_f(float x) { return x * 0.5f + 0.25f; }
 NOINLINE void float_reductions(const float *a, int n, double *out) {
@@ -28,6 +28,20 @@ NOINLINE float sum_min(float *a, const int *b, int n, float k) {
   }
   return s + m;
 }
+/* One max updated twice, written two ways (`v > m ? v : m`, then `m < w ?
+ * w : m`): LLVM keeps both comparisons' forms, one reduction (was refused
+ * as mixing two kinds of select-compare). */
+NOINLINE float max_twice(const float *a, int n) {
+  float m = -1e30f;
+  #pragma omp simd reduction(max:m)
+  for (int i = 0; i < n; i++) {
+    float v = opaque_f(a[i]);
+    if (v > m) m = v;
+    float w = a[i] * -3.0f;
+    if (m < w) m = w;
+  }
+  return m;
+}
 void lw_test(void) {
   static float a[LW_MAX]; static int b[LW_MAX]; double out[5]; int n;
   LW_FOR_TRIP_COUNTS(n) {
@@ -38,6 +52,7 @@ void lw_test(void) {
     lw_approx("fprod", n, out[2]);
     lw_exact_float("fmin", n, out[3]);
     lw_exact_float("fmax", n, out[4]);
+    lw_exact_float("max_twice", n, max_twice(a, n));
     lw_approx("sum_min", n, sum_min(a, b, n, 2.0f));
     lw_exact_array("sum_min.a", n, a, LW_MAX);
   }

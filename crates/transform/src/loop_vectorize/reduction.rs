@@ -94,6 +94,36 @@ impl SelectCompare {
     }
 }
 
+impl SelectCompare {
+    /// The same min/max as `select (x P m), x, m` with `P` =
+    /// [`SelectCompare::replaced_if`], and for integers with the strict
+    /// predicate (`x >= m ? x : m` and `x > m ? x : m` yield the same
+    /// integer): every way of writing one min/max is one kind, so a loop
+    /// updating `m` twice, written differently (`x < m ? x : m`, then `m > y
+    /// ? y : m`), is one reduction.
+    pub fn canonical(&self) -> SelectCompare {
+        let compare = match self.replaced_if() {
+            ComparePredicate::Int(pred) => ComparePredicate::Int(match pred {
+                IntPredicate::Sge => IntPredicate::Sgt,
+                IntPredicate::Sle => IntPredicate::Slt,
+                IntPredicate::Uge => IntPredicate::Ugt,
+                IntPredicate::Ule => IntPredicate::Ult,
+                other => other,
+            }),
+            float => float,
+        };
+        SelectCompare { compare, accumulator_on_left: false, accumulator_if_true: false }
+    }
+
+    /// The name of [`SelectCompare::replaced_if`]'s predicate (`slt`, `ogt`).
+    fn replaced_if_name(&self) -> &'static str {
+        match self.replaced_if() {
+            ComparePredicate::Int(pred) => pred.name(),
+            ComparePredicate::Float(pred, _) => pred.name(),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ComparePredicate {
     Int(IntPredicate),
@@ -252,7 +282,18 @@ impl ReductionKind {
         match self {
             ReductionKind::Binary(op) => op.name().to_owned(),
             ReductionKind::Intrinsic(name) => name.clone(),
-            ReductionKind::SelectCompare(_) => "select-compare min/max".to_owned(),
+            ReductionKind::SelectCompare(select) => {
+                let flags = match select.replaced_if() {
+                    ComparePredicate::Float(_, flags) if !flags.is_empty() => {
+                        " with fast-math flags"
+                    }
+                    _ => "",
+                };
+                format!(
+                    "select-compare min/max (m = x {} m ? x : m{flags})",
+                    select.replaced_if_name()
+                )
+            }
             ReductionKind::LastAssigned => "conditional last value".to_owned(),
         }
     }
@@ -561,9 +602,10 @@ fn min_max_select(
     if !arms_match || (accumulator != lhs && accumulator != rhs) {
         return None;
     }
-    Some(SelectCompare {
+    let written = SelectCompare {
         compare,
         accumulator_on_left: lhs == accumulator,
         accumulator_if_true: if_true == accumulator,
-    })
+    };
+    Some(written.canonical())
 }

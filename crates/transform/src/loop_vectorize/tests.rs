@@ -173,6 +173,22 @@ fn reductions_of_every_operator_are_recognized() {
             accumulator_if_true: false,
         })
     );
+    // Two updates writing the same min differently are one reduction.
+    let twice = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I32,
+        |b| b.iconst(Type::I32, 7),
+        |b, acc, x| {
+            let less = b.icmp(IntPredicate::Sle, x, acc);
+            let first = b.select(less, x, acc);
+            let one = b.iconst(Type::I32, 1);
+            let y = b.binary(BinaryOp::Add, x, one);
+            let greater = b.icmp(IntPredicate::Sgt, first, y);
+            b.select(greater, y, first)
+        },
+    );
+    assert_eq!(plan(&twice).unwrap().reductions[0].kind, *kind);
     // Identities: 0 for add, 1 for mul, none (idempotent) for min.
     assert_eq!(ReductionKind::Binary(BinaryOp::Add).identity(&Type::I32), Some(Constant::Int(0)));
     assert_eq!(ReductionKind::Binary(BinaryOp::Mul).identity(&Type::I32), Some(Constant::Int(1)));
