@@ -1,4 +1,4 @@
-// expect-vectorized: 3
+// expect-vectorized: 5
 #include "lw_loops.h"
 NOINLINE float opaque_f(float x) { return x * 0.5f + 0.25f; }
 NOINLINE void float_reductions(const float *a, int n, double *out) {
@@ -42,6 +42,34 @@ NOINLINE float max_twice(const float *a, int n) {
   }
   return m;
 }
+/* Min updates LLVM keeps as branches (a predictable branch is not
+ * speculated into a select): the conditional one joins the outer `if`'s
+ * join, a phi with three predecessors, and a second update is a select,
+ * which LLVM writes as `llvm.smin` (was refused as a recurrence, then as
+ * mixing `smin` and a select-compare). */
+NOINLINE int opaque_i(int x) { return x % 1000; }
+NOINLINE int nested_min(const int *b, int n) {
+  int m = 0x7fffffff;
+  #pragma omp simd reduction(min:m)
+  for (int i = 0; i < n; i++) {
+    int v = opaque_i(b[i]);
+    if (v > 0) {
+      int w = v * 3 - 7;
+      if (__builtin_expect(w < m, 0)) m = w;
+    }
+    m = v + 5 < m ? v + 5 : m;
+  }
+  return m;
+}
+NOINLINE float expected_fmin(const float *a, int n) {
+  float m = 1e30f;
+  #pragma omp simd reduction(min:m)
+  for (int i = 0; i < n; i++) {
+    float v = a[i] * (float)opaque_i(i);
+    if (__builtin_expect(v < m, 0)) m = v;
+  }
+  return m;
+}
 void lw_test(void) {
   static float a[LW_MAX]; static int b[LW_MAX]; double out[5]; int n;
   LW_FOR_TRIP_COUNTS(n) {
@@ -53,6 +81,8 @@ void lw_test(void) {
     lw_exact_float("fmin", n, out[3]);
     lw_exact_float("fmax", n, out[4]);
     lw_exact_float("max_twice", n, max_twice(a, n));
+    lw_exact_int("nested_min", n, nested_min(b, n));
+    lw_exact_float("expected_fmin", n, expected_fmin(a, n));
     lw_approx("sum_min", n, sum_min(a, b, n, 2.0f));
     lw_exact_array("sum_min.a", n, a, LW_MAX);
   }

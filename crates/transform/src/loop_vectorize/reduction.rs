@@ -65,6 +65,27 @@ pub enum ReductionKind {
     LastAssigned,
 }
 
+impl ReductionKind {
+    /// One kind for one operation however it is written: an integer
+    /// select-compare min/max (`x < m ? x : m`, `if (x < m) m = x`) is the
+    /// intrinsic (`llvm.smin.i32`) it computes, so a variable updated both
+    /// ways is one reduction. Float select-compares stay as written: their
+    /// NaN and signed-zero behaviour is the predicate's, not `minnum`'s.
+    fn canonical(self, ty: &Type) -> ReductionKind {
+        let ReductionKind::SelectCompare(pattern) = &self else { return self };
+        let ComparePredicate::Int(pred) = pattern.canonical().compare else { return self };
+        let Type::Int(bits) = ty else { return self };
+        let operation = match pred {
+            IntPredicate::Slt => "smin",
+            IntPredicate::Sgt => "smax",
+            IntPredicate::Ult => "umin",
+            IntPredicate::Ugt => "umax",
+            _ => return self,
+        };
+        ReductionKind::Intrinsic(format!("llvm.{operation}.i{bits}"))
+    }
+}
+
 /// The comparison of a select-based min/max, with the accumulator's role.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SelectCompare {
@@ -344,6 +365,7 @@ pub fn recognize_reduction(
     let feeds_update = values_feeding(func, in_loop, phi, update);
     let mut kind: Option<ReductionKind> = None;
     let mut set_kind = |new: ReductionKind| -> Result<(), String> {
+        let new = new.canonical(&ty);
         match &kind {
             None => {
                 kind = Some(new);
@@ -402,11 +424,18 @@ pub fn recognize_reduction(
                 InstData::Icmp { lhs, rhs, .. } | InstData::Fcmp { lhs, rhs, .. } => {
                     // Only as the comparison of a min/max select over its operands.
                     let compare = result.expect("comparisons have results");
-                    let only_min_max = users.get(&compare).into_iter().flatten().all(|select| {
-                        matches!(func.dfg.inst(*select), InstData::Select { cond, if_true, if_false, .. }
-                            if *cond == compare
-                                && ((*if_true == *lhs && *if_false == *rhs)
-                                    || (*if_true == *rhs && *if_false == *lhs)))
+                    let only_min_max = users.get(&compare).into_iter().flatten().all(|&user| {
+                        match func.dfg.inst(user) {
+                            InstData::Select { cond, if_true, if_false, .. } => {
+                                *cond == compare
+                                    && ((*if_true == *lhs && *if_false == *rhs)
+                                        || (*if_true == *rhs && *if_false == *lhs))
+                            }
+                            InstData::Branch { .. } => {
+                                decides_branch_min_max(func, in_loop, user, &feeds_update)
+                            }
+                            _ => false,
+                        }
                     });
                     if !only_min_max && feeds_update.contains(&compare) {
                         return Err(format!(
@@ -507,14 +536,25 @@ pub fn recognize_reduction(
     // (c) s += x`); one whose other operand is not a member either compares
     // it with the accumulator (min/max) or assigns a new value.
     let mut assignment = None;
+    let mut branch_form = false;
     for &member in &members {
         let Some(inst) = func.dfg.defining_inst(member) else { continue };
         match func.dfg.inst(inst) {
-            InstData::Phi { incoming, .. }
-                if member != phi
-                    && incoming.iter().any(|(_, value)| !member_set.contains(value)) =>
-            {
-                assignment.get_or_insert(member);
+            InstData::Phi { incoming, .. } if member != phi => {
+                for &(block, value) in incoming {
+                    if member_set.contains(&value) {
+                        continue;
+                    }
+                    match branch_min_max(func, in_loop, inst, block) {
+                        Some((pattern, compared)) if member_set.contains(&compared) => {
+                            set_kind(ReductionKind::SelectCompare(pattern))?;
+                            branch_form = true;
+                        }
+                        _ => {
+                            assignment.get_or_insert(member);
+                        }
+                    }
+                }
             }
             InstData::Select { cond, if_true, if_false, flags } => {
                 let (true_member, false_member) =
@@ -546,6 +586,14 @@ pub fn recognize_reduction(
         (None, None) => return Err("it is never updated".to_owned()),
     };
     let scan = !scan_reads.is_empty();
+    if scan && branch_form {
+        return Err(format!(
+            "its running value is read, and a min/max update of it is written as a branch \
+             (`if (x < {0}) {0} = x` with more code in the branch or other paths to the join): \
+             a scan of that form is not supported",
+            name(phi)
+        ));
+    }
     if scan {
         super::scan::check_scan_shape(phi, update, &kind, &ty, &members, &scan_reads)?;
     }
@@ -578,6 +626,104 @@ fn values_feeding(
         });
     }
     feeding
+}
+
+/// A min/max update written as a branch, as LLVM leaves `if (x < m) m =
+/// x;` when the join block has other predecessors (or the branch holds
+/// more code):
+///
+/// ```text
+/// decide: c = fcmp olt x, m ; br c, assign, join   (or the arms swapped)
+/// assign: ... ; br join                             (`decide` its only predecessor)
+/// join:   r = phi [x, assign], [m, decide], ...
+/// ```
+///
+/// On the edge from `assign` the phi `r` (`join_phi`) takes `x` exactly
+/// where `select c, x, m` would take it (and `m` on the edge from
+/// `decide`), so its incoming from `assign` is a select-compare update of
+/// `m`. The branch must decide nothing else: `assign` has no side effects
+/// and every other phi of `join` takes the same value from both edges, or
+/// the comparison with the running value would be observable (`if (x < m)
+/// { m = x; out[i] = 1; }` reads the order-dependent running minimum).
+/// Returns the [`SelectCompare`] and `m`.
+fn branch_min_max(
+    func: &Function,
+    in_loop: &HashSet<Block>,
+    join_phi: Inst,
+    assign: Block,
+) -> Option<(SelectCompare, Value)> {
+    let join = func.layout.inst_block(join_phi)?;
+    let InstData::Phi { incoming, .. } = func.dfg.inst(join_phi) else { return None };
+    let incoming_from = |incoming: &[(Block, Value)], pred: Block| {
+        incoming.iter().find(|(block, _)| *block == pred).map(|&(_, value)| value)
+    };
+    let x = incoming_from(incoming, assign)?;
+    let jumps_to_join = func.terminator(assign).is_some_and(
+        |term| matches!(func.dfg.inst(term), InstData::Jump { dest } if *dest == join),
+    );
+    if !jumps_to_join {
+        return None;
+    }
+    let [decide] = loop_predecessors(func, in_loop, assign)[..] else { return None };
+    let InstData::Branch { cond, then_dest, else_dest } = func.dfg.inst(func.terminator(decide)?)
+    else {
+        return None;
+    };
+    let assign_if_true = match (*then_dest == assign, *else_dest == assign) {
+        (true, false) if *else_dest == join => true,
+        (false, true) if *then_dest == join => false,
+        _ => return None,
+    };
+    let m = incoming_from(incoming, decide)?;
+    if m == x {
+        return None;
+    }
+    let assign_is_pure =
+        func.layout.block_insts(assign).iter().all(|&inst| !func.dfg.inst(inst).has_side_effects());
+    let decides_only_the_update =
+        func.layout.block_insts(join).iter().all(|&inst| match func.dfg.inst(inst) {
+            InstData::Phi { incoming, .. } if inst != join_phi => {
+                incoming_from(incoming, assign) == incoming_from(incoming, decide)
+            }
+            _ => true,
+        });
+    if !assign_is_pure || !decides_only_the_update {
+        return None;
+    }
+    let (if_true, if_false) = if assign_if_true { (x, m) } else { (m, x) };
+    let pattern = min_max_select(func, *cond, if_true, if_false, m, FastMathFlags::default())?;
+    Some((pattern, m))
+}
+
+/// Whether the conditional branch `branch` decides a [`branch_min_max`]
+/// update whose phi the reduction's update depends on.
+fn decides_branch_min_max(
+    func: &Function,
+    in_loop: &HashSet<Block>,
+    branch: Inst,
+    feeds_update: &HashSet<Value>,
+) -> bool {
+    let InstData::Branch { then_dest, else_dest, .. } = func.dfg.inst(branch) else {
+        return false;
+    };
+    [(*then_dest, *else_dest), (*else_dest, *then_dest)].into_iter().any(|(assign, join)| {
+        func.layout.block_insts(join).iter().any(|&inst| {
+            matches!(func.dfg.inst(inst), InstData::Phi { .. })
+                && func.dfg.result(inst).is_some_and(|phi| feeds_update.contains(&phi))
+                && branch_min_max(func, in_loop, inst, assign).is_some()
+        })
+    })
+}
+
+/// The blocks of the loop whose terminator names `block` as a successor.
+fn loop_predecessors(func: &Function, in_loop: &HashSet<Block>, block: Block) -> Vec<Block> {
+    let mut predecessors: Vec<Block> = in_loop
+        .iter()
+        .copied()
+        .filter(|&candidate| func.successors(candidate).contains(&block))
+        .collect();
+    predecessors.sort();
+    predecessors
 }
 
 /// `select (cmp a, b), a, b` (or with swapped arms) where `accumulator` is one

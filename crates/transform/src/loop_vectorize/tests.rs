@@ -164,15 +164,9 @@ fn reductions_of_every_operator_are_recognized() {
             b.select(less, x, acc)
         },
     );
+    // An integer select-compare is the intrinsic it computes.
     let kind = &plan(&select).unwrap().reductions[0].kind;
-    assert_eq!(
-        *kind,
-        ReductionKind::SelectCompare(reduction::SelectCompare {
-            compare: reduction::ComparePredicate::Int(IntPredicate::Slt),
-            accumulator_on_left: false,
-            accumulator_if_true: false,
-        })
-    );
+    assert_eq!(*kind, ReductionKind::Intrinsic("llvm.smin.i32".to_owned()));
     // Two updates writing the same min differently are one reduction.
     let twice = marked_loop(
         1,
@@ -189,6 +183,27 @@ fn reductions_of_every_operator_are_recognized() {
         },
     );
     assert_eq!(plan(&twice).unwrap().reductions[0].kind, *kind);
+    // So are an intrinsic and a select computing the same min.
+    let mixed = marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I32,
+        |b| b.iconst(Type::I32, 7),
+        |b, acc, x| {
+            let call = b.call(
+                Callee::Direct("llvm.smin.i32".to_owned()),
+                vec![x, acc],
+                Type::I32,
+                CallEffects::Pure,
+            );
+            let first = b.func.dfg.result(call).unwrap();
+            let one = b.iconst(Type::I32, 1);
+            let y = b.binary(BinaryOp::Add, x, one);
+            let less = b.icmp(IntPredicate::Slt, y, first);
+            b.select(less, y, first)
+        },
+    );
+    assert_eq!(plan(&mixed).unwrap().reductions[0].kind, *kind);
     // Identities: 0 for add, 1 for mul, none (idempotent) for min.
     assert_eq!(ReductionKind::Binary(BinaryOp::Add).identity(&Type::I32), Some(Constant::Int(0)));
     assert_eq!(ReductionKind::Binary(BinaryOp::Mul).identity(&Type::I32), Some(Constant::Int(1)));
@@ -984,4 +999,73 @@ fn neutral_elements_never_win() {
     assert_eq!(unordered.neutral(&Type::F32), None);
     let equal = select(int(IntPredicate::Eq), false, false);
     assert_eq!(equal.neutral(&Type::I32), None);
+}
+
+/// `if (x > 0) { if (x < m) m = x; }` with the inner `if` kept as a
+/// branch to the join of the outer one (three predecessors), optionally
+/// with a call `sink(x)` in the assigning block or a second phi that the
+/// comparison decides (`flag = x < m`, passed to `sink` after the join).
+fn loop_with_branch_min(store_in_branch: bool, flag_decided: bool) -> Function {
+    marked_loop(
+        1,
+        IntPredicate::Slt,
+        Type::I32,
+        |b| b.iconst(Type::I32, 1000),
+        |b, acc, x| {
+            let outer = b.current_block().unwrap();
+            let decide = b.create_block(Some("decide"));
+            let assign = b.create_block(Some("assign"));
+            let join = b.create_block(Some("join"));
+            let zero = b.iconst(Type::I32, 0);
+            let positive = b.icmp(IntPredicate::Sgt, x, zero);
+            b.branch(positive, decide, join);
+            b.switch_to_block(decide);
+            let less = b.icmp(IntPredicate::Slt, x, acc);
+            b.branch(less, assign, join);
+            b.switch_to_block(assign);
+            if store_in_branch {
+                b.call(
+                    Callee::Direct("sink".to_owned()),
+                    vec![x],
+                    Type::Void,
+                    CallEffects::SideEffects,
+                );
+            }
+            b.jump(join);
+            b.switch_to_block(join);
+            let updated = b.phi(Type::I32, vec![(outer, acc), (decide, acc), (assign, x)]);
+            if flag_decided {
+                let one = b.iconst(Type::I32, 1);
+                let flag = b.phi(Type::I32, vec![(outer, zero), (decide, zero), (assign, one)]);
+                b.call(
+                    Callee::Direct("sink".to_owned()),
+                    vec![flag],
+                    Type::Void,
+                    CallEffects::SideEffects,
+                );
+            }
+            updated
+        },
+    )
+}
+
+#[test]
+fn min_updates_written_as_branches_are_select_compare_reductions() {
+    let plan = plan(&loop_with_branch_min(false, false)).unwrap();
+    assert_eq!(plan.reductions[0].kind, ReductionKind::Intrinsic("llvm.smin.i32".to_owned()));
+    assert!(!plan.reductions[0].scan);
+}
+
+/// A branch whose comparison with the running minimum decides more than
+/// the update (a call, another value) makes the order of updates
+/// observable: a recurrence, not a reduction.
+#[test]
+fn min_branches_deciding_more_than_the_update_are_refused() {
+    for (store_in_branch, flag_decided) in [(true, false), (false, true)] {
+        let refusal = plan(&loop_with_branch_min(store_in_branch, flag_decided)).unwrap_err();
+        assert!(
+            refusal.message.contains("a recurrence across iterations"),
+            "store {store_in_branch}, flag {flag_decided}: {refusal}"
+        );
+    }
 }
