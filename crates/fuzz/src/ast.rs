@@ -658,11 +658,25 @@ pub struct Kernel {
     pub reductions: Vec<Reduction>,
     pub scan: Option<ScanPhase>,
     pub lastprivates: Vec<LastPrivate>,
+    /// `linear(j:step)` variables (never in a scan kernel).
+    pub linears: Vec<LinearVar>,
     /// The element type of `out_T`, which `OutStore` writes.
     pub out_ty: Ty,
     pub locals: Vec<Local>,
     pub arrays: Vec<PrivateArray>,
     pub body: Vec<Stmt>,
+}
+
+/// `int j = start;` before an omp simd loop with `linear(j:step)`: the
+/// body reads `j` (`start + step * i` in iteration `i`, also as the base
+/// of linear call arguments) and ends with `j += step;`, which runs on
+/// every iteration (the kernel has no `continue`); `j` is printed after
+/// the loop (`start + step * n`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct LinearVar {
+    pub name: String,
+    pub start: i32,
+    pub step: i32,
 }
 
 #[derive(Clone, Debug, PartialEq)]

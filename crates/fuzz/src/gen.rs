@@ -32,6 +32,8 @@ pub struct GenConfig {
     /// Divisions through trapping helpers behind a test of the divisor
     /// ([`Expr::GuardedDiv`], in some programs).
     pub guarded_divisions: bool,
+    /// `linear(j:step)` variables in omp simd loops (in some kernels).
+    pub linear_vars: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -50,6 +52,7 @@ impl Default for GenConfig {
             atomics: true,
             guarded_divisions: true,
             mixed_widths: true,
+            linear_vars: true,
         }
     }
 }
@@ -85,8 +88,23 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     // The first kernel never is one: it can hold any call (see
     // `call_the_uncalled`).
     let mut scan_rng = Rng::new(seed ^ 0x5ca7_0000_0000_0000);
+    // So do the `linear(j:step)` variables of the other kernels.
+    let mut linear_rng = Rng::new(seed ^ 0x11ea_0000_0000_0000);
     let mut kernels: Vec<Kernel> = (0..kernel_count)
-        .map(|k| generator.kernel(k > 0 && config.scans && scan_rng.chance(25)))
+        .map(|k| {
+            let scan = k > 0 && config.scans && scan_rng.chance(25);
+            let linears = if !scan && config.linear_vars && linear_rng.chance(30) {
+                (0..linear_rng.range(1, 2))
+                    .map(|_| {
+                        let start = linear_rng.range(-8, 20) as i32;
+                        (start, *linear_rng.pick(&[1, 2, 3, 4, -1, -2]))
+                    })
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            generator.kernel(scan, &linears)
+        })
         .collect();
     generator.call_the_uncalled(&mut kernels);
     Program { seed, n, mixed_widths, functions: generator.functions, kernels }
@@ -310,16 +328,29 @@ impl Generator {
     }
 
     /// An omp simd kernel; with `scan`, its reductions are `inscan` ones
-    /// (see [`ScanPhase`]).
-    fn kernel(&mut self, scan: bool) -> Kernel {
+    /// (see [`ScanPhase`]); `linears` are the (start, step) of its
+    /// `linear(j:step)` variables.
+    fn kernel(&mut self, scan: bool, linears: &[(i32, i32)]) -> Kernel {
         let name = self.name("kernel");
         let mut scope = self.global_scope();
         scope.kernel = true;
-        scope.continue_ok = !scan;
+        // A scan's input phase and a linear variable's increment end
+        // every iteration.
+        scope.continue_ok = !scan && linears.is_empty();
         scope.callable = self.functions.len();
         scope.vars.push(Var { name: "i".into(), ty: Ty::Int, assignable: false, uniform: false });
         scope.vars.push(Var { name: "n".into(), ty: Ty::Int, assignable: false, uniform: true });
         scope.linear_bases.push(("i".into(), 1));
+        let linears: Vec<LinearVar> = linears
+            .iter()
+            .map(|&(start, step)| LinearVar { name: self.name("j"), start, step })
+            .collect();
+        for linear in &linears {
+            let var =
+                Var { name: linear.name.clone(), ty: Ty::Int, assignable: false, uniform: false };
+            scope.vars.push(var);
+            scope.linear_bases.push((linear.name.clone(), linear.step));
+        }
         let mut reductions = Vec::new();
         let reduction_count =
             if scan { self.rng.range(1, 2) as usize } else { self.rng.weighted(&[20, 40, 25, 15]) };
@@ -393,6 +424,7 @@ impl Generator {
             reductions,
             scan,
             lastprivates,
+            linears,
             out_ty,
             locals,
             arrays,

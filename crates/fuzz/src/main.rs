@@ -68,6 +68,9 @@ struct Cli {
     /// Generate no `long`, `short` and `unsigned char` values.
     #[arg(long)]
     no_mixed_widths: bool,
+    /// Generate no `linear(j:step)` variables in omp simd loops.
+    #[arg(long)]
+    no_linear_vars: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -130,6 +133,7 @@ fn main() -> ExitCode {
         atomics: !cli.no_atomics,
         guarded_divisions: !cli.no_guarded_divisions,
         mixed_widths: !cli.no_mixed_widths,
+        linear_vars: !cli.no_linear_vars,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

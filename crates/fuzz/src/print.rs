@@ -334,6 +334,9 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
         )
         .unwrap();
     }
+    for linear in &kernel.linears {
+        writeln!(out, "    int {} = {};", linear.name, literal(Lit::Int(linear.start))).unwrap();
+    }
     let outputs = written_outputs(kernel);
     for suffix in &outputs {
         writeln!(out, "    memset(out_{suffix}, 0, sizeof out_{suffix});").unwrap();
@@ -359,6 +362,9 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
         let names: Vec<&str> = kernel.lastprivates.iter().map(|last| last.name.as_str()).collect();
         write!(pragma, " lastprivate({})", names.join(", ")).unwrap();
     }
+    for linear in &kernel.linears {
+        write!(pragma, " linear({}:{})", linear.name, linear.step).unwrap();
+    }
     if let Some(simdlen) = kernel.simdlen {
         write!(pragma, " simdlen({simdlen})").unwrap();
     }
@@ -374,6 +380,10 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
         None => {
             print_locals(out, 2, &kernel.locals, &kernel.arrays);
             print_block(out, 2, &kernel.body);
+            for linear in &kernel.linears {
+                writeln!(out, "        {} += {};", linear.name, literal(Lit::Int(linear.step)))
+                    .unwrap();
+            }
         }
         Some(scan) if scan.inclusive => {
             print_block(out, 2, &scan.updates);
@@ -426,6 +436,10 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
             kernel.name, reduction.name, reduction.name
         )
         .unwrap();
+    }
+    for linear in &kernel.linears {
+        writeln!(out, "    lw_print_i(\"{} {}\", n, {});", kernel.name, linear.name, linear.name)
+            .unwrap();
     }
     for last in &kernel.lastprivates {
         writeln!(

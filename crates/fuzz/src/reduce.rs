@@ -542,6 +542,13 @@ fn knobs(program: &Program) -> Vec<Program> {
                 });
             }
         }
+        for (j, linear) in kernel.linears.iter().enumerate() {
+            if !names.contains(&linear.name) {
+                with(&|p: &mut Program| {
+                    p.kernels[k].linears.remove(j);
+                });
+            }
+        }
         for (j, reduction) in kernel.reductions.iter().enumerate() {
             if !names.contains(&reduction.name) {
                 with(&|p: &mut Program| {

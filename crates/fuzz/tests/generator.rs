@@ -78,12 +78,20 @@ fn mixed_width_seeds(count: usize) -> Vec<u64> {
     (0..).filter(|seed| generate(*seed).mixed_widths).take(count).collect()
 }
 
-/// Scans, atomics, guarded divisions and mixed widths draw from streams of
-/// their own: a program with none drawn is the one the seed gave before
-/// they were added.
+/// The first seeds whose programs hold `linear(j:step)` variables.
+fn linear_seeds(count: usize) -> Vec<u64> {
+    (0..)
+        .filter(|seed| generate(*seed).kernels.iter().any(|kernel| !kernel.linears.is_empty()))
+        .take(count)
+        .collect()
+}
+
+/// Scans, atomics, guarded divisions, mixed widths and linear variables
+/// draw from streams of their own: a program with none drawn is the one
+/// the seed gave before they were added.
 #[test]
 fn optional_features_are_drawn_apart_and_well_formed() {
-    let (mut scans, mut atomics, mut divisions, mut mixed) = (0, 0, 0, 0);
+    let (mut scans, mut atomics, mut divisions, mut mixed, mut linears) = (0, 0, 0, 0, 0);
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -101,7 +109,21 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 assert_eq!(declared.count(), 0, "seed {seed}: {name}without mixed widths");
             }
         }
+        let has_linears = program.kernels.iter().any(|kernel| !kernel.linears.is_empty());
+        linears += usize::from(has_linears);
+        for kernel in program.kernels.iter().filter(|kernel| !kernel.linears.is_empty()) {
+            assert!(kernel.scan.is_none(), "seed {seed}: linear variables in a scan");
+            assert!(
+                !continues_outer_loop(&kernel.body),
+                "seed {seed}: `continue` skips a linear variable's increment"
+            );
+            for linear in &kernel.linears {
+                let clause = format!(" linear({}:{})", linear.name, linear.step);
+                assert!(text.contains(&clause), "seed {seed}: no `{clause}`");
+            }
+        }
         if !has_scans
+            && !has_linears
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -111,6 +133,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 atomics: false,
                 guarded_divisions: false,
                 mixed_widths: false,
+                linear_vars: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -134,12 +157,18 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((20..=150).contains(&atomics), "{atomics} of 200 programs hold atomics");
     assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
     assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
+    assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");
 }
 
 #[test]
 fn programs_compile_without_ub_warnings() {
     let dir = scratch("warnings");
-    for seed in (0..24u64).chain(scan_seeds(6)).chain(atomic_seeds(6)).chain(mixed_width_seeds(8)) {
+    for seed in (0..24u64)
+        .chain(scan_seeds(6))
+        .chain(atomic_seeds(6))
+        .chain(mixed_width_seeds(8))
+        .chain(linear_seeds(6))
+    {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
         for openmp in [false, true] {
@@ -165,7 +194,12 @@ fn programs_compile_without_ub_warnings() {
 #[test]
 fn programs_run_clean_under_ubsan() {
     let dir = scratch("ubsan");
-    for seed in (0..6u64).chain(scan_seeds(2)).chain(atomic_seeds(2)).chain(mixed_width_seeds(4)) {
+    for seed in (0..6u64)
+        .chain(scan_seeds(2))
+        .chain(atomic_seeds(2))
+        .chain(mixed_width_seeds(4))
+        .chain(linear_seeds(3))
+    {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
         fs::write(&source, print_program(&generate(seed))).unwrap();
