@@ -9,8 +9,8 @@ out=target/demo
 mkdir -p "$out"
 echo "== compiling demo/kernels.c with clang-22 -O3 -march=native -fopenmp-simd"
 clang-22 -O3 -march=native -fopenmp-simd -S -emit-llvm demo/kernels.c -o "$out/kernels.ll"
-echo "== vectorizing with lanewise (declare-simd mode)"
-target/release/lanewise "$out/kernels.ll" -o "$out/kernels.vec.ll"
+echo "== vectorizing with lanewise (declare-simd mode, --vector-math libmvec: libm calls within 4 ulp)"
+target/release/lanewise --vector-math libmvec "$out/kernels.ll" -o "$out/kernels.vec.ll"
 grep -o '^define [^@]*@_ZGV[A-Za-z0-9_]*' "$out/kernels.vec.ll" | sed 's/.*@/   produced /'
 clang-22 -O3 -march=native -c "$out/kernels.vec.ll" -o "$out/kernels.o"
 clang-22 -O3 -march=native demo/driver.c "$out/kernels.o" -lmvec -lm -o "$out/demo"

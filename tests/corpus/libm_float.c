@@ -1,7 +1,7 @@
-// Covers: float libm calls that a vectorizer may map to glibc libmvec
-// (sinf, cosf, expf, logf, powf), one function each; libmvec may differ
-// from the scalar libm by a few ulp.
-// lanewise-test: ulp=4
+// Covers: float libm calls (sinf, cosf, expf, logf, powf), one function
+// each, compiled without fast-math: the calls are not marked `afn`, so
+// Lanewise's default `--vector-math auto` calls libm per lane and the
+// results are bit-exact (libm_float_approx.c: the same with libmvec).
 #include <math.h>
 
 #pragma omp declare simd notinbranch

@@ -355,9 +355,12 @@ pub struct Invocation {
     pub remarks_passed: bool,
     /// `-Rpass-missed=lanewise`.
     pub remarks_missed: bool,
-    /// `-ffast-math`, `-funsafe-math-optimizations` or `-fveclib=libmvec`
-    /// (the last of each pair wins).
-    pub approximate_math: bool,
+    /// How libm calls are vectorized: `-fveclib=libmvec` asks for libmvec
+    /// everywhere (`-fveclib=none` undoes it; the last wins); otherwise
+    /// each call as its fast-math flags say ([`VectorMath::Auto`]: clang
+    /// marks calls `afn` under `-ffast-math`, `-funsafe-math-optimizations`
+    /// and `-fapprox-func`).
+    pub vector_math: VectorMath,
     /// `-w`: no warnings.
     pub no_warnings: bool,
 }
@@ -461,7 +464,7 @@ pub fn parse_arguments(arguments: &[String]) -> Invocation {
         pass_through: None,
         remarks_passed: false,
         remarks_missed: false,
-        approximate_math: false,
+        vector_math: VectorMath::Auto,
         no_warnings: false,
     };
     let mut language: Option<String> = None;
@@ -577,12 +580,8 @@ fn note_semantics(invocation: &mut Invocation, argument: &str) {
         invocation.remarks_missed |= remark_regex_matches_lanewise(regex);
     }
     match argument {
-        "-ffast-math" | "-Ofast" | "-funsafe-math-optimizations" | "-fveclib=libmvec" => {
-            invocation.approximate_math = true
-        }
-        "-fno-fast-math" | "-fno-unsafe-math-optimizations" | "-fveclib=none" => {
-            invocation.approximate_math = false
-        }
+        "-fveclib=libmvec" => invocation.vector_math = VectorMath::Libmvec,
+        "-fveclib=none" => invocation.vector_math = VectorMath::Auto,
         "-w" => invocation.no_warnings = true,
         _ => {}
     }
@@ -1000,11 +999,7 @@ impl Driver {
             // Variants whose definition may live in a file compiled without
             // the pragma on it get a weak per-lane fallback.
             weak_variant_fallbacks: true,
-            vector_math: if self.invocation.approximate_math {
-                VectorMath::Libmvec
-            } else {
-                VectorMath::Exact
-            },
+            vector_math: self.invocation.vector_math,
             // The Lanewise verifier after every pass: a function that breaks an
             // invariant is skipped (left scalar) instead of miscompiled.
             verify_each: true,
@@ -1552,11 +1547,12 @@ mod tests {
     }
 
     #[test]
-    fn approximate_math_follows_the_last_flag() {
-        assert!(!parse("-O3 a.c").approximate_math);
-        assert!(parse("-ffast-math a.c").approximate_math);
-        assert!(parse("-fveclib=libmvec a.c").approximate_math);
-        assert!(!parse("-ffast-math -fno-fast-math a.c").approximate_math);
+    fn vector_math_follows_the_calls_unless_libmvec_is_asked_for() {
+        assert_eq!(parse("-O3 a.c").vector_math, VectorMath::Auto);
+        // `-ffast-math` marks the calls `afn`: `auto` uses libmvec for them.
+        assert_eq!(parse("-ffast-math a.c").vector_math, VectorMath::Auto);
+        assert_eq!(parse("-fveclib=libmvec a.c").vector_math, VectorMath::Libmvec);
+        assert_eq!(parse("-fveclib=libmvec -fveclib=none a.c").vector_math, VectorMath::Auto);
     }
 
     #[test]

@@ -164,7 +164,7 @@ impl Default for Options {
     fn default() -> Self {
         Options {
             mode: Mode::DeclareSimd,
-            vector_math: VectorMath::Libmvec,
+            vector_math: VectorMath::Auto,
             linearize: LinearizeMode::Partial,
             boscc: true,
             dump_after: None,

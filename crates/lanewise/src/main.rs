@@ -75,7 +75,7 @@ struct Cli {
     stats: bool,
 
     /// How calls to libm functions are vectorized.
-    #[arg(long, value_enum, default_value_t = VectorMathArg::Libmvec)]
+    #[arg(long, value_enum, default_value_t = VectorMathArg::Auto)]
     vector_math: VectorMathArg,
 
     /// Print the IR after this pass to stderr (`all` for every pass).
@@ -183,6 +183,9 @@ enum LinearizeArg {
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
 enum VectorMathArg {
+    /// libmvec for calls marked `afn` (clang's -ffast-math and
+    /// -funsafe-math-optimizations), exact per-lane calls for the others.
+    Auto,
     /// Use glibc libmvec variants where one exists (up to 4 ulp from scalar libm).
     Libmvec,
     /// Call the scalar libm function once per lane (bit-exact with scalar code).
@@ -286,6 +289,7 @@ fn run(cli: Cli) -> Result<(), String> {
     let options = Options {
         mode,
         vector_math: match cli.vector_math {
+            VectorMathArg::Auto => VectorMath::Auto,
             VectorMathArg::Libmvec => VectorMath::Libmvec,
             VectorMathArg::Exact => VectorMath::Exact,
         },

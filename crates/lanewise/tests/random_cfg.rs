@@ -798,8 +798,13 @@ fn modules_to_run() -> Vec<(Kernel, Vec<u64>)> {
             }
             let path = directory.join(format!("{name}.ll"));
             std::fs::write(&path, random_module(&chunk)).expect("write the random module");
-            let kernel =
-                Kernel { name, path, compare: CompareOptions::default(), gcc_caller: false };
+            let kernel = Kernel {
+                name,
+                path,
+                compare: CompareOptions::default(),
+                gcc_caller: false,
+                approx_func: false,
+            };
             Some((kernel, chunk))
         })
         .collect()

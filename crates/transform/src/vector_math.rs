@@ -14,7 +14,8 @@
 //! * **glibc libmvec** ([`libmvec_variant`]): `sinf` at 8 lanes on AVX2 is
 //!   `_ZGVdN8v_sinf`. The variants are *not* bit-exact with the scalar libm
 //!   (glibc documents at most 4 ulp) and do not set `errno`, so they are only
-//!   used when [`VectorMath::Libmvec`] is selected. Each ISA has exactly one
+//!   used where the user allowed it: [`VectorMath::Libmvec`] for every call,
+//!   [`VectorMath::Auto`] for calls marked `afn`. Each ISA has exactly one
 //!   width per element type (the register width); a wider vectorization
 //!   factor is split into several calls ([`LibmvecVariant::calls`]).
 //!
@@ -24,7 +25,7 @@
 //! returns through pointers).
 
 use lanewise_ir::vfabi::Isa;
-use lanewise_ir::Type;
+use lanewise_ir::{FastMathFlags, Type};
 
 /// How calls to math functions are widened.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
@@ -34,9 +35,27 @@ pub enum VectorMath {
     /// exact).
     #[default]
     Exact,
+    /// Each call as its fast-math flags allow: libmvec where the call
+    /// carries `afn` (approximate functions: clang sets it under
+    /// `-ffast-math`, `-funsafe-math-optimizations`, `-fapprox-func` and
+    /// `#pragma float_control`), exact otherwise. The IR says what the user
+    /// allowed, call by call.
+    Auto,
     /// Use glibc's libmvec variants where one exists for the ISA and element
     /// type (up to 4 ulp from the scalar libm; `errno` is not set).
     Libmvec,
+}
+
+impl VectorMath {
+    /// Whether a math call with fast-math `flags` may become a libmvec call
+    /// (up to 4 ulp from the scalar libm).
+    pub fn allows_libmvec(self, flags: FastMathFlags) -> bool {
+        match self {
+            VectorMath::Exact => false,
+            VectorMath::Auto => flags.afn,
+            VectorMath::Libmvec => true,
+        }
+    }
 }
 
 /// The LLVM name suffix of a type in an overloaded intrinsic name

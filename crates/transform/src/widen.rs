@@ -59,7 +59,7 @@
 //!   copies, lane i's copy at `base + i*stride`.
 //! * Calls: pure or read-only calls with uniform arguments stay scalar;
 //!   elementwise intrinsics become their vector form; libm calls become
-//!   libmvec calls under [`VectorMath::Libmvec`] ([`crate::vector_math`]);
+//!   libmvec calls where [`VectorMath::allows_libmvec`] ([`crate::vector_math`]);
 //!   calls of functions with vector variants (`declare simd`, GCC clones)
 //!   call a fitting variant ([`calls`]); everything else is duplicated per
 //!   lane in lane order 0..W-1 (6.4.4).
@@ -1075,7 +1075,7 @@ impl<'a> Widener<'a> {
         effects: CallEffects,
         flags: FastMathFlags,
     ) -> Result<Option<Value>, WidenError> {
-        let libmvec_enabled = self.config.vector_math == VectorMath::Libmvec;
+        let libmvec_enabled = self.config.vector_math.allows_libmvec(flags);
         let (isa, width) = (self.config.isa, self.width);
         if let Some(intrinsic) = vector_intrinsic(name, ret_ty, width) {
             if effects == CallEffects::SideEffects {

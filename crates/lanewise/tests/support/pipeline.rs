@@ -42,6 +42,10 @@ pub struct Kernel {
     pub compare: CompareOptions,
     /// `// lanewise-test: gcc-caller`: also run the GCC-compiled caller test.
     pub gcc_caller: bool,
+    /// `// lanewise-test: approx-func`: compile with `-fapprox-func` (calls
+    /// marked `afn`), so libm calls become libmvec calls, which the test
+    /// checks are there.
+    pub approx_func: bool,
 }
 
 pub fn corpus_directory() -> PathBuf {
@@ -71,6 +75,7 @@ pub fn discover_kernels() -> Vec<Kernel> {
         let source = fs::read_to_string(&path).expect("readable kernel");
         let mut compare = CompareOptions::default();
         let mut gcc_caller = false;
+        let mut approx_func = false;
         for line in source.lines() {
             let Some((_, options)) = line.split_once("lanewise-test:") else { continue };
             for option in options.split_whitespace() {
@@ -82,13 +87,15 @@ pub fn discover_kernels() -> Vec<Kernel> {
                     compare.nan_bits = true;
                 } else if option == "gcc-caller" {
                     gcc_caller = true;
+                } else if option == "approx-func" {
+                    approx_func = true;
                 } else {
                     panic!("{}: unknown lanewise-test option `{option}`", path.display());
                 }
             }
         }
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        kernels.push(Kernel { name, path, compare, gcc_caller });
+        kernels.push(Kernel { name, path, compare, gcc_caller, approx_func });
     }
     kernels.sort_by(|a, b| a.name.cmp(&b.name));
     kernels
@@ -340,6 +347,11 @@ fn collect_driver_results(
     let _ = variants;
 }
 
+/// The libm functions of the corpus kernels, whose `_ZGV` variants are
+/// glibc's libmvec (`_ZGVdN8v_sinf`).
+const LIBM_FUNCTIONS: &[&str] =
+    &["sin", "sinf", "cos", "cosf", "exp", "expf", "log", "logf", "pow", "powf"];
+
 /// Options of a lanewise case.
 pub struct LanewiseCase<'a> {
     pub kernel: &'a Kernel,
@@ -374,23 +386,37 @@ fn lanewise_case_steps(
     let kernel_path = case.kernel.path.to_string_lossy().into_owned();
     let include = format!("-I{}", corpus_directory().display());
     let spmd_include = format!("-I{}", spmd_header_directory().display());
-    workspace.run(
-        CLANG,
-        &[
-            case.optimization,
-            "-fopenmp-simd",
-            NO_FMA_CONTRACTION,
-            "-S",
-            "-emit-llvm",
-            &include,
-            &spmd_include,
-            &kernel_path,
-            "-o",
-            "scalar.ll",
-        ],
-    )?;
+    let mut clang_args = vec![case.optimization, "-fopenmp-simd", NO_FMA_CONTRACTION];
+    if case.kernel.approx_func {
+        clang_args.push("-fapprox-func");
+    }
+    clang_args.extend([
+        "-S",
+        "-emit-llvm",
+        &include,
+        &spmd_include,
+        &kernel_path,
+        "-o",
+        "scalar.ll",
+    ]);
+    workspace.run(CLANG, &clang_args)?;
     workspace.run(&lanewise_binary(), &["scalar.ll", "-o", "vec.ll", "--report", "report.json"])?;
     check_theorem_4_5(&workspace.path("report.json"))?;
+    // `--vector-math auto`: libmvec exactly where the calls allow it.
+    let vector_ir = fs::read_to_string(workspace.path("vec.ll")).map_err(|e| e.to_string())?;
+    let calls_libmvec = vector_ir.lines().filter(|line| line.starts_with("declare")).any(|line| {
+        line.split_once("@_ZGV")
+            .and_then(|(_, rest)| rest.split_once('('))
+            .and_then(|(name, _)| VariantName::parse(&format!("_ZGV{name}")).ok())
+            .is_some_and(|variant| LIBM_FUNCTIONS.contains(&variant.scalar_name.as_str()))
+    });
+    if calls_libmvec != case.kernel.approx_func {
+        return Err(format!(
+            "libmvec calls in vec.ll: {calls_libmvec}, expected {} (`approx-func`: calls marked \
+             `afn`, the only ones `--vector-math auto` may map to libmvec)",
+            case.kernel.approx_func
+        ));
+    }
 
     let scalar_text = fs::read_to_string(workspace.path("scalar.ll")).map_err(|e| e.to_string())?;
     let scalar_module =

@@ -54,7 +54,7 @@ use lanewise_ir::{CastFlags, CastOp, Inst, InstData, Type, Value};
 use super::masked::MaskAbi;
 use super::{Cursor, WidenError, Widened, Widener};
 use crate::abi::{lower_vector_call, result_buffer, VectorCall};
-use crate::vector_math::{libm_intrinsic_equivalent, libmvec_variant, VectorMath};
+use crate::vector_math::{libm_intrinsic_equivalent, libmvec_variant};
 
 /// Scalar function name → the vector variants the program provides for it.
 pub type CalleeVariants = HashMap<String, Vec<VariantName>>;
@@ -238,9 +238,10 @@ pub(super) fn may_run_speculatively(callee: &lanewise_ir::Callee, ret_ty: &Type)
     }
 }
 
-/// Whether `name` is a libm function Lanewise's vector math knows: with
-/// `--vector-math exact` its calls stay exact per-lane calls even when a
-/// header (glibc's `math.h` under `-ffast-math`) names libmvec variants.
+/// Whether `name` is a libm function Lanewise's vector math knows: where
+/// libmvec is not allowed (`--vector-math exact`, or `auto` and no `afn`
+/// on the call) its calls stay exact per-lane calls even when a header
+/// (glibc's `math.h` under `-ffast-math`) names libmvec variants.
 fn is_libm_function(name: &str, ret_ty: &Type) -> bool {
     let lanes = if *ret_ty == Type::F64 { 8 } else { 16 };
     libm_intrinsic_equivalent(name, ret_ty).is_some()
@@ -264,7 +265,7 @@ impl Widener<'_> {
         let Some(variants) = self.config.callee_variants.get(&name) else {
             return Ok(false);
         };
-        if self.config.vector_math == VectorMath::Exact && is_libm_function(&name, &ret_ty) {
+        if !self.config.vector_math.allows_libmvec(flags) && is_libm_function(&name, &ret_ty) {
             return Ok(false);
         }
         let mask = self.block_mask()?;

@@ -620,7 +620,7 @@ fn unary_float_call(name: &str, effects: CallEffects) -> (Function, ShapeInfo) {
 }
 
 #[test]
-fn libm_calls_map_to_libmvec_or_are_scalarized() {
+fn libm_calls_map_to_libmvec_where_allowed_or_are_scalarized() {
     let (scalar, info) = unary_float_call("sinf", CallEffects::SideEffects);
     let mut libmvec = config(8, Isa::Avx2, &[VECTOR]);
     libmvec.vector_math = VectorMath::Libmvec;
@@ -632,6 +632,19 @@ fn libm_calls_map_to_libmvec_or_are_scalarized() {
     let vector = widen(&scalar, &info, &exact);
     assert_eq!(callees(&vector), vec!["sinf".to_owned(); 8]);
     check_differential(&scalar, &vector, &exact, &[any_float], 50);
+
+    // `auto` follows the call: exact without `afn`, libmvec with it.
+    let mut auto = config(8, Isa::Avx2, &[VECTOR]);
+    auto.vector_math = VectorMath::Auto;
+    let vector = widen(&scalar, &info, &auto);
+    assert_eq!(callees(&vector), vec!["sinf".to_owned(); 8]);
+    let mut approximate = scalar.clone();
+    let call = approximate.layout.insts().next().unwrap();
+    if let InstData::Call { flags, .. } = approximate.dfg.inst_mut(call) {
+        flags.afn = true;
+    }
+    let vector = widen(&approximate, &info, &auto);
+    assert_eq!(callees(&vector), vec!["_ZGVdN8v_sinf".to_owned()]);
 
     // 8 lanes of SSE: two 4-lane calls, split and joined by shuffles.
     let mut split = config(8, Isa::Sse, &[VECTOR]);
