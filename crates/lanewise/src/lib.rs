@@ -1158,28 +1158,35 @@ fn narrow_loops(
 /// The costs BOSCC weighs regions with: loads and stores whose address is
 /// not uniform (gathers and scatters, W element accesses whatever the mask),
 /// atomics and calls that are not pure or take varying arguments (a vector
-/// variant or W scalar calls) cost `width`; everything else 1.
+/// variant or W scalar calls) cost `width`; a call with side effects and a
+/// varying argument runs once per active lane, each behind a test of its
+/// mask bit (extract, branch, call): `3 * width`; everything else 1.
 fn boscc_region_costs(func: &Function, info: &DivergenceInfo, width: u32) -> RegionCosts {
     let mut costs = RegionCosts::counting_instructions(BOSCC_MIN_REGION_COST);
+    let width = width as usize;
     for inst in func.layout.insts() {
-        let expensive = match func.dfg.inst(inst) {
-            InstData::Load { addr, .. } | InstData::Store { addr, .. } => {
-                !info.shapes.is_uniform(*addr)
+        let cost = match func.dfg.inst(inst) {
+            InstData::Load { addr, .. } | InstData::Store { addr, .. }
+                if !info.shapes.is_uniform(*addr) =>
+            {
+                width
             }
             // One atomic per lane (a uniform address may combine them, but
             // the scan and the guard cost about as much).
-            InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => true,
-            InstData::Call { callee: Callee::Direct(name), args, effects, .. } => {
-                !name.starts_with("llvm.")
-                    && !name.starts_with("rv_")
-                    && (*effects != CallEffects::Pure
-                        || args.iter().any(|arg| !info.shapes.is_uniform(*arg)))
+            InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => width,
+            InstData::Call { callee: Callee::Direct(name), args, effects, .. }
+                if !name.starts_with("llvm.") && !name.starts_with("rv_") =>
+            {
+                let varying_args = args.iter().any(|arg| !info.shapes.is_uniform(*arg));
+                match effects {
+                    CallEffects::SideEffects if varying_args => 3 * width,
+                    CallEffects::Pure if !varying_args => continue,
+                    _ => width,
+                }
             }
-            _ => false,
+            _ => continue,
         };
-        if expensive {
-            costs.expensive.insert(inst, width as usize);
-        }
+        costs.expensive.insert(inst, cost);
     }
     costs
 }

@@ -191,12 +191,14 @@ fn check_source_with_options(name: &str, extra_flags: &[&str], lanewise_flags: &
         .args(extra_flags)
         .arg(&source)
         .arg("-o")
-        .arg(&reference_binary));
+        .arg(&reference_binary)
+        .arg("-lm"));
     run(Command::new(clang)
         .args(["-O3", MARCH, "-Wno-override-module"])
         .arg(&output)
         .arg("-o")
-        .arg(&vectorized_binary));
+        .arg(&vectorized_binary)
+        .arg("-lm"));
     let disassembly = run(Command::new("objdump").arg("-d").arg(&vectorized_binary)).stdout;
     assert!(
         String::from_utf8_lossy(&disassembly).contains("ymm"),
@@ -456,6 +458,14 @@ simd_loop_tests!(
     nested,
     switch_all_cases,
 );
+
+/// libm calls without fast-math stay exact (`--vector-math auto`): `sqrtf`
+/// as a vector sqrt plus the errno-setting call in the lanes with negative
+/// inputs (errno is printed), `expf` per lane.
+#[test]
+fn libm_exact() {
+    check_source_with("libm_exact", &[]);
+}
 
 /// Atomics in omp simd loops, per lane in lane order and combined at
 /// uniform addresses: the old values the atomics return equal the scalar
@@ -834,6 +844,7 @@ fn every_source_has_a_test() {
         "conditional_lastprivate",
         "scan_reductions",
         "short_vectors",
+        "libm_exact",
     ];
     for entry in std::fs::read_dir(sources_dir()).unwrap() {
         let path = entry.unwrap().path();

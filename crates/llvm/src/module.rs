@@ -67,7 +67,13 @@ fn raise_min_legal_vector_width<'ctx>(
 /// The pipeline [`LlvmModule::canonicalize`] runs: SSA construction, CFG
 /// cleanup, loop-simplify form and LCSSA, and nothing that rewrites
 /// arithmetic (no instcombine), so the lifted code stays close to the input.
-pub const CANONICALIZE_PIPELINE: &str = "mem2reg,sroa,simplifycfg,loop-simplify,lcssa";
+/// `partially-inline-libcalls` splits a `sqrt` call that may set errno into
+/// the same call marked `memory(none)` (widened to a vector sqrt) and, for
+/// negative or NaN inputs only, the errno-setting call: LLVM's code generator
+/// does the same to the scalar function, so both compute the same values
+/// and errno.
+pub const CANONICALIZE_PIPELINE: &str =
+    "mem2reg,sroa,partially-inline-libcalls,simplifycfg,loop-simplify,lcssa";
 
 /// The pipeline [`LlvmModule::lift_canonical`] runs before canonicalizing:
 /// the vector code of the scalar function (clang's own loop and SLP

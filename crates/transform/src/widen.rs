@@ -1109,13 +1109,18 @@ impl<'a> Widener<'a> {
             };
             return Ok(Some(self.append_value(call, vector_ty)));
         }
-        if libmvec_enabled {
-            // Libm functions only write errno, which libmvec does not set;
-            // those with an exact LLVM intrinsic (sqrt, floor, fma, ...)
-            // become that intrinsic, bit-identical and without errno.
+        // Libm functions with an exact LLVM intrinsic (sqrt, floor, fma,
+        // ...) become that intrinsic, bit-identical but without errno: where
+        // libmvec (which sets no errno either) is allowed, or where the call
+        // writes no errno anyway (`memory(none)`: `-fno-math-errno`, or the
+        // fast path LLVM's partially-inline-libcalls makes of `sqrtf`,
+        // whose errno-setting call runs only for negative inputs).
+        if libmvec_enabled || effects == CallEffects::Pure {
             if let Some(intrinsic) = libm_intrinsic_equivalent(name, ret_ty) {
                 return self.widen_math_call(&intrinsic, args, ret_ty, CallEffects::Pure, flags);
             }
+        }
+        if libmvec_enabled {
             let variant = libmvec_variant(name, ret_ty, isa, width);
             if let Some(variant) = variant.filter(|variant| variant.arity == args.len()) {
                 return self.libmvec_call(&variant, args, ret_ty, flags).map(Some);

@@ -633,6 +633,15 @@ fn libm_calls_map_to_libmvec_where_allowed_or_are_scalarized() {
     assert_eq!(callees(&vector), vec!["sinf".to_owned(); 8]);
     check_differential(&scalar, &vector, &exact, &[any_float], 50);
 
+    // A `sqrtf` that sets no errno (`memory(none)`) is the exact vector
+    // sqrt, whatever the vector math; one that may stays per lane.
+    let (pure_sqrt, pure_info) = unary_float_call("sqrtf", CallEffects::Pure);
+    let vector = widen(&pure_sqrt, &pure_info, &exact);
+    assert_eq!(callees(&vector), vec!["llvm.sqrt.v8f32".to_owned()]);
+    let (errno_sqrt, errno_info) = unary_float_call("sqrtf", CallEffects::SideEffects);
+    let vector = widen(&errno_sqrt, &errno_info, &exact);
+    assert_eq!(callees(&vector), vec!["sqrtf".to_owned(); 8]);
+
     // `auto` follows the call: exact without `afn`, libmvec with it.
     let mut auto = config(8, Isa::Avx2, &[VECTOR]);
     auto.vector_math = VectorMath::Auto;
