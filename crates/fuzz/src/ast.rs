@@ -582,12 +582,32 @@ pub struct Local {
 }
 
 /// A private array, filled with `init + (T)k` for its k-th element.
+///
+/// With `record`, an array of `struct lw_rec` (one member per type, named
+/// by the type's suffix: `.i`, `.u`, `.f`, ...), the stack of records a
+/// per-lane traversal keeps (WPMVP'18 splits such structs so that members
+/// only ever given uniform values stay scalar): the member of type `ty` is
+/// filled with `init + k`, the others with constants of `k`. Statements and
+/// loads name a member as the array `NAME.s` ([`record_member`]), printed
+/// `NAME[index].s`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PrivateArray {
     pub name: String,
     pub ty: Ty,
     pub len: u32,
     pub init: Expr,
+    pub record: bool,
+}
+
+/// The array name `NAME.s` of the member of type `ty` of the record array
+/// `array`.
+pub fn record_member(array: &str, ty: Ty) -> String {
+    format!("{array}.{}", ty.suffix())
+}
+
+/// The variable an array name (`a3`, or a record member `r4.f`) belongs to.
+pub fn array_variable(array: &str) -> &str {
+    array.split_once('.').map_or(array, |(variable, _)| variable)
 }
 
 #[derive(Clone, Debug, PartialEq)]

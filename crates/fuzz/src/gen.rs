@@ -34,6 +34,8 @@ pub struct GenConfig {
     pub guarded_divisions: bool,
     /// `linear(j:step)` variables in omp simd loops (in some kernels).
     pub linear_vars: bool,
+    /// Private arrays of structs ([`PrivateArray::record`], some arrays).
+    pub record_arrays: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -53,6 +55,7 @@ impl Default for GenConfig {
             guarded_divisions: true,
             mixed_widths: true,
             linear_vars: true,
+            record_arrays: true,
         }
     }
 }
@@ -75,6 +78,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         atomics,
         guarded_divisions,
         mixed_widths,
+        record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
     };
     let n = generator.rng.range(9, i64::from(MAX_N) - 100) as u32;
     let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
@@ -177,6 +181,9 @@ struct Generator {
     guarded_divisions: bool,
     /// This program's types are [`Ty::MIXED`], not [`Ty::ALL`].
     mixed_widths: bool,
+    /// Which private arrays are arrays of records: a stream of its own, so
+    /// a program without one is the one the seed gave before.
+    record_rng: Rng,
 }
 
 const SIMDLENS: [u32; 4] = [4, 8, 16, 32];
@@ -321,8 +328,15 @@ impl Generator {
             let len = *self.rng.pick(&[4u32, 8, 16]);
             let init = self.expr(scope, ty, 1);
             let name = self.name(array_prefix);
-            scope.arrays.push((name.clone(), ty, len));
-            arrays.push(PrivateArray { name, ty, len, init });
+            let record = self.config.record_arrays && self.record_rng.chance(35);
+            if record {
+                for &member_ty in self.types() {
+                    scope.arrays.push((record_member(&name, member_ty), member_ty, len));
+                }
+            } else {
+                scope.arrays.push((name.clone(), ty, len));
+            }
+            arrays.push(PrivateArray { name, ty, len, init, record });
         }
         (locals, arrays)
     }

@@ -11,7 +11,8 @@
 //! `switch` with fall-through, `goto`, bounded `while` and `for` loops with
 //! data-dependent trip counts, `break`/`continue`/early `return`, gathers
 //! from global and uniform-parameter tables at masked varying indices,
-//! private arrays, stores through linear pointers, calls of other
+//! private arrays (also of structs, the per-lane record stacks of tree
+//! traversals), stores through linear pointers, calls of other
 //! declare-simd functions, `__atomic_fetch_{add,and,or,xor,min,max}` on
 //! global counters (one array per operation, so the result does not depend
 //! on the order of the lanes), and `rv_any`/`rv_all` guards in the forms whose

@@ -71,6 +71,9 @@ struct Cli {
     /// Generate no `linear(j:step)` variables in omp simd loops.
     #[arg(long)]
     no_linear_vars: bool,
+    /// Generate no private arrays of structs.
+    #[arg(long)]
+    no_record_arrays: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -134,6 +137,7 @@ fn main() -> ExitCode {
         guarded_divisions: !cli.no_guarded_divisions,
         mixed_widths: !cli.no_mixed_widths,
         linear_vars: !cli.no_linear_vars,
+        record_arrays: !cli.no_record_arrays,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

@@ -17,6 +17,10 @@ pub fn print_program(program: &Program) -> String {
     if program.mixed_widths {
         out.push_str(MIXED_WIDTH_GLOBALS);
     }
+    let arrays = program.functions.iter().flat_map(|function| &function.arrays);
+    if arrays.chain(program.kernels.iter().flat_map(|kernel| &kernel.arrays)).any(|a| a.record) {
+        out.push_str(RECORD_TYPE);
+    }
     for function in &program.functions {
         out.push('\n');
         print_function(&mut out, function);
@@ -140,6 +144,11 @@ static double lw_double(void) {{ return (double)((int)(lw_next() % 40001u) - 200
 
 /// The tables, outputs and helpers of `long`, `short` and `unsigned char`
 /// (after [`globals`], in programs with mixed widths only).
+/// The element type of record arrays ([`PrivateArray::record`]): one
+/// member per [`Ty`], named by its suffix.
+const RECORD_TYPE: &str =
+    "struct lw_rec { int i; unsigned u; float f; double d; long l; short s; unsigned char c; };\n";
+
 const MIXED_WIDTH_GLOBALS: &str = r#"
 static long g_l[64];
 static short g_s[64];
@@ -229,6 +238,25 @@ fn print_locals(out: &mut String, level: usize, locals: &[Local], arrays: &[Priv
             ty if ty.is_promoted() => format!("({})(({}) + z)", ty.c_name(), expr(&array.init)),
             ty => format!("{} + ({})z", expr(&array.init), ty.c_name()),
         };
+        if array.record {
+            let members: Vec<String> = Ty::MIXED
+                .iter()
+                .map(|&ty| {
+                    let value = if ty == array.ty { element.clone() } else { record_filler(ty) };
+                    format!("{}[z].{} = {value};", array.name, ty.suffix())
+                })
+                .collect();
+            writeln!(
+                out,
+                "{pad}struct lw_rec {}[{}];\n{pad}for (int z = 0; z < {}; z++) {{ {} }}",
+                array.name,
+                array.len,
+                array.len,
+                members.join(" ")
+            )
+            .unwrap();
+            continue;
+        }
         writeln!(
             out,
             "{pad}{} {}[{}];\n{pad}for (int z = 0; z < {}; z++) {}[z] = {element};",
@@ -240,6 +268,30 @@ fn print_locals(out: &mut String, level: usize, locals: &[Local], arrays: &[Priv
         )
         .unwrap();
     }
+}
+
+/// The value of the `ty` member of record `z` when the array's `init`
+/// fills another member.
+fn record_filler(ty: Ty) -> String {
+    match ty {
+        Ty::Int => "z * 3 - 5".to_owned(),
+        Ty::UInt => "(unsigned)z * 2654435761u".to_owned(),
+        Ty::Float => "(float)z * 0.25f - 1.5f".to_owned(),
+        Ty::Double => "(double)z * -1.25 + 0.5".to_owned(),
+        Ty::Long => "(long)z * 1000003l - 7l".to_owned(),
+        Ty::Short => "(short)(z * 5 - 9)".to_owned(),
+        Ty::UChar => "(unsigned char)(z * 37 + 1)".to_owned(),
+    }
+}
+
+/// `base[(unsigned)(index) & (len - 1)]`, or for a record member `r.s`,
+/// `r[...].s`.
+fn element(base: &str, index: &str, len: u32) -> String {
+    let (array, member) = match base.split_once('.') {
+        Some((array, member)) => (array, format!(".{member}")),
+        None => (base, String::new()),
+    };
+    format!("{array}[(unsigned)({index}) & {}u]{member}", len - 1)
 }
 
 fn reduction_init(op: RedOp) -> &'static str {
@@ -472,14 +524,9 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
     let pad = "    ".repeat(level);
     match stmt {
         Stmt::Assign { name, value } => writeln!(out, "{pad}{name} = {};", expr(value)).unwrap(),
-        Stmt::ArrayStore { array, len, index, value } => writeln!(
-            out,
-            "{pad}{array}[(unsigned)({}) & {}u] = {};",
-            expr(index),
-            len - 1,
-            expr(value)
-        )
-        .unwrap(),
+        Stmt::ArrayStore { array, len, index, value } => {
+            writeln!(out, "{pad}{} = {};", element(array, &expr(index), *len), expr(value)).unwrap()
+        }
         Stmt::PointerStore { pointer, value } => {
             writeln!(out, "{pad}*{pointer} = {};", expr(value)).unwrap()
         }
@@ -719,9 +766,7 @@ pub fn expr(e: &Expr) -> String {
             }
         }
         Expr::Select(c, a, b) => format!("(({}) ? ({}) : ({}))", expr(c), expr(a), expr(b)),
-        Expr::Load { base, index, len, .. } => {
-            format!("{base}[(unsigned)({}) & {}u]", expr(index), len - 1)
-        }
+        Expr::Load { base, index, len, .. } => element(base, &expr(index), *len),
         Expr::Call { function, args, .. } => {
             let args: Vec<String> = args.iter().map(argument).collect();
             format!("{function}({})", args.join(", "))
@@ -834,5 +879,32 @@ mod tests {
         assert_eq!(print(call, RedOp::AddU), "r1 += f0();\n");
         let load = Expr::Var("x".into(), Ty::Float);
         assert_eq!(print(load, RedOp::MaxF), "if ((x) > r1) r1 = x;\n");
+    }
+
+    #[test]
+    fn record_members_are_elements_of_their_array() {
+        let index = || Box::new(Expr::Var("i".into(), Ty::Int));
+        let member = record_member("r4", Ty::Float);
+        assert_eq!(array_variable(&member), "r4");
+        let load = Expr::Load { base: member.clone(), ty: Ty::Float, index: index(), len: 8 };
+        assert_eq!(expr(&load), "r4[(unsigned)(i) & 7u].f");
+        let plain = Expr::Load { base: "a2".into(), ty: Ty::Int, index: index(), len: 4 };
+        assert_eq!(expr(&plain), "a2[(unsigned)(i) & 3u]");
+        let array = PrivateArray {
+            name: "r4".into(),
+            ty: Ty::Double,
+            len: 4,
+            init: Expr::Lit(Lit::Double(2.0)),
+            record: true,
+        };
+        let mut out = String::new();
+        print_locals(&mut out, 0, &[], &[array]);
+        assert!(out.starts_with("struct lw_rec r4[4];\nfor (int z = 0; z < 4; z++) {"), "{out}");
+        // Every member is written; the array's type gets `init + z`.
+        for ty in Ty::MIXED {
+            assert!(out.contains(&format!("r4[z].{} = ", ty.suffix())), "{out}");
+        }
+        assert!(out.contains("r4[z].i = z * 3 - 5;"), "{out}");
+        assert!(out.contains("r4[z].d = 2e0 + (double)z;"), "{out}");
     }
 }

@@ -406,7 +406,7 @@ fn expr_names(expr: &Expr, names: &mut BTreeSet<String>) {
             names.insert(name.clone());
         }
         Expr::Load { base, .. } => {
-            names.insert(base.clone());
+            names.insert(array_variable(base).to_owned());
         }
         Expr::Call { function, args, .. } => {
             names.insert(function.clone());
@@ -436,7 +436,7 @@ fn stmt_names(stmts: &[Stmt], names: &mut BTreeSet<String>) {
                 names.insert(name.clone());
             }
             Stmt::ArrayStore { array, .. } => {
-                names.insert(array.clone());
+                names.insert(array_variable(array).to_owned());
             }
             Stmt::PointerStore { pointer, .. } => {
                 names.insert(pointer.clone());

@@ -86,12 +86,25 @@ fn linear_seeds(count: usize) -> Vec<u64> {
         .collect()
 }
 
-/// Scans, atomics, guarded divisions, mixed widths and linear variables
+/// Whether `program` holds a private array of records.
+fn has_records(program: &lanewise_fuzz::ast::Program) -> bool {
+    let functions = program.functions.iter().flat_map(|function| &function.arrays);
+    functions.chain(program.kernels.iter().flat_map(|kernel| &kernel.arrays)).any(|a| a.record)
+}
+
+/// The first seeds whose programs hold private arrays of records.
+fn record_seeds(count: usize) -> Vec<u64> {
+    (0..).filter(|seed| has_records(&generate(*seed))).take(count).collect()
+}
+
+/// Scans, atomics, guarded divisions, mixed widths, linear variables and
+/// record arrays
 /// draw from streams of their own: a program with none drawn is the one
 /// the seed gave before they were added.
 #[test]
 fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut scans, mut atomics, mut divisions, mut mixed, mut linears) = (0, 0, 0, 0, 0);
+    let mut records = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -122,8 +135,12 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 assert!(text.contains(&clause), "seed {seed}: no `{clause}`");
             }
         }
+        let has_records = has_records(&program);
+        records += usize::from(has_records);
+        assert_eq!(has_records, text.contains("struct lw_rec {"), "seed {seed}");
         if !has_scans
             && !has_linears
+            && !has_records
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -134,6 +151,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 guarded_divisions: false,
                 mixed_widths: false,
                 linear_vars: false,
+                record_arrays: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -158,6 +176,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
     assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
     assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");
+    assert!((20..=170).contains(&records), "{records} of 200 programs have record arrays");
 }
 
 #[test]
@@ -168,6 +187,7 @@ fn programs_compile_without_ub_warnings() {
         .chain(atomic_seeds(6))
         .chain(mixed_width_seeds(8))
         .chain(linear_seeds(6))
+        .chain(record_seeds(4))
     {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
@@ -199,6 +219,7 @@ fn programs_run_clean_under_ubsan() {
         .chain(atomic_seeds(2))
         .chain(mixed_width_seeds(4))
         .chain(linear_seeds(3))
+        .chain(record_seeds(2))
     {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
