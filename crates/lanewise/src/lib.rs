@@ -595,7 +595,7 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
             if let Some(name) = &request.name {
                 check_new_function_name(name)?;
             }
-            let scalar = lift(module, &request.function, options)?;
+            let scalar = lift(module, &request.function, options, &mut report)?;
             if request.params.len() != scalar.params.len() {
                 return Err(Error::Request(format!(
                     "--shapes names {} parameters but `{}` has {}",
@@ -826,7 +826,7 @@ fn vectorize_declare_simd_function(
     if variants.is_empty() {
         return Ok(Vec::new());
     }
-    let scalar = lift(module, scalar_name, options)?;
+    let scalar = lift(module, scalar_name, options, report)?;
     let mut produced_names = Vec::new();
     for (mangled, variant) in variants {
         if variant.params.len() != scalar.params.len() {
@@ -883,11 +883,42 @@ fn parse_variant_of(
     Ok(variant)
 }
 
-fn lift(module: &LlvmModule<'_>, name: &str, options: &Options) -> Result<Function, Error> {
+fn lift(
+    module: &LlvmModule<'_>,
+    name: &str,
+    options: &Options,
+    report: &mut Report,
+) -> Result<Function, Error> {
     let mut scalar = module.lift_canonical(name)?;
     lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut scalar);
+    make_reducible(&mut scalar, report)?;
     check(&scalar, Pass::Lift, options)?;
     Ok(scalar)
+}
+
+/// Gives every irreducible cycle of `func` a single header
+/// ([`lanewise_transform::canonicalize::irreducible`]), with a remark per
+/// cycle saying what was done.
+pub(crate) fn make_reducible(func: &mut Function, report: &mut Report) -> Result<(), Error> {
+    let reduced = lanewise_transform::canonicalize::make_reducible(func).map_err(|error| {
+        Error::Analysis { function: func.name.clone(), message: error.to_string() }
+    })?;
+    for cycle in reduced {
+        let entries: Vec<String> = cycle.entries.iter().map(|entry| format!("%{entry}")).collect();
+        report.remarks.push(Remark {
+            kind: RemarkKind::Passed,
+            function: func.name.clone(),
+            location: format!("block %{}", cycle.entries[0]),
+            message: format!(
+                "irreducible control flow: the cycle of {} blocks entered at {} now has one \
+                 header, %{}, which branches to the entry each lane took",
+                cycle.blocks,
+                entries.join(", "),
+                cycle.dispatch
+            ),
+        });
+    }
+    Ok(())
 }
 
 /// The pipeline for one variant of one scalar function. Returns what the

@@ -137,6 +137,7 @@ fn vectorize_function_loops(
     // A switch whose default cannot happen branches to `unreachable`; inside
     // a SIMD loop that edge would be a second loop exit.
     lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut lifted);
+    crate::make_reducible(&mut lifted, report)?;
     check(&lifted, Pass::Lift, options)?;
     let mut work = lifted;
     let mut refused: HashSet<lanewise_ir::Inst> = HashSet::new();

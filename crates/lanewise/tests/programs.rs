@@ -498,7 +498,9 @@ fn compile_errors_pass_through_with_clangs_exit_code() {
 #[test]
 fn remarks_report_vectorized_and_refused_functions() {
     let directory = scratch("driver-remarks");
-    let irreducible = "#pragma omp declare simd notinbranch
+    // `tangled` is irreducible (made reducible, with a remark); the
+    // computed goto of `jump_table` (`indirectbr`) is refused.
+    let more = "#pragma omp declare simd notinbranch
 int tangled(int x) {
     if (x > 5) goto second;
 first:
@@ -509,8 +511,17 @@ second:
     if (x > 0) goto first;
     return x;
 }
+#pragma omp declare simd notinbranch
+int jump_table(int x) {
+    static void *labels[] = {&&even, &&odd};
+    goto *labels[x & 1];
+even:
+    return x / 2;
+odd:
+    return 3 * x + 1;
+}
 ";
-    fs::write(directory.join("kernel.c"), format!("{KERNEL}{irreducible}")).unwrap();
+    fs::write(directory.join("kernel.c"), format!("{KERNEL}{more}")).unwrap();
     let output = lanewise_cc(
         &directory,
         &["-O2", "-fopenmp-simd", "-Rpass=lanewise", "-Rpass-missed=lanewise", "-c", "kernel.c"],
@@ -526,14 +537,24 @@ second:
     );
     assert!(stderr.contains("[-Rpass=lanewise]"), "{stderr}");
     assert!(
-        stderr.contains("kernel.c:8:5: remark: declare simd variants of `tangled` not generated")
-            && stderr.contains("irreducible"),
+        stderr.contains("remark: irreducible control flow: the cycle of 2 blocks entered at")
+            && stderr.contains("kernel.c:8:5: remark: vectorized `tangled` as `_ZGVdN8v_tangled`"),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .contains("kernel.c:19:5: remark: declare simd variants of `jump_table` not generated")
+            && stderr.contains("the `indirectbr` operation is not supported"),
         "{stderr}"
     );
     assert!(stderr.contains("[-Rpass-missed=lanewise]"), "{stderr}");
-    // The refused function still compiles (scalar), the other keeps its variants.
+    // The refused function still compiles (scalar), the others keep their variants.
     let symbols = defined_symbols(&directory.join("kernel.o"));
-    assert!(symbols.contains(" tangled") && symbols.contains("_ZGVdN8v_halve_until_small"));
+    assert!(
+        symbols.contains(" jump_table")
+            && symbols.contains("_ZGVdN8v_halve_until_small")
+            && symbols.contains("_ZGVdN8v_tangled")
+    );
     // Without -Rpass no remark, but the missing variants are a warning.
     let output = lanewise_cc(&directory, &["-O2", "-fopenmp-simd", "-c", "kernel.c"]);
     let stderr = text(&output.stderr);

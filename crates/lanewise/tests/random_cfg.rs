@@ -1,4 +1,4 @@
-//! Random reducible control flow, vectorized by the `lanewise` binary and
+//! Random control flow, vectorized by the `lanewise` binary and
 //! checked on real machine code against the scalar function, lane by lane,
 //! bit for bit (issue 3; the machine-code counterpart of the IR-interpreter
 //! property tests in crates/transform/src/linearize/tests.rs).
@@ -12,6 +12,8 @@
 //! loops counted from 1 to 4 iterations tested at the top or the bottom,
 //! nested three deep, with `break` out of one or two loops through exit
 //! blocks of their own, `continue`, returns from anywhere (divergent returns),
+//! cycles entered at two blocks (irreducible control flow, which Lanewise
+//! gives a single dispatching header) on uniform or varying conditions,
 //! loop-carried phis live after the loop, guarded divisions and guarded
 //! loads that trap in an inactive lane if the vector code speculates them,
 //! gathers from `%table` at varying indices, masked stores to `%out` at
@@ -371,14 +373,91 @@ impl FunctionGenerator {
             self.simple_statement();
             return;
         }
-        match self.rng.below(9) {
+        match self.rng.below(10) {
             0 | 1 => self.if_else(depth),
             2 => self.switch(depth),
             3 | 4 => self.counted_loop(depth),
             5 | 6 => self.jump_out(),
             7 => self.guarded_division(),
-            _ => self.guarded_load(),
+            8 => self.guarded_load(),
+            _ => self.two_entry_loop(depth),
         }
+    }
+
+    /// A cycle with two entries (irreducible control flow, a `goto` into a
+    /// loop): the current block branches to `enter_a` or `enter_b`, each
+    /// runs a body and a latch that continues in the other one or leaves
+    /// to the exit, counting the visits in `k` (both entries carry it) so
+    /// that at most 2 to 5 of them run. `continue` in a body goes to its
+    /// latch, `break` to the exit. Nothing of the cycle is used after it
+    /// (neither entry dominates the exit): its effects are in memory.
+    fn two_entry_loop(&mut self, depth: u32) {
+        let entry_wanted = self.wants_varying();
+        let (entry_condition, entry_varying) = self.condition(entry_wanted);
+        let bound_wanted = self.wants_varying();
+        let bound_source = self.operand(Some(bound_wanted));
+        let low = self.define("trip", format!("and i32 {}, 3", bound_source.text));
+        let bound = self.define("trip", format!("add i32 {low}, 2"));
+        let inits = [self.operand(None), self.operand(None)];
+        let latch_varying = self.wants_varying();
+        let varying = entry_varying || bound_source.varying || latch_varying;
+        let from = self.current_label();
+        let entries = [self.new_block("enter_a"), self.new_block("enter_b")];
+        let latches = [self.new_block("latch_a"), self.new_block("latch_b")];
+        let exit = self.new_block("exit");
+        let (entry_labels, latch_labels, exit_label) = (
+            entries.map(|block| self.label(block)),
+            latches.map(|block| self.label(block)),
+            self.label(exit),
+        );
+        self.terminate(format!(
+            "br i1 {entry_condition}, label {}, label {}",
+            entry_labels[0], entry_labels[1]
+        ));
+        let counters = [self.name("k"), self.name("k")];
+        let counters_next = [self.name("k.next"), self.name("k.next")];
+        let carried = [self.name("carried"), self.name("carried")];
+        let carried_next = [self.name("carried.next"), self.name("carried.next")];
+        for side in 0..2 {
+            let other = 1 - side;
+            self.current = entries[side];
+            self.emit(format!(
+                "{} = phi i32 [ 0, {from} ], [ {}, {} ]",
+                counters[side], counters_next[other], latch_labels[other]
+            ));
+            self.emit(format!(
+                "{} = phi i32 [ {}, {from} ], [ {}, {} ]",
+                carried[side], inits[side].text, carried_next[other], latch_labels[other]
+            ));
+            let scope_length = self.scope.len();
+            self.scope.push(Operand { text: carried[side].clone(), varying });
+            self.loops.push(LoopFrame {
+                latch: latch_labels[side].clone(),
+                exit: exit_label.clone(),
+                diverges: varying,
+            });
+            self.sequence(depth + 1);
+            self.terminate(format!("br label {}", latch_labels[side]));
+            self.loops.pop();
+            self.scope.truncate(scope_length);
+            self.current = latches[side];
+            self.emit(format!("{} = add i32 {}, 1", counters_next[side], counters[side]));
+            let step = 3 + 2 * self.rng.below(20);
+            let scaled = self.define("step", format!("mul i32 {}, {step}", carried[side]));
+            self.emit(format!("{} = add i32 {scaled}, {}", carried_next[side], counters[side]));
+            let hash = self.define("acc", "load i32, ptr %acc, align 4".to_owned());
+            let mixed = self.define("acc", format!("xor i32 {hash}, {}", carried_next[side]));
+            self.emit(format!("store i32 {mixed}, ptr %acc, align 4"));
+            let more =
+                self.define("more", format!("icmp slt i32 {}, {bound}", counters_next[side]));
+            let (condition, _) = self.condition(latch_varying);
+            let go_on = self.define("go", format!("and i1 {more}, {condition}"));
+            self.terminate(format!(
+                "br i1 {go_on}, label {}, label {exit_label}",
+                entry_labels[other]
+            ));
+        }
+        self.current = exit;
     }
 
     /// A value computed at the end of a block, for a phi entry.

@@ -1,6 +1,8 @@
 //! Transforms of the Lanewise IR. Each pass is one module whose entry point's
 //! signature says what it reads and what it produces.
 //!
+//! * [`canonicalize`]: right after lifting, irreducible cycles get a single
+//!   header (a dispatch block), so every later pass sees natural loops.
 //! * [`widen`]: instruction widening (Karrenberg 2014, section 6.4), under
 //!   the block predicates of a linearized function ([`predicates`]).
 //! * [`narrow_loops`]: divergent loops of a widened function continue at
@@ -13,6 +15,7 @@
 
 pub mod abi;
 pub mod boscc;
+pub mod canonicalize;
 pub mod cfg_canon;
 pub mod divergent_loops;
 pub mod exit_stable;
