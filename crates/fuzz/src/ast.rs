@@ -436,12 +436,14 @@ pub enum Stmt {
         cases: Vec<Case>,
         default: Vec<Stmt>,
     },
-    /// `{ int counter = 0; while (counter < bound && cond) { counter++; body } }`
+    /// `{ int counter = 0; while (counter < bound && cond) { counter++; body } }`,
+    /// with `midway` also entered in the middle of its body (see [`Midway`]).
     While {
         counter: String,
         bound: u32,
         cond: Expr,
         body: Vec<Stmt>,
+        midway: Option<Midway>,
     },
     /// `for (int var = 0; var < (int)((unsigned)(limit) & mask); var++) body`
     For {
@@ -687,6 +689,20 @@ pub struct Kernel {
     pub body: Vec<Stmt>,
 }
 
+/// A second entry into a [`Stmt::While`]: `if (cond) goto label;` before
+/// the loop and `label:;` before the body's statement `at` (clamped to the
+/// body): a cycle with two entries, irreducible control flow. The counter
+/// increment at the top of the body is skipped once on that path, so the
+/// loop still runs at most `bound + 1` partial iterations; the body's
+/// statements declare nothing at its top level (every declaration is in
+/// braces of its own), so the jump skips no initialization.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Midway {
+    pub cond: Expr,
+    pub label: String,
+    pub at: usize,
+}
+
 /// `int j = start;` before an omp simd loop with `linear(j:step)`: the
 /// body reads `j` (`start + step * i` in iteration `i`, also as the base
 /// of linear call arguments) and ends with `j += step;`, which runs on
@@ -775,7 +791,12 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
             vec![index, value]
         }
         Stmt::CallStmt { call, .. } => vec![call],
-        Stmt::If { cond, .. } | Stmt::While { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
+        Stmt::While { cond, midway, .. } => {
+            let mut exprs = vec![cond];
+            exprs.extend(midway.as_mut().map(|midway| &mut midway.cond));
+            exprs
+        }
+        Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
@@ -793,7 +814,12 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
             vec![index, value]
         }
         Stmt::CallStmt { call, .. } => vec![call],
-        Stmt::If { cond, .. } | Stmt::While { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
+        Stmt::While { cond, midway, .. } => {
+            let mut exprs = vec![cond];
+            exprs.extend(midway.as_ref().map(|midway| &midway.cond));
+            exprs
+        }
+        Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
@@ -811,7 +837,12 @@ pub fn stmt_parts_mut(stmt: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) 
             blocks.push(default);
             (vec![scrutinee], blocks)
         }
-        Stmt::While { cond, body, .. } | Stmt::Rv { cond, body, .. } => (vec![cond], vec![body]),
+        Stmt::While { cond, body, midway, .. } => {
+            let mut exprs = vec![cond];
+            exprs.extend(midway.as_mut().map(|midway| &mut midway.cond));
+            (exprs, vec![body])
+        }
+        Stmt::Rv { cond, body, .. } => (vec![cond], vec![body]),
         Stmt::For { limit, body, .. } => (vec![limit], vec![body]),
         Stmt::GotoScope { body, .. } => (Vec::new(), vec![body]),
         other => (stmt_exprs_mut(other), Vec::new()),

@@ -36,6 +36,8 @@ pub struct GenConfig {
     pub linear_vars: bool,
     /// Private arrays of structs ([`PrivateArray::record`], some arrays).
     pub record_arrays: bool,
+    /// `while` loops also entered in the middle ([`Midway`], some loops).
+    pub midway_entries: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -56,6 +58,7 @@ impl Default for GenConfig {
             mixed_widths: true,
             linear_vars: true,
             record_arrays: true,
+            midway_entries: true,
         }
     }
 }
@@ -79,6 +82,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         guarded_divisions,
         mixed_widths,
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
+        midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
     let n = generator.rng.range(9, i64::from(MAX_N) - 100) as u32;
     let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
@@ -184,6 +188,8 @@ struct Generator {
     /// Which private arrays are arrays of records: a stream of its own, so
     /// a program without one is the one the seed gave before.
     record_rng: Rng,
+    /// Which `while` loops get a second entry ([`Midway`]): likewise.
+    midway_rng: Rng,
 }
 
 const SIMDLENS: [u32; 4] = [4, 8, 16, 32];
@@ -613,7 +619,15 @@ impl Generator {
                     uniform: false,
                 });
                 let body = self.block(&mut inner, depth + 1);
-                Stmt::While { counter, bound: self.rng.range(1, 6) as u32, cond, body }
+                let bound = self.rng.range(1, 6) as u32;
+                // A second entry in the middle of the body (irreducible
+                // control flow): drawn from a stream of its own.
+                let midway =
+                    (self.config.midway_entries && self.midway_rng.chance(25)).then(|| {
+                        let at = self.midway_rng.range(0, body.len() as i64) as usize;
+                        Midway { cond: self.cond(scope, 1), label: self.name("m"), at }
+                    });
+                Stmt::While { counter, bound, cond, body, midway }
             }
             8 => {
                 let var = self.name("k");

@@ -8,7 +8,8 @@
 //! `float` and `double` arithmetic (in some programs also `long`, `short`
 //! and `unsigned char`: lanes of 64, 16 and 8 bits beside 32-bit ones,
 //! conversions between them), comparisons, nested `if`/`else`,
-//! `switch` with fall-through, `goto`, bounded `while` and `for` loops with
+//! `switch` with fall-through, `goto` (also into the middle of a `while`
+//! body: cycles with two entries), bounded `while` and `for` loops with
 //! data-dependent trip counts, `break`/`continue`/early `return`, gathers
 //! from global and uniform-parameter tables at masked varying indices,
 //! private arrays (also of structs, the per-lane record stacks of tree

@@ -74,6 +74,9 @@ struct Cli {
     /// Generate no private arrays of structs.
     #[arg(long)]
     no_record_arrays: bool,
+    /// Generate no `while` loops entered in the middle (irreducible control flow).
+    #[arg(long)]
+    no_midway_entries: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -138,6 +141,7 @@ fn main() -> ExitCode {
         mixed_widths: !cli.no_mixed_widths,
         linear_vars: !cli.no_linear_vars,
         record_arrays: !cli.no_record_arrays,
+        midway_entries: !cli.no_midway_entries,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

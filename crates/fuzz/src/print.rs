@@ -564,13 +564,25 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             out.push_str(" break;\n");
             writeln!(out, "{pad}}}").unwrap();
         }
-        Stmt::While { counter, bound, cond, body } => {
+        Stmt::While { counter, bound, cond, body, midway } => {
             writeln!(out, "{pad}{{").unwrap();
             writeln!(out, "{pad}    int {counter} = 0;").unwrap();
+            if let Some(midway) = midway {
+                writeln!(out, "{pad}    if ({}) goto {};", condition(&midway.cond), midway.label)
+                    .unwrap();
+            }
             write!(out, "{pad}    while ({counter} < {bound} && ({})) ", expr(cond)).unwrap();
             out.push_str("{\n");
             writeln!(out, "{pad}        {counter}++;").unwrap();
-            print_block(out, level + 2, body);
+            match midway {
+                Some(midway) => {
+                    let at = midway.at.min(body.len());
+                    print_block(out, level + 2, &body[..at]);
+                    writeln!(out, "{pad}    {}:;", midway.label).unwrap();
+                    print_block(out, level + 2, &body[at..]);
+                }
+                None => print_block(out, level + 2, body),
+            }
             writeln!(out, "{pad}    }}").unwrap();
             writeln!(out, "{pad}}}").unwrap();
         }

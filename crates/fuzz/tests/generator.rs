@@ -97,14 +97,24 @@ fn record_seeds(count: usize) -> Vec<u64> {
     (0..).filter(|seed| has_records(&generate(*seed))).take(count).collect()
 }
 
-/// Scans, atomics, guarded divisions, mixed widths, linear variables and
-/// record arrays
+/// Whether the program text enters a `while` loop in the middle.
+fn has_midway_entries(text: &str) -> bool {
+    text.contains(") goto m")
+}
+
+/// The first seeds whose programs enter a loop in the middle.
+fn midway_seeds(count: usize) -> Vec<u64> {
+    (0..).filter(|seed| has_midway_entries(&print_program(&generate(*seed)))).take(count).collect()
+}
+
+/// Scans, atomics, guarded divisions, mixed widths, linear variables,
+/// record arrays and midway loop entries
 /// draw from streams of their own: a program with none drawn is the one
 /// the seed gave before they were added.
 #[test]
 fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut scans, mut atomics, mut divisions, mut mixed, mut linears) = (0, 0, 0, 0, 0);
-    let mut records = 0;
+    let (mut records, mut midways) = (0, 0);
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -138,9 +148,12 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         let has_records = has_records(&program);
         records += usize::from(has_records);
         assert_eq!(has_records, text.contains("struct lw_rec {"), "seed {seed}");
+        let has_midway = has_midway_entries(&text);
+        midways += usize::from(has_midway);
         if !has_scans
             && !has_linears
             && !has_records
+            && !has_midway
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -152,6 +165,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 mixed_widths: false,
                 linear_vars: false,
                 record_arrays: false,
+                midway_entries: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -177,6 +191,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
     assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");
     assert!((20..=170).contains(&records), "{records} of 200 programs have record arrays");
+    assert!((20..=150).contains(&midways), "{midways} of 200 programs enter loops midway");
 }
 
 #[test]
@@ -188,6 +203,7 @@ fn programs_compile_without_ub_warnings() {
         .chain(mixed_width_seeds(8))
         .chain(linear_seeds(6))
         .chain(record_seeds(4))
+        .chain(midway_seeds(6))
     {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
@@ -220,6 +236,7 @@ fn programs_run_clean_under_ubsan() {
         .chain(mixed_width_seeds(4))
         .chain(linear_seeds(3))
         .chain(record_seeds(2))
+        .chain(midway_seeds(3))
     {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));

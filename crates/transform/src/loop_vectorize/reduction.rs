@@ -542,7 +542,14 @@ pub fn recognize_reduction(
         match func.dfg.inst(inst) {
             InstData::Phi { incoming, .. } if member != phi => {
                 for &(block, value) in incoming {
-                    if member_set.contains(&value) {
+                    // `poison` on an edge no execution takes with this
+                    // value (the dispatch of an irreducible cycle made
+                    // reducible passes `poison` for the other entries).
+                    let no_value = matches!(
+                        func.dfg.constant(value),
+                        Some(Constant::Poison | Constant::Undef)
+                    );
+                    if member_set.contains(&value) || no_value {
                         continue;
                     }
                     match branch_min_max(func, in_loop, inst, block) {
