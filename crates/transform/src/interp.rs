@@ -413,7 +413,8 @@ impl<'e> Interpreter<'e> {
                 let to_elem = to.scalar_type().clone();
                 lanewise1(&get(*arg)?, |a| cast(*op, a, &to_elem))?
             }
-            InstData::Freeze { arg } => get(*arg)?,
+            // A frozen poison is some fixed value: zero here.
+            InstData::Freeze { arg } => freeze(get(*arg)?, &result_ty)?,
             InstData::Load { ty, addr, .. } => {
                 let address = pointer(&get(*addr)?)?;
                 self.read(ty, address)?
@@ -856,6 +857,17 @@ fn value_of(data: &InstData) -> &Value {
         | InstData::AtomicRmw { value, .. }
         | InstData::CmpXchg { new: value, .. } => value,
         _ => unreachable!("value_of a non-store"),
+    }
+}
+
+/// `freeze`: poison (also in a lane of a vector) becomes zero of its type.
+fn freeze(value: Val, ty: &Type) -> Result<Val, InterpError> {
+    match (value, ty) {
+        (Val::Poison, ty) => zero_of(ty),
+        (Val::Vector(lanes), Type::Vector { elem, .. }) => Ok(Val::Vector(
+            lanes.into_iter().map(|lane| freeze(lane, elem)).collect::<Result<_, _>>()?,
+        )),
+        (value, _) => Ok(value),
     }
 }
 

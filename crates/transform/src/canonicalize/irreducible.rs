@@ -25,9 +25,9 @@
 //! merges their values in phis of its own): one back edge, as LLVM's
 //! loop-simplify form has it and the divergent-loop transform expects.
 //! The entries' phis move into `D` (their incoming value on the edge blocks
-//! of their own entry, `poison` on the others: no execution takes an edge
-//! to one entry and arrives at another) and the entries keep one-incoming
-//! phis of them.
+//! of their own entry, a frozen `poison` on the others: no execution takes
+//! an edge to one entry and arrives at another) and the entries keep
+//! one-incoming phis of them.
 //!
 //! Only edges into entries change, so every definition still dominates its
 //! uses: a new path through `D` to a block `U` ends in a path of the old
@@ -232,6 +232,24 @@ fn strongly_connected_components(
     components
 }
 
+/// `freeze poison` of type `ty` at the top of the entry block (one per
+/// type): the value of a moved phi on the edges to the other entries, where
+/// no execution uses it. Not `poison` itself: linearization computes the
+/// cycle's values for every lane, and a poison one would reach masks and
+/// branches through `and`/`or` (undefined behaviour, which LLVM exploits).
+fn arbitrary_value(func: &mut Function, cache: &mut HashMap<Type, Value>, ty: &Type) -> Value {
+    if let Some(&value) = cache.get(ty) {
+        return value;
+    }
+    let entry = func.layout.entry_block().expect("a function with a cycle has an entry");
+    let poison = poison(func, ty.clone());
+    let freeze = func.dfg.make_inst(InstData::Freeze { arg: poison }, ty.clone());
+    func.layout.insert_inst_at(freeze, entry, 0);
+    let value = func.dfg.result(freeze).expect("freeze has a result");
+    cache.insert(ty.clone(), value);
+    value
+}
+
 /// A block that takes one edge into an entry of the cycle.
 struct EdgeBlock {
     block: Block,
@@ -376,6 +394,7 @@ fn route_through_dispatch(
     }
 
     // The entries' phis move into the dispatch block (and its latch).
+    let mut arbitrary: HashMap<Type, Value> = HashMap::new();
     for (entry_index, &entry) in entries.iter().enumerate() {
         for phi in block_phis(func, entry) {
             let ty = func.dfg.value_type(func.dfg.result(phi).expect("a phi has a result")).clone();
@@ -389,7 +408,7 @@ fn route_through_dispatch(
                 };
                 values.push(match value {
                     Some(value) => value,
-                    None => poison(func, ty.clone()),
+                    None => arbitrary_value(func, &mut arbitrary, &ty),
                 });
             }
             let moved = merge_at_dispatch(func, dispatch, latch, &edge_blocks, ty, &values);

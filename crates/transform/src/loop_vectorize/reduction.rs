@@ -544,11 +544,9 @@ pub fn recognize_reduction(
                 for &(block, value) in incoming {
                     // `poison` on an edge no execution takes with this
                     // value (the dispatch of an irreducible cycle made
-                    // reducible passes `poison` for the other entries).
-                    let no_value = matches!(
-                        func.dfg.constant(value),
-                        Some(Constant::Poison | Constant::Undef)
-                    );
+                    // reducible passes a frozen `poison` for the other
+                    // entries).
+                    let no_value = is_arbitrary(func, value);
                     if member_set.contains(&value) || no_value {
                         continue;
                     }
@@ -720,6 +718,17 @@ fn decides_branch_min_max(
                 && branch_min_max(func, in_loop, inst, assign).is_some()
         })
     })
+}
+
+/// Whether `value` is `poison`, `undef` or a `freeze` of one: no value a
+/// reduction could be assigned on purpose.
+fn is_arbitrary(func: &Function, value: Value) -> bool {
+    let undefined =
+        |value: Value| matches!(func.dfg.constant(value), Some(Constant::Poison | Constant::Undef));
+    undefined(value)
+        || func.dfg.defining_inst(value).is_some_and(
+            |inst| matches!(func.dfg.inst(inst), InstData::Freeze { arg } if undefined(*arg)),
+        )
 }
 
 /// The blocks of the loop whose terminator names `block` as a successor.
