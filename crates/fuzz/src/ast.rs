@@ -221,6 +221,11 @@ pub enum MathFn {
     SqrtAbs,
     Fabs,
     Floor,
+    /// `sqrt(x)`: NaN (and errno) for a negative `x`, which takes libm's
+    /// errno-setting call where the rest take the sqrt instruction.
+    Sqrt,
+    /// `exp(x)`: a libm call per lane without fast-math.
+    Exp,
 }
 
 /// An argument of a call of a declare-simd function. Only `Varying`

@@ -904,7 +904,13 @@ impl Generator {
             }
             6 => self.cond(scope, depth - 1),
             7 => {
-                let function = *self.rng.pick(&[MathFn::SqrtAbs, MathFn::Fabs, MathFn::Floor]);
+                let function = *self.rng.pick(&[
+                    MathFn::SqrtAbs,
+                    MathFn::Fabs,
+                    MathFn::Floor,
+                    MathFn::Sqrt,
+                    MathFn::Exp,
+                ]);
                 Expr::Math(function, ty, a(self.expr(scope, ty, depth - 1)))
             }
             _ => {

@@ -788,6 +788,8 @@ pub fn expr(e: &Expr) -> String {
             let f = if *ty == Ty::Float { "f" } else { "" };
             match function {
                 MathFn::SqrtAbs => format!("sqrt{f}(fabs{f}({a}))"),
+                MathFn::Sqrt => format!("sqrt{f}({a})"),
+                MathFn::Exp => format!("exp{f}({a})"),
                 MathFn::Fabs => format!("fabs{f}({a})"),
                 MathFn::Floor => format!("floor{f}({a})"),
             }
