@@ -365,7 +365,9 @@ impl Expr {
 
 /// The builtins of include/lanewise/rv.h used only in forms whose result
 /// per lane is the same as the guarded statement without them (so the
-/// scalar build, with their one-lane meaning, prints the same).
+/// scalar build, with their one-lane meaning, prints the same). The
+/// condition is evaluated once, into a temporary `lw_c`: the calls in it
+/// must run as often as serially.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RvGuard {
     /// `if (rv_any(c)) { if (c) { body } }`: BOSCC's shape, by hand.

@@ -609,25 +609,32 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             }
         }
         Stmt::Rv { guard, cond, body } => {
-            let cond = condition(cond);
+            // The condition is evaluated once, into `lw_c`: written twice,
+            // a call in it (which bumps atomic counters) would run again in
+            // the lanes `&&`/`||` short-circuit serially but whose guard
+            // another lane decided in the vector code (seed 12033).
+            writeln!(out, "{pad}{{").unwrap();
+            writeln!(out, "{pad}    int lw_c = {};", expr(cond)).unwrap();
+            let inner = "    ".repeat(level + 1);
             match guard {
                 RvGuard::AnyThenIf => {
-                    writeln!(out, "{pad}if (rv_any({cond})) {{").unwrap();
-                    write!(out, "{pad}    if ({cond}) ").unwrap();
-                    print_braced(out, level + 1, body);
-                    writeln!(out, "\n{pad}}}").unwrap();
+                    writeln!(out, "{inner}if (rv_any(lw_c)) {{").unwrap();
+                    write!(out, "{inner}    if (lw_c) ").unwrap();
+                    print_braced(out, level + 2, body);
+                    writeln!(out, "\n{inner}}}").unwrap();
                 }
                 RvGuard::AllOr => {
-                    write!(out, "{pad}if (rv_all({cond}) || ({cond})) ").unwrap();
-                    print_braced(out, level, body);
+                    write!(out, "{inner}if (rv_all(lw_c) || lw_c) ").unwrap();
+                    print_braced(out, level + 1, body);
                     out.push('\n');
                 }
                 RvGuard::AnyAnd => {
-                    write!(out, "{pad}if (rv_any({cond}) && ({cond})) ").unwrap();
-                    print_braced(out, level, body);
+                    write!(out, "{inner}if (rv_any(lw_c) && lw_c) ").unwrap();
+                    print_braced(out, level + 1, body);
                     out.push('\n');
                 }
             }
+            writeln!(out, "{pad}}}").unwrap();
         }
         Stmt::Atomic { op, index, value } => {
             let name = op.name();
@@ -893,6 +900,19 @@ mod tests {
         assert_eq!(print(call, RedOp::AddU), "r1 += f0();\n");
         let load = Expr::Var("x".into(), Ty::Float);
         assert_eq!(print(load, RedOp::MaxF), "if ((x) > r1) r1 = x;\n");
+    }
+
+    #[test]
+    fn rv_guards_evaluate_their_condition_once() {
+        let call = Expr::Call { function: "f0".into(), ret: Ty::Int, args: Vec::new() };
+        let cond = Expr::Compare(CmpOp::Lt, Box::new(call), Box::new(Expr::Lit(Lit::Int(3))));
+        for guard in [RvGuard::AnyThenIf, RvGuard::AllOr, RvGuard::AnyAnd] {
+            let mut out = String::new();
+            let stmt = Stmt::Rv { guard, cond: cond.clone(), body: vec![Stmt::Break] };
+            print_stmt(&mut out, 0, &stmt);
+            assert_eq!(out.matches("f0()").count(), 1, "{out}");
+            assert!(out.starts_with("{\n    int lw_c = ((f0()) < (3));\n"), "{out}");
+        }
     }
 
     #[test]
