@@ -465,6 +465,20 @@ pub enum Stmt {
     Return(Expr),
     /// `goto label;`, inside the `GotoScope` of the label.
     Goto(String),
+    /// `{ int flag = cond; T var; if (flag) var = value; body if (flag)
+    /// target = var; }`: a variable assigned under a condition and read
+    /// only under the same one (never uninitialized; the SSA value has a
+    /// `poison` incoming on the path that skips the assignment, which
+    /// LLVM's -O2 mostly folds away), two branches on one varying flag.
+    CondInit {
+        flag: String,
+        var: String,
+        ty: Ty,
+        cond: Expr,
+        value: Expr,
+        body: Vec<Stmt>,
+        target: String,
+    },
     /// `{ body } label:;`
     GotoScope {
         label: String,
@@ -764,7 +778,8 @@ pub fn stmt_blocks_mut(stmt: &mut Stmt) -> Vec<&mut Vec<Stmt>> {
         Stmt::While { body, .. }
         | Stmt::For { body, .. }
         | Stmt::GotoScope { body, .. }
-        | Stmt::Rv { body, .. } => vec![body],
+        | Stmt::Rv { body, .. }
+        | Stmt::CondInit { body, .. } => vec![body],
         _ => Vec::new(),
     }
 }
@@ -780,7 +795,8 @@ pub fn stmt_blocks(stmt: &Stmt) -> Vec<&Vec<Stmt>> {
         Stmt::While { body, .. }
         | Stmt::For { body, .. }
         | Stmt::GotoScope { body, .. }
-        | Stmt::Rv { body, .. } => vec![body],
+        | Stmt::Rv { body, .. }
+        | Stmt::CondInit { body, .. } => vec![body],
         _ => Vec::new(),
     }
 }
@@ -804,6 +820,7 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
             exprs
         }
         Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
+        Stmt::CondInit { cond, value, .. } => vec![cond, value],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
@@ -827,6 +844,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
             exprs
         }
         Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
+        Stmt::CondInit { cond, value, .. } => vec![cond, value],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
@@ -850,6 +868,7 @@ pub fn stmt_parts_mut(stmt: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) 
             (exprs, vec![body])
         }
         Stmt::Rv { cond, body, .. } => (vec![cond], vec![body]),
+        Stmt::CondInit { cond, value, body, .. } => (vec![cond, value], vec![body]),
         Stmt::For { limit, body, .. } => (vec![limit], vec![body]),
         Stmt::GotoScope { body, .. } => (Vec::new(), vec![body]),
         other => (stmt_exprs_mut(other), Vec::new()),

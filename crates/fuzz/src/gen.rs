@@ -38,6 +38,9 @@ pub struct GenConfig {
     pub record_arrays: bool,
     /// `while` loops also entered in the middle ([`Midway`], some loops).
     pub midway_entries: bool,
+    /// Variables assigned and read under one condition
+    /// ([`Stmt::CondInit`], in some programs).
+    pub cond_inits: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -59,6 +62,7 @@ impl Default for GenConfig {
             linear_vars: true,
             record_arrays: true,
             midway_entries: true,
+            cond_inits: true,
         }
     }
 }
@@ -81,6 +85,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         atomics,
         guarded_divisions,
         mixed_widths,
+        cond_inits: config.cond_inits && draws_cond_inits(seed),
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
         midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
@@ -134,6 +139,13 @@ pub fn draws_guarded_divisions(seed: u64) -> bool {
     Rng::new(seed ^ 0xd1_0000_0000_0000).chance(40)
 }
 
+/// Whether the bodies of `seed`'s program may hold [`Stmt::CondInit`]
+/// statements (`GenConfig::cond_inits` permitting); like [`draws_atomics`],
+/// from a stream of its own, the weight last.
+pub fn draws_cond_inits(seed: u64) -> bool {
+    Rng::new(seed ^ 0xc1_0000_0000_0000).chance(40)
+}
+
 /// Whether `seed`'s program computes in mixed widths (`GenConfig::
 /// mixed_widths` permitting; [`Program::mixed_widths`]); from a stream of
 /// its own: a program for which this is false draws every type from
@@ -185,6 +197,8 @@ struct Generator {
     guarded_divisions: bool,
     /// This program's types are [`Ty::MIXED`], not [`Ty::ALL`].
     mixed_widths: bool,
+    /// This program's bodies may hold [`Stmt::CondInit`] statements.
+    cond_inits: bool,
     /// Which private arrays are arrays of records: a stream of its own, so
     /// a program without one is the one the seed gave before.
     record_rng: Rng,
@@ -532,6 +546,7 @@ impl Generator {
             if nest && self.config.rv_guards { 4 } else { 0 }, // 14: rv_* guard
             if scope.reductions.is_empty() { 0 } else { 12 }, // 15: reduction update
             if self.atomics { 8 } else { 0 },            // 16: atomic update
+            if has_assignable && nest && self.cond_inits { 5 } else { 0 }, // 17: conditional initialization
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -672,6 +687,16 @@ impl Generator {
                 let (var, op) = self.rng.pick(&scope.reductions).clone();
                 let value = self.expr(scope, op.ty(), 3);
                 Stmt::Reduce { var, op, value }
+            }
+            17 => {
+                let assignable: Vec<&Var> =
+                    scope.vars.iter().filter(|var| var.assignable).collect();
+                let target = (*self.rng.pick(&assignable)).clone();
+                let cond = self.cond(scope, 2);
+                let value = self.expr(scope, target.ty, 2);
+                let (flag, var) = (self.name("ck"), self.name("cu"));
+                let body = self.block(scope, depth + 1);
+                Stmt::CondInit { flag, var, ty: target.ty, cond, value, body, target: target.name }
             }
             _ => {
                 let op = *self.rng.pick(&AtomicOp::ALL);

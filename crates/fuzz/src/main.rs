@@ -77,6 +77,9 @@ struct Cli {
     /// Generate no `while` loops entered in the middle (irreducible control flow).
     #[arg(long)]
     no_midway_entries: bool,
+    /// Generate no variables assigned and read under one condition.
+    #[arg(long)]
+    no_cond_inits: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -142,6 +145,7 @@ fn main() -> ExitCode {
         linear_vars: !cli.no_linear_vars,
         record_arrays: !cli.no_record_arrays,
         midway_entries: !cli.no_midway_entries,
+        cond_inits: !cli.no_cond_inits,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

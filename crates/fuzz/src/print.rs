@@ -17,6 +17,12 @@ pub fn print_program(program: &Program) -> String {
     if program.mixed_widths {
         out.push_str(MIXED_WIDTH_GLOBALS);
     }
+    if uses_cond_init(program) {
+        // `if (k) u = v; ... if (k) t = u;` is never uninitialized, but
+        // clang's analysis does not correlate the two conditions.
+        out.push_str("#pragma clang diagnostic ignored \"-Wsometimes-uninitialized\"\n");
+        out.push_str("#pragma clang diagnostic ignored \"-Wconditional-uninitialized\"\n");
+    }
     let arrays = program.functions.iter().flat_map(|function| &function.arrays);
     if arrays.chain(program.kernels.iter().flat_map(|kernel| &kernel.arrays)).any(|a| a.record) {
         out.push_str(RECORD_TYPE);
@@ -144,6 +150,19 @@ static double lw_double(void) {{ return (double)((int)(lw_next() % 40001u) - 200
 
 /// The tables, outputs and helpers of `long`, `short` and `unsigned char`
 /// (after [`globals`], in programs with mixed widths only).
+/// Whether a body of `program` holds a [`Stmt::CondInit`].
+fn uses_cond_init(program: &Program) -> bool {
+    fn holds(stmts: &[Stmt]) -> bool {
+        stmts.iter().any(|stmt| {
+            matches!(stmt, Stmt::CondInit { .. }) || stmt_blocks(stmt).into_iter().any(|b| holds(b))
+        })
+    }
+    program.functions.iter().any(|function| holds(&function.body))
+        || program.kernels.iter().any(|kernel| {
+            holds(&kernel.body) || kernel.scan.as_ref().is_some_and(|scan| holds(&scan.updates))
+        })
+}
+
 /// The element type of record arrays ([`PrivateArray::record`]): one
 /// member per [`Ty`], named by its suffix.
 const RECORD_TYPE: &str =
@@ -607,6 +626,15 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             if has_goto(body, label) {
                 writeln!(out, "{pad}{label}:;").unwrap();
             }
+        }
+        Stmt::CondInit { flag, var, ty, cond, value, body, target } => {
+            writeln!(out, "{pad}{{").unwrap();
+            writeln!(out, "{pad}    int {flag} = {};", expr(cond)).unwrap();
+            writeln!(out, "{pad}    {} {var};", ty.c_name()).unwrap();
+            writeln!(out, "{pad}    if ({flag}) {var} = {};", expr(value)).unwrap();
+            print_block(out, level + 1, body);
+            writeln!(out, "{pad}    if ({flag}) {target} = {var};").unwrap();
+            writeln!(out, "{pad}}}").unwrap();
         }
         Stmt::Rv { guard, cond, body } => {
             // The condition is evaluated once, into `lw_c`: written twice,

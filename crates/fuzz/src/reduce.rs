@@ -308,7 +308,7 @@ fn hoisted(stmt: &Stmt, which: usize) -> Option<Vec<Stmt>> {
     let body = stmt_blocks(stmt)[which].clone();
     let (free_break, free_continue) = free_jumps(&body);
     match stmt {
-        Stmt::If { .. } | Stmt::Rv { .. } => Some(body),
+        Stmt::If { .. } | Stmt::Rv { .. } | Stmt::CondInit { .. } => Some(body),
         Stmt::Switch { .. } => (!free_break).then_some(body),
         Stmt::While { counter: var, .. } | Stmt::For { var, .. } => {
             if free_break || free_continue {
@@ -432,7 +432,9 @@ fn expr_names(expr: &Expr, names: &mut BTreeSet<String>) {
 fn stmt_names(stmts: &[Stmt], names: &mut BTreeSet<String>) {
     for stmt in stmts {
         match stmt {
-            Stmt::Assign { name, .. } | Stmt::Reduce { var: name, .. } => {
+            Stmt::Assign { name, .. }
+            | Stmt::Reduce { var: name, .. }
+            | Stmt::CondInit { target: name, .. } => {
                 names.insert(name.clone());
             }
             Stmt::ArrayStore { array, .. } => {

@@ -5,7 +5,8 @@
 
 use lanewise_fuzz::ast::{stmt_blocks, Stmt};
 use lanewise_fuzz::gen::{
-    draws_atomics, draws_guarded_divisions, draws_mixed_widths, generate_with, GenConfig,
+    draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_mixed_widths, generate_with,
+    GenConfig,
 };
 use lanewise_fuzz::{generate, print_program};
 use std::collections::BTreeSet;
@@ -107,14 +108,23 @@ fn midway_seeds(count: usize) -> Vec<u64> {
     (0..).filter(|seed| has_midway_entries(&print_program(&generate(*seed)))).take(count).collect()
 }
 
+/// The first seeds whose programs assign a variable under a condition and
+/// read it under the same one.
+fn cond_init_seeds(count: usize) -> Vec<u64> {
+    (0..)
+        .filter(|seed| print_program(&generate(*seed)).contains("#pragma clang diagnostic ignored"))
+        .take(count)
+        .collect()
+}
+
 /// Scans, atomics, guarded divisions, mixed widths, linear variables,
-/// record arrays and midway loop entries
+/// record arrays, midway loop entries and conditional initializations
 /// draw from streams of their own: a program with none drawn is the one
 /// the seed gave before they were added.
 #[test]
 fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut scans, mut atomics, mut divisions, mut mixed, mut linears) = (0, 0, 0, 0, 0);
-    let (mut records, mut midways) = (0, 0);
+    let (mut records, mut midways, mut cond_inits) = (0, 0, 0);
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -150,10 +160,14 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         assert_eq!(has_records, text.contains("struct lw_rec {"), "seed {seed}");
         let has_midway = has_midway_entries(&text);
         midways += usize::from(has_midway);
+        let has_cond_inits = text.contains("#pragma clang diagnostic ignored");
+        cond_inits += usize::from(has_cond_inits);
+        assert!(!has_cond_inits || draws_cond_inits(seed), "seed {seed}");
         if !has_scans
             && !has_linears
             && !has_records
             && !has_midway
+            && !draws_cond_inits(seed)
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -166,6 +180,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 linear_vars: false,
                 record_arrays: false,
                 midway_entries: false,
+                cond_inits: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -192,6 +207,10 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");
     assert!((20..=170).contains(&records), "{records} of 200 programs have record arrays");
     assert!((20..=150).contains(&midways), "{midways} of 200 programs enter loops midway");
+    assert!(
+        (10..=100).contains(&cond_inits),
+        "{cond_inits} of 200 programs initialize under a condition"
+    );
 }
 
 #[test]
@@ -204,6 +223,7 @@ fn programs_compile_without_ub_warnings() {
         .chain(linear_seeds(6))
         .chain(record_seeds(4))
         .chain(midway_seeds(6))
+        .chain(cond_init_seeds(6))
     {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
@@ -237,6 +257,7 @@ fn programs_run_clean_under_ubsan() {
         .chain(linear_seeds(3))
         .chain(record_seeds(2))
         .chain(midway_seeds(3))
+        .chain(cond_init_seeds(3))
     {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
