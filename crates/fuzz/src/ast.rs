@@ -479,6 +479,23 @@ pub enum Stmt {
         body: Vec<Stmt>,
         target: String,
     },
+    /// Four-lane vector code (GCC vector extensions, `float` or `unsigned`
+    /// lanes, the `float4` of SPMD code):
+    /// `{ lw_T4 v = {init}; v = v op (lw_T4){other}; v =
+    /// __builtin_shufflevector(v, v, shuffle); target = v[a] combine v[b]; }`.
+    /// Only `+ - *` (and `& ^` on `unsigned`): no trap, no undefined
+    /// behaviour.
+    ShortVector {
+        elem: Ty,
+        var: String,
+        init: Vec<Expr>,
+        op: BinOp,
+        other: Vec<Expr>,
+        shuffle: [u32; 4],
+        lanes: [u32; 2],
+        combine: BinOp,
+        target: String,
+    },
     /// `{ body } label:;`
     GotoScope {
         label: String,
@@ -821,6 +838,7 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         }
         Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::CondInit { cond, value, .. } => vec![cond, value],
+        Stmt::ShortVector { init, other, .. } => init.iter_mut().chain(other.iter_mut()).collect(),
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
@@ -845,6 +863,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         }
         Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::CondInit { cond, value, .. } => vec![cond, value],
+        Stmt::ShortVector { init, other, .. } => init.iter().chain(other.iter()).collect(),
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),

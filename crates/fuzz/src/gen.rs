@@ -41,6 +41,8 @@ pub struct GenConfig {
     /// Variables assigned and read under one condition
     /// ([`Stmt::CondInit`], in some programs).
     pub cond_inits: bool,
+    /// Four-lane vector code ([`Stmt::ShortVector`], in some programs).
+    pub short_vectors: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -63,6 +65,7 @@ impl Default for GenConfig {
             record_arrays: true,
             midway_entries: true,
             cond_inits: true,
+            short_vectors: true,
         }
     }
 }
@@ -86,6 +89,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         guarded_divisions,
         mixed_widths,
         cond_inits: config.cond_inits && draws_cond_inits(seed),
+        short_vectors: config.short_vectors && draws_short_vectors(seed),
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
         midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
@@ -146,6 +150,13 @@ pub fn draws_cond_inits(seed: u64) -> bool {
     Rng::new(seed ^ 0xc1_0000_0000_0000).chance(40)
 }
 
+/// Whether the bodies of `seed`'s program may hold [`Stmt::ShortVector`]
+/// statements (`GenConfig::short_vectors` permitting); like
+/// [`draws_atomics`], from a stream of its own, the weight last.
+pub fn draws_short_vectors(seed: u64) -> bool {
+    Rng::new(seed ^ 0x4f4_0000_0000_0000).chance(40)
+}
+
 /// Whether `seed`'s program computes in mixed widths (`GenConfig::
 /// mixed_widths` permitting; [`Program::mixed_widths`]); from a stream of
 /// its own: a program for which this is false draws every type from
@@ -199,6 +210,8 @@ struct Generator {
     mixed_widths: bool,
     /// This program's bodies may hold [`Stmt::CondInit`] statements.
     cond_inits: bool,
+    /// This program's bodies may hold [`Stmt::ShortVector`] statements.
+    short_vectors: bool,
     /// Which private arrays are arrays of records: a stream of its own, so
     /// a program without one is the one the seed gave before.
     record_rng: Rng,
@@ -528,6 +541,12 @@ impl Generator {
         let has_assignable = scope.vars.iter().any(|var| var.assignable);
         let impure: Vec<usize> =
             (0..scope.callable).filter(|&f| self.functions[f].stores_through_pointer()).collect();
+        let short_vector_targets: Vec<Var> = if self.short_vectors {
+            let wanted = |var: &&Var| var.assignable && matches!(var.ty, Ty::Float | Ty::UInt);
+            scope.vars.iter().filter(wanted).cloned().collect()
+        } else {
+            Vec::new()
+        };
         let weights = [
             if has_assignable { 30 } else { 0 },         // 0: assignment
             if scope.arrays.is_empty() { 0 } else { 8 }, // 1: private array store
@@ -547,6 +566,7 @@ impl Generator {
             if scope.reductions.is_empty() { 0 } else { 12 }, // 15: reduction update
             if self.atomics { 8 } else { 0 },            // 16: atomic update
             if has_assignable && nest && self.cond_inits { 5 } else { 0 }, // 17: conditional initialization
+            if short_vector_targets.is_empty() { 0 } else { 6 }, // 18: four-lane vector code
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -697,6 +717,34 @@ impl Generator {
                 let (flag, var) = (self.name("ck"), self.name("cu"));
                 let body = self.block(scope, depth + 1);
                 Stmt::CondInit { flag, var, ty: target.ty, cond, value, body, target: target.name }
+            }
+            18 => {
+                let target = self.rng.pick(&short_vector_targets).clone();
+                let elem = target.ty;
+                let ops: &[BinOp] = if elem == Ty::Float {
+                    &[BinOp::Add, BinOp::Sub, BinOp::Mul]
+                } else {
+                    &[BinOp::Add, BinOp::Sub, BinOp::Mul, BinOp::And, BinOp::Xor]
+                };
+                let init = (0..4).map(|_| self.expr(scope, elem, 1)).collect();
+                let op = *self.rng.pick(ops);
+                let other = (0..4).map(|_| self.expr(scope, elem, 1)).collect();
+                let mut lane = || self.rng.below(8) as u32;
+                let shuffle = [lane(), lane(), lane(), lane()];
+                let lanes = [self.rng.below(4) as u32, self.rng.below(4) as u32];
+                let combine = *self.rng.pick(ops);
+                let var = self.name("sv");
+                Stmt::ShortVector {
+                    elem,
+                    var,
+                    init,
+                    op,
+                    other,
+                    shuffle,
+                    lanes,
+                    combine,
+                    target: target.name,
+                }
             }
             _ => {
                 let op = *self.rng.pick(&AtomicOp::ALL);

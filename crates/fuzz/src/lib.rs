@@ -12,6 +12,7 @@
 //! body: cycles with two entries), bounded `while` and `for` loops with
 //! data-dependent trip counts, `break`/`continue`/early `return`, gathers
 //! from global and uniform-parameter tables at masked varying indices,
+//! four-lane vector code (`float4`-style GCC vector extensions),
 //! private arrays (also of structs, the per-lane record stacks of tree
 //! traversals), stores through linear pointers, calls of other
 //! declare-simd functions, `__atomic_fetch_{add,and,or,xor,min,max}` on

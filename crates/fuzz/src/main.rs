@@ -80,6 +80,9 @@ struct Cli {
     /// Generate no variables assigned and read under one condition.
     #[arg(long)]
     no_cond_inits: bool,
+    /// Generate no four-lane vector code (GCC vector extensions).
+    #[arg(long)]
+    no_short_vectors: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -146,6 +149,7 @@ fn main() -> ExitCode {
         record_arrays: !cli.no_record_arrays,
         midway_entries: !cli.no_midway_entries,
         cond_inits: !cli.no_cond_inits,
+        short_vectors: !cli.no_short_vectors,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

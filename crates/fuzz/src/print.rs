@@ -17,6 +17,10 @@ pub fn print_program(program: &Program) -> String {
     if program.mixed_widths {
         out.push_str(MIXED_WIDTH_GLOBALS);
     }
+    if program_holds(program, &|stmt| matches!(stmt, Stmt::ShortVector { .. })) {
+        out.push_str("typedef float lw_f4 __attribute__((vector_size(16)));\n");
+        out.push_str("typedef unsigned lw_u4 __attribute__((vector_size(16)));\n");
+    }
     if uses_cond_init(program) {
         // `if (k) u = v; ... if (k) t = u;` is never uninitialized, but
         // clang's analysis does not correlate the two conditions.
@@ -152,15 +156,30 @@ static double lw_double(void) {{ return (double)((int)(lw_next() % 40001u) - 200
 /// (after [`globals`], in programs with mixed widths only).
 /// Whether a body of `program` holds a [`Stmt::CondInit`].
 fn uses_cond_init(program: &Program) -> bool {
-    fn holds(stmts: &[Stmt]) -> bool {
+    program_holds(program, &|stmt| matches!(stmt, Stmt::CondInit { .. }))
+}
+
+/// Whether a body of `program` holds a statement `wanted` accepts.
+fn program_holds(program: &Program, wanted: &dyn Fn(&Stmt) -> bool) -> bool {
+    fn holds(stmts: &[Stmt], wanted: &dyn Fn(&Stmt) -> bool) -> bool {
         stmts.iter().any(|stmt| {
-            matches!(stmt, Stmt::CondInit { .. }) || stmt_blocks(stmt).into_iter().any(|b| holds(b))
+            wanted(stmt) || stmt_blocks(stmt).into_iter().any(|block| holds(block, wanted))
         })
     }
-    program.functions.iter().any(|function| holds(&function.body))
+    program.functions.iter().any(|function| holds(&function.body, wanted))
         || program.kernels.iter().any(|kernel| {
-            holds(&kernel.body) || kernel.scan.as_ref().is_some_and(|scan| holds(&scan.updates))
+            holds(&kernel.body, wanted)
+                || kernel.scan.as_ref().is_some_and(|scan| holds(&scan.updates, wanted))
         })
+}
+
+/// The C type of a [`Stmt::ShortVector`] of `elem` lanes.
+fn short_vector_type(elem: Ty) -> &'static str {
+    if elem == Ty::Float {
+        "lw_f4"
+    } else {
+        "lw_u4"
+    }
 }
 
 /// The element type of record arrays ([`PrivateArray::record`]): one
@@ -626,6 +645,29 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             if has_goto(body, label) {
                 writeln!(out, "{pad}{label}:;").unwrap();
             }
+        }
+        Stmt::ShortVector { elem, var, init, op, other, shuffle, lanes, combine, target } => {
+            let vector = short_vector_type(*elem);
+            let list = |exprs: &[Expr]| exprs.iter().map(expr).collect::<Vec<_>>().join(", ");
+            writeln!(out, "{pad}{{").unwrap();
+            writeln!(out, "{pad}    {vector} {var} = {{{}}};", list(init)).unwrap();
+            writeln!(out, "{pad}    {var} = {var} {} ({vector}){{{}}};", op.symbol(), list(other))
+                .unwrap();
+            let [s0, s1, s2, s3] = shuffle;
+            writeln!(
+                out,
+                "{pad}    {var} = __builtin_shufflevector({var}, {var}, {s0}, {s1}, {s2}, {s3});"
+            )
+            .unwrap();
+            writeln!(
+                out,
+                "{pad}    {target} = {var}[{}] {} {var}[{}];",
+                lanes[0],
+                combine.symbol(),
+                lanes[1]
+            )
+            .unwrap();
+            writeln!(out, "{pad}}}").unwrap();
         }
         Stmt::CondInit { flag, var, ty, cond, value, body, target } => {
             writeln!(out, "{pad}{{").unwrap();

@@ -434,7 +434,8 @@ fn stmt_names(stmts: &[Stmt], names: &mut BTreeSet<String>) {
         match stmt {
             Stmt::Assign { name, .. }
             | Stmt::Reduce { var: name, .. }
-            | Stmt::CondInit { target: name, .. } => {
+            | Stmt::CondInit { target: name, .. }
+            | Stmt::ShortVector { target: name, .. } => {
                 names.insert(name.clone());
             }
             Stmt::ArrayStore { array, .. } => {

@@ -5,8 +5,8 @@
 
 use lanewise_fuzz::ast::{stmt_blocks, Stmt};
 use lanewise_fuzz::gen::{
-    draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_mixed_widths, generate_with,
-    GenConfig,
+    draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_mixed_widths,
+    draws_short_vectors, generate_with, GenConfig,
 };
 use lanewise_fuzz::{generate, print_program};
 use std::collections::BTreeSet;
@@ -117,14 +117,23 @@ fn cond_init_seeds(count: usize) -> Vec<u64> {
         .collect()
 }
 
+/// The first seeds whose programs hold four-lane vector code.
+fn short_vector_seeds(count: usize) -> Vec<u64> {
+    (0..)
+        .filter(|seed| print_program(&generate(*seed)).contains("__builtin_shufflevector"))
+        .take(count)
+        .collect()
+}
+
 /// Scans, atomics, guarded divisions, mixed widths, linear variables,
-/// record arrays, midway loop entries and conditional initializations
+/// record arrays, midway loop entries, conditional initializations and
+/// short vectors
 /// draw from streams of their own: a program with none drawn is the one
 /// the seed gave before they were added.
 #[test]
 fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut scans, mut atomics, mut divisions, mut mixed, mut linears) = (0, 0, 0, 0, 0);
-    let (mut records, mut midways, mut cond_inits) = (0, 0, 0);
+    let (mut records, mut midways, mut cond_inits, mut short_vectors) = (0, 0, 0, 0);
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -163,11 +172,15 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         let has_cond_inits = text.contains("#pragma clang diagnostic ignored");
         cond_inits += usize::from(has_cond_inits);
         assert!(!has_cond_inits || draws_cond_inits(seed), "seed {seed}");
+        let has_short_vectors = text.contains("__builtin_shufflevector");
+        short_vectors += usize::from(has_short_vectors);
+        assert!(!has_short_vectors || draws_short_vectors(seed), "seed {seed}");
         if !has_scans
             && !has_linears
             && !has_records
             && !has_midway
             && !draws_cond_inits(seed)
+            && !draws_short_vectors(seed)
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -181,6 +194,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 record_arrays: false,
                 midway_entries: false,
                 cond_inits: false,
+                short_vectors: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -211,6 +225,10 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         (10..=100).contains(&cond_inits),
         "{cond_inits} of 200 programs initialize under a condition"
     );
+    assert!(
+        (10..=100).contains(&short_vectors),
+        "{short_vectors} of 200 programs use short vectors"
+    );
 }
 
 #[test]
@@ -224,6 +242,7 @@ fn programs_compile_without_ub_warnings() {
         .chain(record_seeds(4))
         .chain(midway_seeds(6))
         .chain(cond_init_seeds(6))
+        .chain(short_vector_seeds(6))
     {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
@@ -258,6 +277,7 @@ fn programs_run_clean_under_ubsan() {
         .chain(record_seeds(2))
         .chain(midway_seeds(3))
         .chain(cond_init_seeds(3))
+        .chain(short_vector_seeds(3))
     {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
