@@ -720,6 +720,12 @@ pub struct Kernel {
     pub lastprivates: Vec<LastPrivate>,
     /// `linear(j:step)` variables (never in a scan kernel).
     pub linears: Vec<LinearVar>,
+    /// `lastprivate(conditional: v)` variables (never in a scan kernel):
+    /// zero before the loop, assigned only by [`Stmt::Assign`]s somewhere
+    /// in the body (never read there: an iteration that reads before it
+    /// assigns would read its private copy uninitialized), printed after
+    /// the loop with the value of the sequentially last assignment.
+    pub cond_lasts: Vec<(String, Ty)>,
     /// The element type of `out_T`, which `OutStore` writes.
     pub out_ty: Ty,
     pub locals: Vec<Local>,

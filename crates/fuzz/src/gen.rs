@@ -43,6 +43,9 @@ pub struct GenConfig {
     pub cond_inits: bool,
     /// Four-lane vector code ([`Stmt::ShortVector`], in some programs).
     pub short_vectors: bool,
+    /// `lastprivate(conditional:)` variables ([`Kernel::cond_lasts`], in
+    /// some kernels).
+    pub cond_lastprivates: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -66,6 +69,7 @@ impl Default for GenConfig {
             midway_entries: true,
             cond_inits: true,
             short_vectors: true,
+            cond_lastprivates: true,
         }
     }
 }
@@ -107,6 +111,8 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     let mut scan_rng = Rng::new(seed ^ 0x5ca7_0000_0000_0000);
     // So do the `linear(j:step)` variables of the other kernels.
     let mut linear_rng = Rng::new(seed ^ 0x11ea_0000_0000_0000);
+    // And their `lastprivate(conditional:)` variables.
+    let mut cond_last_rng = Rng::new(seed ^ 0xc1a5_0000_0000_0000);
     let mut kernels: Vec<Kernel> = (0..kernel_count)
         .map(|k| {
             let scan = k > 0 && config.scans && scan_rng.chance(25);
@@ -120,7 +126,14 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
             } else {
                 Vec::new()
             };
-            generator.kernel(scan, &linears)
+            let cond_lasts = if !scan && config.cond_lastprivates && cond_last_rng.chance(30) {
+                (0..cond_last_rng.range(1, 2))
+                    .map(|_| *cond_last_rng.pick(generator.types()))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            generator.kernel(scan, &linears, &cond_lasts)
         })
         .collect();
     generator.call_the_uncalled(&mut kernels);
@@ -192,6 +205,8 @@ struct Scope {
     continue_ok: bool,
     labels: Vec<String>,
     reductions: Vec<(String, RedOp)>,
+    /// `lastprivate(conditional:)` variables: assigned, never read.
+    cond_lasts: Vec<(String, Ty)>,
     return_ty: Option<Ty>,
 }
 
@@ -377,7 +392,7 @@ impl Generator {
     /// An omp simd kernel; with `scan`, its reductions are `inscan` ones
     /// (see [`ScanPhase`]); `linears` are the (start, step) of its
     /// `linear(j:step)` variables.
-    fn kernel(&mut self, scan: bool, linears: &[(i32, i32)]) -> Kernel {
+    fn kernel(&mut self, scan: bool, linears: &[(i32, i32)], cond_lasts: &[Ty]) -> Kernel {
         let name = self.name("kernel");
         let mut scope = self.global_scope();
         scope.kernel = true;
@@ -459,6 +474,9 @@ impl Generator {
             });
         }
         let (locals, arrays) = self.locals(&mut scope, "t", "ka");
+        let cond_lasts: Vec<(String, Ty)> =
+            cond_lasts.iter().map(|&ty| (self.name("cl"), ty)).collect();
+        scope.cond_lasts = cond_lasts.clone();
         self.budget = self.rng.range(4, i64::from(self.config.max_statements));
         let mut body = self.block(&mut scope, 0);
         let out_ty = self.ty();
@@ -472,6 +490,7 @@ impl Generator {
             scan,
             lastprivates,
             linears,
+            cond_lasts,
             out_ty,
             locals,
             arrays,
@@ -567,6 +586,7 @@ impl Generator {
             if self.atomics { 8 } else { 0 },            // 16: atomic update
             if has_assignable && nest && self.cond_inits { 5 } else { 0 }, // 17: conditional initialization
             if short_vector_targets.is_empty() { 0 } else { 6 }, // 18: four-lane vector code
+            if scope.cond_lasts.is_empty() { 0 } else { 10 },    // 19: conditional lastprivate
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -744,6 +764,16 @@ impl Generator {
                     lanes,
                     combine,
                     target: target.name,
+                }
+            }
+            19 => {
+                let (name, ty) = self.rng.pick(&scope.cond_lasts).clone();
+                let value = self.expr(scope, ty, 2);
+                let assign = Stmt::Assign { name, value };
+                if self.rng.chance(70) {
+                    self.guarded(scope, assign)
+                } else {
+                    assign
                 }
             }
             _ => {

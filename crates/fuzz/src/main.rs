@@ -83,6 +83,9 @@ struct Cli {
     /// Generate no four-lane vector code (GCC vector extensions).
     #[arg(long)]
     no_short_vectors: bool,
+    /// Generate no `lastprivate(conditional:)` variables.
+    #[arg(long)]
+    no_cond_lastprivates: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -150,6 +153,7 @@ fn main() -> ExitCode {
         midway_entries: !cli.no_midway_entries,
         cond_inits: !cli.no_cond_inits,
         short_vectors: !cli.no_short_vectors,
+        cond_lastprivates: !cli.no_cond_lastprivates,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

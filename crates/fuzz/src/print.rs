@@ -427,6 +427,10 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
     for linear in &kernel.linears {
         writeln!(out, "    int {} = {};", linear.name, literal(Lit::Int(linear.start))).unwrap();
     }
+    for (name, ty) in &kernel.cond_lasts {
+        writeln!(out, "    {} {name} = {};", ty.c_name(), expr(&Expr::Lit(Lit::zero(*ty))))
+            .unwrap();
+    }
     let outputs = written_outputs(kernel);
     for suffix in &outputs {
         writeln!(out, "    memset(out_{suffix}, 0, sizeof out_{suffix});").unwrap();
@@ -454,6 +458,10 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
     }
     for linear in &kernel.linears {
         write!(pragma, " linear({}:{})", linear.name, linear.step).unwrap();
+    }
+    if !kernel.cond_lasts.is_empty() {
+        let names: Vec<&str> = kernel.cond_lasts.iter().map(|(name, _)| name.as_str()).collect();
+        write!(pragma, " lastprivate(conditional: {})", names.join(", ")).unwrap();
     }
     if let Some(simdlen) = kernel.simdlen {
         write!(pragma, " simdlen({simdlen})").unwrap();
@@ -529,6 +537,10 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
     }
     for linear in &kernel.linears {
         writeln!(out, "    lw_print_i(\"{} {}\", n, {});", kernel.name, linear.name, linear.name)
+            .unwrap();
+    }
+    for (name, ty) in &kernel.cond_lasts {
+        writeln!(out, "    lw_print_{}(\"{} {name}\", n, {name});", ty.suffix(), kernel.name)
             .unwrap();
     }
     for last in &kernel.lastprivates {

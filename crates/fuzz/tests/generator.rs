@@ -125,15 +125,24 @@ fn short_vector_seeds(count: usize) -> Vec<u64> {
         .collect()
 }
 
+/// The first seeds whose programs hold `lastprivate(conditional:)` loops.
+fn cond_last_seeds(count: usize) -> Vec<u64> {
+    (0..)
+        .filter(|seed| print_program(&generate(*seed)).contains("lastprivate(conditional: "))
+        .take(count)
+        .collect()
+}
+
 /// Scans, atomics, guarded divisions, mixed widths, linear variables,
-/// record arrays, midway loop entries, conditional initializations and
-/// short vectors
+/// record arrays, midway loop entries, conditional initializations, short
+/// vectors and conditional lastprivates
 /// draw from streams of their own: a program with none drawn is the one
 /// the seed gave before they were added.
 #[test]
 fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut scans, mut atomics, mut divisions, mut mixed, mut linears) = (0, 0, 0, 0, 0);
     let (mut records, mut midways, mut cond_inits, mut short_vectors) = (0, 0, 0, 0);
+    let mut cond_lasts = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -175,12 +184,15 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         let has_short_vectors = text.contains("__builtin_shufflevector");
         short_vectors += usize::from(has_short_vectors);
         assert!(!has_short_vectors || draws_short_vectors(seed), "seed {seed}");
+        let has_cond_lasts = text.contains("lastprivate(conditional: ");
+        cond_lasts += usize::from(has_cond_lasts);
         if !has_scans
             && !has_linears
             && !has_records
             && !has_midway
             && !draws_cond_inits(seed)
             && !draws_short_vectors(seed)
+            && !has_cond_lasts
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -195,6 +207,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 midway_entries: false,
                 cond_inits: false,
                 short_vectors: false,
+                cond_lastprivates: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -229,6 +242,10 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         (10..=100).contains(&short_vectors),
         "{short_vectors} of 200 programs use short vectors"
     );
+    assert!(
+        (20..=170).contains(&cond_lasts),
+        "{cond_lasts} of 200 programs have conditional lastprivates"
+    );
 }
 
 #[test]
@@ -243,6 +260,7 @@ fn programs_compile_without_ub_warnings() {
         .chain(midway_seeds(6))
         .chain(cond_init_seeds(6))
         .chain(short_vector_seeds(6))
+        .chain(cond_last_seeds(6))
     {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
@@ -278,6 +296,7 @@ fn programs_run_clean_under_ubsan() {
         .chain(midway_seeds(3))
         .chain(cond_init_seeds(3))
         .chain(short_vector_seeds(3))
+        .chain(cond_last_seeds(3))
     {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
