@@ -3,7 +3,7 @@
 //! ones (unused names), also with `-fopenmp-simd` (the clauses are valid),
 //! and run clean under UBSan (no undefined behaviour by construction).
 
-use lanewise_fuzz::ast::{stmt_blocks, Stmt};
+use lanewise_fuzz::ast::{stmt_blocks, Program, Stmt};
 use lanewise_fuzz::gen::{
     draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_mixed_widths,
     draws_short_vectors, generate_with, GenConfig,
@@ -57,45 +57,10 @@ fn continues_outer_loop(stmts: &[Stmt]) -> bool {
     })
 }
 
-/// The first seeds whose programs hold a `reduction(inscan, ...)` kernel.
-fn scan_seeds(count: usize) -> Vec<u64> {
-    (0..)
-        .filter(|seed| generate(*seed).kernels.iter().any(|kernel| kernel.scan.is_some()))
-        .take(count)
-        .collect()
-}
-
-/// The first seeds whose programs hold `__atomic_fetch_*` statements.
-fn atomic_seeds(count: usize) -> Vec<u64> {
-    (0..)
-        .filter(|seed| print_program(&generate(*seed)).contains("__atomic_fetch_"))
-        .take(count)
-        .collect()
-}
-
-/// The first seeds whose programs compute in `long`, `short` and
-/// `unsigned char` too.
-fn mixed_width_seeds(count: usize) -> Vec<u64> {
-    (0..).filter(|seed| generate(*seed).mixed_widths).take(count).collect()
-}
-
-/// The first seeds whose programs hold `linear(j:step)` variables.
-fn linear_seeds(count: usize) -> Vec<u64> {
-    (0..)
-        .filter(|seed| generate(*seed).kernels.iter().any(|kernel| !kernel.linears.is_empty()))
-        .take(count)
-        .collect()
-}
-
 /// Whether `program` holds a private array of records.
-fn has_records(program: &lanewise_fuzz::ast::Program) -> bool {
+fn has_records(program: &Program) -> bool {
     let functions = program.functions.iter().flat_map(|function| &function.arrays);
     functions.chain(program.kernels.iter().flat_map(|kernel| &kernel.arrays)).any(|a| a.record)
-}
-
-/// The first seeds whose programs hold private arrays of records.
-fn record_seeds(count: usize) -> Vec<u64> {
-    (0..).filter(|seed| has_records(&generate(*seed))).take(count).collect()
 }
 
 /// Whether the program text enters a `while` loop in the middle.
@@ -103,34 +68,45 @@ fn has_midway_entries(text: &str) -> bool {
     text.contains(") goto m")
 }
 
-/// The first seeds whose programs enter a loop in the middle.
-fn midway_seeds(count: usize) -> Vec<u64> {
-    (0..).filter(|seed| has_midway_entries(&print_program(&generate(*seed)))).take(count).collect()
+/// An optional feature of the generator, seen in a program's AST or text.
+struct Feature {
+    present: fn(&Program, &str) -> bool,
 }
 
-/// The first seeds whose programs assign a variable under a condition and
-/// read it under the same one.
-fn cond_init_seeds(count: usize) -> Vec<u64> {
+/// Every optional feature, so that the compile and UBSan tests run seeds
+/// that hold each of them.
+const FEATURES: &[Feature] = &[
+    // `reduction(inscan, ...)` kernels
+    Feature { present: |program, _| program.kernels.iter().any(|kernel| kernel.scan.is_some()) },
+    Feature { present: |_, text| text.contains("__atomic_fetch_") },
+    // `long`, `short` and `unsigned char` values
+    Feature { present: |program, _| program.mixed_widths },
+    Feature {
+        present: |program, _| program.kernels.iter().any(|kernel| !kernel.linears.is_empty()),
+    },
+    Feature { present: |program, _| has_records(program) },
+    Feature { present: |_, text| has_midway_entries(text) },
+    // variables assigned and read under one condition
+    Feature { present: |_, text| text.contains("#pragma clang diagnostic ignored") },
+    Feature { present: |_, text| text.contains("__builtin_shufflevector") },
+    Feature { present: |_, text| text.contains("lastprivate(conditional: ") },
+];
+
+/// The first `count` seeds whose programs hold `feature`.
+fn feature_seeds(feature: &Feature, count: usize) -> Vec<u64> {
     (0..)
-        .filter(|seed| print_program(&generate(*seed)).contains("#pragma clang diagnostic ignored"))
+        .filter(|&seed| {
+            let program = generate(seed);
+            (feature.present)(&program, &print_program(&program))
+        })
         .take(count)
         .collect()
 }
 
-/// The first seeds whose programs hold four-lane vector code.
-fn short_vector_seeds(count: usize) -> Vec<u64> {
-    (0..)
-        .filter(|seed| print_program(&generate(*seed)).contains("__builtin_shufflevector"))
-        .take(count)
-        .collect()
-}
-
-/// The first seeds whose programs hold `lastprivate(conditional:)` loops.
-fn cond_last_seeds(count: usize) -> Vec<u64> {
-    (0..)
-        .filter(|seed| print_program(&generate(*seed)).contains("lastprivate(conditional: "))
-        .take(count)
-        .collect()
+/// Seeds `0..plain` and the first `per_feature` seeds of every feature.
+fn seeds_to_check(plain: u64, per_feature: usize) -> BTreeSet<u64> {
+    let features = FEATURES.iter().flat_map(|feature| feature_seeds(feature, per_feature));
+    (0..plain).chain(features).collect()
 }
 
 /// Scans, atomics, guarded divisions, mixed widths, linear variables,
@@ -251,17 +227,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
 #[test]
 fn programs_compile_without_ub_warnings() {
     let dir = scratch("warnings");
-    for seed in (0..24u64)
-        .chain(scan_seeds(6))
-        .chain(atomic_seeds(6))
-        .chain(mixed_width_seeds(8))
-        .chain(linear_seeds(6))
-        .chain(record_seeds(4))
-        .chain(midway_seeds(6))
-        .chain(cond_init_seeds(6))
-        .chain(short_vector_seeds(6))
-        .chain(cond_last_seeds(6))
-    {
+    for seed in seeds_to_check(24, 5) {
         let path = dir.join(format!("seed-{seed}.c"));
         fs::write(&path, print_program(&generate(seed))).unwrap();
         for openmp in [false, true] {
@@ -287,17 +253,7 @@ fn programs_compile_without_ub_warnings() {
 #[test]
 fn programs_run_clean_under_ubsan() {
     let dir = scratch("ubsan");
-    for seed in (0..6u64)
-        .chain(scan_seeds(2))
-        .chain(atomic_seeds(2))
-        .chain(mixed_width_seeds(4))
-        .chain(linear_seeds(3))
-        .chain(record_seeds(2))
-        .chain(midway_seeds(3))
-        .chain(cond_init_seeds(3))
-        .chain(short_vector_seeds(3))
-        .chain(cond_last_seeds(3))
-    {
+    for seed in seeds_to_check(6, 2) {
         let source = dir.join(format!("seed-{seed}.c"));
         let binary = dir.join(format!("seed-{seed}"));
         fs::write(&source, print_program(&generate(seed))).unwrap();
