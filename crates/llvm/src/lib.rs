@@ -13,6 +13,7 @@
 pub mod lift;
 pub mod lower;
 pub mod module;
+pub mod plugin;
 mod raw;
 pub mod x86_targets;
 

@@ -1756,3 +1756,34 @@ pub(crate) fn install_fatal_error_handler(prefix: &str) {
         inkwell::llvm_sys::error_handling::LLVMInstallFatalErrorHandler(Some(print_fatal_error))
     };
 }
+
+/// Runs `body` on a module that a pass manager owns (the clang pass plugin,
+/// crates/plugin): `module` is the `LLVMModuleRef` the plugin's C++ shim
+/// passes for the duration of one pass, with its context. Neither is
+/// disposed here: both belong to the compiler that loaded the plugin.
+///
+/// # Safety argument
+///
+/// The shim passes `llvm::wrap(&M)` of the `Module &M` its pass runs on, so
+/// the pointer is a live module for this call, and no other code touches it
+/// while the pass runs. The wrappers made from it are forgotten, not
+/// dropped, so inkwell disposes nothing.
+pub(crate) fn with_borrowed_module<R>(
+    module: *mut std::ffi::c_void,
+    body: impl FnOnce(&mut crate::LlvmModule<'_>) -> R,
+) -> Option<R> {
+    if module.is_null() {
+        return None;
+    }
+    let module = module.cast::<inkwell::llvm_sys::LLVMModule>();
+    // SAFETY: see the function's documentation.
+    let context = std::mem::ManuallyDrop::new(unsafe {
+        Context::new(inkwell::llvm_sys::core::LLVMGetModuleContext(module))
+    });
+    // SAFETY: as above; the module is forgotten after `body`.
+    let module = unsafe { inkwell::module::Module::new(module) };
+    let mut borrowed = crate::LlvmModule { context: &context, module };
+    let result = body(&mut borrowed);
+    std::mem::forget(borrowed.module);
+    Some(result)
+}

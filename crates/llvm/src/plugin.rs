@@ -1,0 +1,51 @@
+//! The entry point of the clang pass plugin (crates/plugin).
+//!
+//! The plugin's C++ shim registers a module pass with LLVM's new pass
+//! manager and hands each module to [`lanewise_plugin_run_module`] through
+//! the C ABI. The plugin crate registers, at load time, the Rust function
+//! that vectorizes a module ([`register_plugin_body`]); this crate only
+//! turns the module pointer into an [`LlvmModule`] (the one `unsafe` step,
+//! in `raw`) and keeps panics from unwinding into C++.
+
+use std::sync::OnceLock;
+
+use crate::LlvmModule;
+
+/// What the plugin does to a module: `Ok(true)` if it changed it.
+pub type PluginBody = fn(&mut LlvmModule<'_>) -> Result<bool, String>;
+
+static BODY: OnceLock<PluginBody> = OnceLock::new();
+
+/// Sets what [`lanewise_plugin_run_module`] runs (the first call wins).
+pub fn register_plugin_body(body: PluginBody) {
+    let _ = BODY.set(body);
+}
+
+/// Called by the shim for each module: 1 if the module changed, 0 if not,
+/// -1 on an error (printed as one `lanewise: error:` line; the module is
+/// then left as the compiler gave it or with whole functions added).
+#[no_mangle]
+pub extern "C" fn lanewise_plugin_run_module(module: *mut std::ffi::c_void) -> i32 {
+    let Some(body) = BODY.get().copied() else {
+        eprintln!("lanewise: error: the plugin was not registered (lanewise_plugin_register)");
+        return -1;
+    };
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        crate::raw::with_borrowed_module(module, body)
+    }));
+    match outcome {
+        Ok(Some(Ok(changed))) => i32::from(changed),
+        Ok(Some(Err(message))) => {
+            eprintln!("lanewise: error: {message}");
+            -1
+        }
+        Ok(None) => {
+            eprintln!("lanewise: error: the plugin was given no module");
+            -1
+        }
+        Err(_) => {
+            eprintln!("lanewise: error: internal error (a panic) while vectorizing the module");
+            -1
+        }
+    }
+}

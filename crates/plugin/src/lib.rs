@@ -1,0 +1,83 @@
+//! lanewise-plugin: Lanewise inside stock clang-22 (issue 18).
+//!
+//! `clang-22 -O2 -fopenmp-simd -fpass-plugin=liblanewise_plugin.so x.c`
+//! (or `opt-22 -load-pass-plugin=liblanewise_plugin.so -passes=lanewise`)
+//! loads this library; its C++ shim (src/shim.cpp, built by build.rs)
+//! registers a module pass at the end of the optimization pipeline, and
+//! the pass runs [`vectorize`] on the module in place: the declare-simd
+//! variants and the omp simd loops, with the options of `lanewise cc`.
+//! Environment: `LANEWISE_VECTOR_MATH=auto|exact|libmvec` (default
+//! `auto`: libmvec only for calls clang marked `afn`).
+
+use std::ffi::{c_char, c_void};
+
+use lanewise::{Mode, Options, VectorMath};
+use lanewise_llvm::LlvmModule;
+
+/// LLVM's `PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h), which the
+/// entry point returns by value.
+#[repr(C)]
+pub struct PassPluginLibraryInfo {
+    api_version: u32,
+    plugin_name: *const c_char,
+    plugin_version: *const c_char,
+    register_pass_builder_callbacks: unsafe extern "C" fn(*mut c_void),
+}
+
+/// LLVM_PLUGIN_API_VERSION of LLVM 22 (the shim checks it at compile time).
+const PLUGIN_API_VERSION: u32 = 2;
+
+extern "C" {
+    /// src/shim.cpp: registers the pass with a `llvm::PassBuilder`.
+    fn lanewise_register_pass_builder_callbacks(builder: *mut c_void);
+}
+
+/// The entry point clang and opt look up when they load the plugin:
+/// registers [`vectorize`] with the bridge and returns the shim's callback.
+#[no_mangle]
+pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
+    lanewise_llvm::plugin::register_plugin_body(vectorize);
+    PassPluginLibraryInfo {
+        api_version: PLUGIN_API_VERSION,
+        plugin_name: c"lanewise".as_ptr(),
+        plugin_version: c"0.1".as_ptr(),
+        register_pass_builder_callbacks: lanewise_register_pass_builder_callbacks,
+    }
+}
+
+/// What runs after Lanewise changed a module: the inliner (the outlined
+/// `omp simd` loop bodies back into their loops) and the cleanups that
+/// follow inlining.
+const FOLLOW_UP_PIPELINE: &str =
+    "cgscc(inline),function(sroa,early-cse,instcombine,simplifycfg),globaldce";
+
+/// Vectorizes `module` in place as `lanewise cc` does. Returns whether it
+/// changed.
+fn vectorize(module: &mut LlvmModule<'_>) -> Result<bool, String> {
+    let vector_math = match std::env::var("LANEWISE_VECTOR_MATH").as_deref() {
+        Ok("exact") => VectorMath::Exact,
+        Ok("libmvec") => VectorMath::Libmvec,
+        _ => VectorMath::Auto,
+    };
+    let options = Options {
+        mode: Mode::DeclareSimd,
+        keep_going: true,
+        simd_loops: true,
+        annotate_variants: true,
+        weak_variant_fallbacks: true,
+        vector_math,
+        verify_each: true,
+        ..Options::default()
+    };
+    let report = lanewise::vectorize_module(module, &options).map_err(|error| error.to_string())?;
+    for skipped in &report.skipped {
+        eprintln!("lanewise: warning: {skipped}");
+    }
+    let changed = !report.functions.is_empty() || !report.remarks.is_empty();
+    if changed {
+        // `lanewise cc` optimizes the vectorized module again; at the end
+        // of clang's pipeline the outlined loop bodies would stay calls.
+        module.run_pipeline(FOLLOW_UP_PIPELINE).map_err(|error| error.to_string())?;
+    }
+    Ok(changed)
+}

@@ -1,0 +1,47 @@
+// The C++ side of the Lanewise pass plugin: LLVM's plugin interface is C++,
+// so this shim registers one module pass with the new pass manager and
+// hands each module to the Rust library through the C ABI
+// (lanewise_plugin_run_module in crates/llvm/src/plugin.rs). All the logic
+// is in Rust.
+#include "llvm/IR/Module.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Plugins/PassPlugin.h"
+
+extern "C" int lanewise_plugin_run_module(LLVMModuleRef module);
+
+namespace {
+
+struct LanewisePass : llvm::PassInfoMixin<LanewisePass> {
+  llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
+    int changed = lanewise_plugin_run_module(llvm::wrap(&module));
+    return changed > 0 ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+  }
+  // Also at -O0 (clang marks functions optnone there; Lanewise lifts copies).
+  static bool isRequired() { return true; }
+};
+
+} // namespace
+
+// The plugin's entry point, llvmGetPassPluginInfo, is defined in Rust
+// (src/lib.rs): a cdylib exports only Rust's symbols. It returns this
+// function as the callback that registers the pass.
+static_assert(LLVM_PLUGIN_API_VERSION == 2, "update PLUGIN_API_VERSION in src/lib.rs");
+
+extern "C" void lanewise_register_pass_builder_callbacks(llvm::PassBuilder &builder) {
+  // At the end of the module optimization pipeline: after LLVM's own
+  // vectorizers, as `lanewise cc` runs after clang -O3.
+  builder.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager &passes, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
+        passes.addPass(LanewisePass());
+      });
+  // `opt -load-pass-plugin=... -passes=lanewise`.
+  builder.registerPipelineParsingCallback(
+      [](llvm::StringRef name, llvm::ModulePassManager &passes,
+         llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
+        if (name != "lanewise")
+          return false;
+        passes.addPass(LanewisePass());
+        return true;
+      });
+}
