@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Compile time of Lanewise against clang-22 (issue 18): every C/C++ source of
+# tests/programs and bench/kernels compiled to an object file by
+#   clang        clang-22 -O3 -march=native -fopenmp-simd -c
+#   plugin       the same with -fpass-plugin=liblanewise_plugin.so and
+#                `lanewise cc`'s step-1 flags (README, "the pass plugin")
+#   lanewise cc  lanewise cc -O3 -march=native -fopenmp-simd -c
+# Each file is compiled RUNS times per configuration, in turn, and the
+# fastest time counts; prints the sums and their ratios to clang's sum
+# (wall time of the compiler process, so run it on a quiet machine).
+#
+#   RUNS=N   runs per file and configuration (default 3)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=${RUNS:-3}
+bash scripts/setup.sh >/dev/null
+cargo build --release -p lanewise -p lanewise-plugin >/dev/null 2>&1 ||
+    { echo "compile-time: cargo build --release failed" >&2; exit 1; }
+plugin=$PWD/target/release/liblanewise_plugin.so
+lanewise=$PWD/target/release/lanewise
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+step1=(-fno-vectorize -fno-slp-vectorize -mllvm -unroll-runtime=false
+    -mllvm -unroll-allow-partial=false -mllvm -unroll-full-max-count=0)
+common=(-O3 -march=native -fopenmp-simd -Wno-pass-failed -Itests/programs -Iinclude -c)
+
+# Microseconds one command takes (its output discarded), or "failed".
+micros() {
+    local start end
+    start=$(date +%s%N)
+    if ! "$@" >/dev/null 2>&1; then
+        echo failed
+        return
+    fi
+    end=$(date +%s%N)
+    echo $(((end - start) / 1000))
+}
+
+declare -A total=([clang]=0 [plugin]=0 [cc]=0)
+files=0
+for source in tests/programs/*.c tests/programs/*.cpp bench/kernels/*.c; do
+    [[ -f $source ]] || continue
+    case $source in
+    *.cpp) clang=clang++-22 cc=(c++) ;;
+    *) clang=clang-22 cc=(cc) ;;
+    esac
+    declare -A best=([clang]=0 [plugin]=0 [cc]=0)
+    for ((run = 0; run < runs; run++)); do
+        times=(
+            "$(micros "$clang" "${common[@]}" "$source" -o "$out/a.o")"
+            "$(micros "$clang" "${common[@]}" "${step1[@]}" -fpass-plugin="$plugin" "$source" -o "$out/b.o")"
+            "$(micros "$lanewise" "${cc[@]}" "${common[@]}" "$source" -o "$out/c.o")"
+        )
+        if [[ " ${times[*]} " == *" failed "* ]]; then
+            echo "compile-time: $source does not compile in every configuration (${times[*]})" >&2
+            exit 1
+        fi
+        for config in 0 1 2; do
+            name=$(echo clang plugin cc | cut -d' ' -f$((config + 1)))
+            time=${times[$config]}
+            if ((best[$name] == 0 || time < best[$name])); then best[$name]=$time; fi
+        done
+    done
+    for name in clang plugin cc; do total[$name]=$((total[$name] + best[$name])); done
+    files=$((files + 1))
+done
+
+awk -v files="$files" -v runs="$runs" -v clang="${total[clang]}" -v plugin="${total[plugin]}" \
+    -v cc="${total[cc]}" -v machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
+    'BEGIN {
+        printf "compile-time: %d sources (tests/programs, bench/kernels), fastest of %d runs each; %s\n", files, runs, machine
+        printf "  clang-22 -O3          %7.2f s  1.00x\n", clang / 1e6
+        printf "  clang-22 + plugin     %7.2f s  %.2fx\n", plugin / 1e6, plugin / clang
+        printf "  lanewise cc           %7.2f s  %.2fx\n", cc / 1e6, cc / clang
+    }'
