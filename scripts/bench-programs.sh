@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Times every whole program of tests/programs built by clang-22 and by
-# `lanewise cc` (same flags: -O3 -march=native -fopenmp-simd), and writes
+# Times every whole program of tests/programs built by clang-22, by
+# `lanewise cc` (same flags: -O3 -march=native -fopenmp-simd) and by clang-22
+# with the Lanewise pass plugin (crates/plugin, with `lanewise cc`'s step-1
+# flags; crates/lanewise/tests/programs.rs and crates/plugin/tests check
+# their outputs), and writes
 # target/bench/programs.md with the per-program kernel times, the speedups and
-# their geometric mean. See bench/programs/README.md.
+# their geometric means. See bench/programs/README.md.
 #
 #   BENCH_REPEATS=N   kernel repetitions per run (-DBENCH=N, default 200)
 #   BENCH_RUNS=K      runs per executable, in turn with the other build;
 #                     the fastest counts (default 7)
 #   LANEWISE=PATH     the lanewise binary (default target/release/lanewise)
+#   LANEWISE_PLUGIN=PATH  the plugin (default target/release/liblanewise_plugin.so;
+#                     empty: no plugin column)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -19,6 +24,14 @@ if [[ ! -x "$lanewise" ]]; then
     echo "bench-programs: building $lanewise"
     cargo build --release -p lanewise
 fi
+plugin=${LANEWISE_PLUGIN-target/release/liblanewise_plugin.so}
+if [[ -n "$plugin" && ! -f "$plugin" ]]; then
+    echo "bench-programs: building $plugin"
+    cargo build --release -p lanewise-plugin
+fi
+# What `lanewise cc` gives clang in its step 1 (README, "the pass plugin").
+step1=(-fno-vectorize -fno-slp-vectorize -mllvm -unroll-runtime=false
+    -mllvm -unroll-allow-partial=false -mllvm -unroll-full-max-count=0)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p target/bench
@@ -38,15 +51,17 @@ smaller() {
     fi
 }
 
-# The fastest of $runs runs of each of the programs $1 and $2, run in
-# turn (so that a slow spell of the machine hits both): "seconds1 seconds2".
+# The fastest of $runs runs of each of the programs given, run in turn (so
+# that a slow spell of the machine hits all of them): "seconds1 seconds2 ...".
 fastest_alternating() {
-    local best1="" best2=""
+    local best=()
     for _ in $(seq "$runs"); do
-        best1=$(smaller "$(kernel_seconds_once "$1")" "$best1")
-        best2=$(smaller "$(kernel_seconds_once "$2")" "$best2")
+        for k in $(seq 0 $(($# - 1))); do
+            local program=${*:$((k + 1)):1}
+            best[k]=$(smaller "$(kernel_seconds_once "$program")" "${best[k]:-}")
+        done
     done
-    echo "$best1 $best2"
+    echo "${best[*]}"
 }
 
 {
@@ -54,8 +69,15 @@ fastest_alternating() {
     echo
     echo "Flags: \`${flags[*]}\`; kernel time is the fastest of $runs runs, clang's and lanewise's in turn."
     echo
-    echo "| program | omp simd loops clang vectorizes | clang (s) | lanewise cc (s) | speedup |"
-    echo "| --- | ---: | ---: | ---: | ---: |"
+    if [[ -n "$plugin" ]]; then
+        echo "The plugin column: \`clang-22 ${flags[*]} ${step1[*]} -fpass-plugin=$plugin\`."
+        echo
+        echo "| program | omp simd loops clang vectorizes | clang (s) | lanewise cc (s) | speedup | plugin (s) | plugin speedup |"
+        echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
+    else
+        echo "| program | omp simd loops clang vectorizes | clang (s) | lanewise cc (s) | speedup |"
+        echo "| --- | ---: | ---: | ---: | ---: |"
+    fi
 } >"$report"
 
 # "k of n": of the n `#pragma omp simd` loops in the sources, the k that
@@ -81,6 +103,7 @@ clang_vectorized_simd_loops() {
 }
 
 log_sum=0
+plugin_log_sum=0
 count=0
 scalar_log_sum=0
 scalar_count=0
@@ -108,17 +131,30 @@ for entry in tests/programs/*; do
     "$clang" "${flags[@]}" -Wno-pass-failed -Rpass=loop-vectorize "${sources[@]}" \
         -o "$work/$name.clang" -lm 2>"$work/$name.remarks"
     "$lanewise" "$driver" "${flags[@]}" "${sources[@]}" -o "$work/$name.lanewise" -lm
-    read -r reference vectorized < <(fastest_alternating "$work/$name.clang" "$work/$name.lanewise")
+    programs=("$work/$name.clang" "$work/$name.lanewise")
+    if [[ -n "$plugin" ]]; then
+        "$clang" "${flags[@]}" "${step1[@]}" -Wno-pass-failed -fpass-plugin="$plugin" \
+            "${sources[@]}" -o "$work/$name.plugin" -lm
+        programs+=("$work/$name.plugin")
+    fi
+    read -r reference vectorized plugged < <(fastest_alternating "${programs[@]}")
     speedup=$(awk -v a="$reference" -v b="$vectorized" 'BEGIN { printf "%.3f", a / b }')
     log_sum=$(awk -v s="$log_sum" -v x="$speedup" 'BEGIN { printf "%.9f", s + log(x) }')
+    plugin_cells=""
+    if [[ -n "$plugin" ]]; then
+        plugin_speedup=$(awk -v a="$reference" -v b="$plugged" 'BEGIN { printf "%.3f", a / b }')
+        plugin_log_sum=$(awk -v s="$plugin_log_sum" -v x="$plugin_speedup" \
+            'BEGIN { printf "%.9f", s + log(x) }')
+        plugin_cells=$(printf ' %.6f | %sx |' "$plugged" "$plugin_speedup")
+    fi
     count=$((count + 1))
     clang_loops=$(clang_vectorized_simd_loops "$work/$name.remarks" "${sources[@]}")
     if [[ "$clang_loops" == "0 of "* ]]; then
         scalar_log_sum=$(awk -v s="$scalar_log_sum" -v x="$speedup" 'BEGIN { printf "%.9f", s + log(x) }')
         scalar_count=$((scalar_count + 1))
     fi
-    printf '| %s | %s | %.6f | %.6f | %sx |\n' "$name" "$clang_loops" "$reference" "$vectorized" \
-        "$speedup" >>"$report"
+    printf '| %s | %s | %.6f | %.6f | %sx |%s\n' "$name" "$clang_loops" "$reference" "$vectorized" \
+        "$speedup" "$plugin_cells" >>"$report"
     echo "bench-programs: $name ${speedup}x (clang vectorizes $clang_loops omp simd loops)"
 done
 geomean=$(awk -v s="$log_sum" -v n="$count" 'BEGIN { printf "%.3f", exp(s / n) }')
@@ -128,6 +164,11 @@ verdict=$(awk -v g="$scalar_geomean" 'BEGIN { print (g + 0 >= 4) ? "met" : "NOT 
 {
     echo
     echo "Geometric mean speedup over all $count programs: **${geomean}x**"
+    if [[ -n "$plugin" ]]; then
+        echo
+        echo "With the plugin instead of \`lanewise cc\`: **$(awk -v s="$plugin_log_sum" -v n="$count" \
+            'BEGIN { printf "%.3f", exp(s / n) }')x**"
+    fi
     echo
     echo "Over the $scalar_count programs whose omp simd loops clang leaves all scalar:" \
         "**${scalar_geomean}x** (target 4x: $verdict)"
@@ -138,3 +179,7 @@ verdict=$(awk -v g="$scalar_geomean" 'BEGIN { print (g + 0 >= 4) ? "met" : "NOT 
 } >>"$report"
 echo "bench-programs: geometric mean ${geomean}x over $count programs," \
     "${scalar_geomean}x over the $scalar_count clang leaves scalar; wrote $report"
+if [[ -n "$plugin" ]]; then
+    echo "bench-programs: with the plugin: $(awk -v s="$plugin_log_sum" -v n="$count" \
+        'BEGIN { printf "%.3f", exp(s / n) }')x"
+fi
