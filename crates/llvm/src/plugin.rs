@@ -7,12 +7,21 @@
 //! turns the module pointer into an [`LlvmModule`] (the one `unsafe` step,
 //! in `raw`) and keeps panics from unwinding into C++.
 
+use std::ffi::{c_char, c_int, c_void, CString};
 use std::sync::OnceLock;
 
 use crate::LlvmModule;
 
+/// Emits one optimization remark through the compiler's own machinery
+/// (`-Rpass=lanewise`): `(function, passed, message)`.
+pub type RemarkSink<'a> = &'a dyn Fn(&str, bool, &str);
+
 /// What the plugin does to a module: `Ok(true)` if it changed it.
-pub type PluginBody = fn(&mut LlvmModule<'_>) -> Result<bool, String>;
+pub type PluginBody = fn(&mut LlvmModule<'_>, RemarkSink<'_>) -> Result<bool, String>;
+
+/// The shim's remark emitter: `(module, function name, passed, message)`,
+/// both strings NUL-terminated.
+pub type EmitRemark = extern "C" fn(*mut c_void, *const c_char, c_int, *const c_char);
 
 static BODY: OnceLock<PluginBody> = OnceLock::new();
 
@@ -24,14 +33,21 @@ pub fn register_plugin_body(body: PluginBody) {
 /// Called by the shim for each module: 1 if the module changed, 0 if not,
 /// -1 on an error (printed as one `lanewise: error:` line; the module is
 /// then left as the compiler gave it or with whole functions added).
+/// `emit_remark` turns the report's remarks into the compiler's.
 #[no_mangle]
-pub extern "C" fn lanewise_plugin_run_module(module: *mut std::ffi::c_void) -> i32 {
+pub extern "C" fn lanewise_plugin_run_module(module: *mut c_void, emit_remark: EmitRemark) -> i32 {
     let Some(body) = BODY.get().copied() else {
         eprintln!("lanewise: error: the plugin was not registered (lanewise_plugin_register)");
         return -1;
     };
+    let sink = |function: &str, passed: bool, message: &str| {
+        let (Ok(function), Ok(message)) = (CString::new(function), CString::new(message)) else {
+            return;
+        };
+        emit_remark(module, function.as_ptr(), c_int::from(passed), message.as_ptr());
+    };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::raw::with_borrowed_module(module, body)
+        crate::raw::with_borrowed_module(module, |module| body(module, &sink))
     }));
     match outcome {
         Ok(Some(Ok(changed))) => i32::from(changed),

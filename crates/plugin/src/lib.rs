@@ -11,7 +11,8 @@
 
 use std::ffi::{c_char, c_void};
 
-use lanewise::{Mode, Options, VectorMath};
+use lanewise::{Mode, Options, RemarkKind, VectorMath};
+use lanewise_llvm::plugin::RemarkSink;
 use lanewise_llvm::LlvmModule;
 
 /// LLVM's `PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h), which the
@@ -53,7 +54,7 @@ const FOLLOW_UP_PIPELINE: &str =
 
 /// Vectorizes `module` in place as `lanewise cc` does. Returns whether it
 /// changed.
-fn vectorize(module: &mut LlvmModule<'_>) -> Result<bool, String> {
+fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result<bool, String> {
     let vector_math = match std::env::var("LANEWISE_VECTOR_MATH").as_deref() {
         Ok("exact") => VectorMath::Exact,
         Ok("libmvec") => VectorMath::Libmvec,
@@ -72,6 +73,16 @@ fn vectorize(module: &mut LlvmModule<'_>) -> Result<bool, String> {
     let report = lanewise::vectorize_module(module, &options).map_err(|error| error.to_string())?;
     for skipped in &report.skipped {
         eprintln!("lanewise: warning: {skipped}");
+    }
+    // Through clang's -Rpass=lanewise / -Rpass-missed=lanewise, at the
+    // function's location; a loop's location ends the message.
+    for remark in &report.remarks {
+        let message = if remark.location.is_empty() {
+            remark.message.clone()
+        } else {
+            format!("{} (at {})", remark.message, remark.location)
+        };
+        emit_remark(&remark.function, remark.kind == RemarkKind::Passed, &message);
     }
     let changed = !report.functions.is_empty() || !report.remarks.is_empty();
     if changed {

@@ -3,18 +3,34 @@
 // hands each module to the Rust library through the C ABI
 // (lanewise_plugin_run_module in crates/llvm/src/plugin.rs). All the logic
 // is in Rust.
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
 
-extern "C" int lanewise_plugin_run_module(LLVMModuleRef module);
+extern "C" int lanewise_plugin_run_module(
+    LLVMModuleRef module, void (*emit_remark)(LLVMModuleRef, const char *, int, const char *));
 
 namespace {
 
+// One Lanewise remark through LLVM's remark machinery, which clang prints
+// for -Rpass=lanewise / -Rpass-missed=lanewise (and -fsave-optimization-record).
+void emitRemark(LLVMModuleRef moduleRef, const char *function, int passed, const char *message) {
+  llvm::Function *scalar = llvm::unwrap(moduleRef)->getFunction(function);
+  if (!scalar)
+    return;
+  llvm::OptimizationRemarkEmitter emitter(scalar);
+  if (passed)
+    emitter.emit(llvm::OptimizationRemark("lanewise", "Vectorized", scalar) << message);
+  else
+    emitter.emit(llvm::OptimizationRemarkMissed("lanewise", "NotVectorized", scalar) << message);
+}
+
 struct LanewisePass : llvm::PassInfoMixin<LanewisePass> {
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
-    int changed = lanewise_plugin_run_module(llvm::wrap(&module));
+    int changed = lanewise_plugin_run_module(llvm::wrap(&module), emitRemark);
     return changed > 0 ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
   }
   // Also at -O0 (clang marks functions optnone there; Lanewise lifts copies).

@@ -127,6 +127,36 @@ fn clang_loads_the_plugin_and_vectorizes_bit_exactly() {
     assert!(!symbols.contains("_ZGVdN8v_expf"), "libmvec without -ffast-math:\n{symbols}");
 }
 
+/// Remarks go through clang's -Rpass machinery, at the function.
+#[test]
+fn remarks_print_through_clang() {
+    let dir = scratch("remarks");
+    let file = dir.join("program.c");
+    fs::write(&file, KERNELS).unwrap();
+    let output = run(Command::new("clang-22")
+        .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-Wno-pass-failed", "-c"])
+        .args(["-Rpass=lanewise", "-Rpass-missed=lanewise"])
+        .arg(format!("-fpass-plugin={}", plugin().display()))
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.join("program.o")));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("program.c:5:1: remark: vectorized `steps` as `_ZGVdN8v_steps` (8 lanes")
+            && stderr.contains("[-Rpass=lanewise]"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("remark: vectorized loop at W="), "{stderr}");
+    // Without -Rpass, no remark.
+    let quiet = run(Command::new("clang-22")
+        .args(["-O2", "-fopenmp-simd", "-Wno-pass-failed", "-c"])
+        .arg(format!("-fpass-plugin={}", plugin().display()))
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.join("quiet.o")));
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("remark:"));
+}
+
 /// With -ffast-math clang marks `expf` `afn`: the plugin calls libmvec.
 #[test]
 fn fast_math_calls_use_libmvec() {
