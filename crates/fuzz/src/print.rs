@@ -396,15 +396,7 @@ fn written_outputs(kernel: &Kernel) -> BTreeSet<&'static str> {
 /// Whether any function or kernel of `program` holds an [`Stmt::Atomic`]:
 /// then every kernel resets the `at_*` arrays first and prints them last.
 fn uses_atomics(program: &Program) -> bool {
-    fn visit(stmts: &[Stmt]) -> bool {
-        stmts.iter().any(|stmt| {
-            matches!(stmt, Stmt::Atomic { .. }) || stmt_blocks(stmt).into_iter().any(|b| visit(b))
-        })
-    }
-    program.functions.iter().any(|function| visit(&function.body))
-        || program.kernels.iter().any(|kernel| {
-            visit(&kernel.body) || kernel.scan.as_ref().is_some_and(|scan| visit(&scan.updates))
-        })
+    program_holds(program, &|stmt| matches!(stmt, Stmt::Atomic { .. }))
 }
 
 fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {

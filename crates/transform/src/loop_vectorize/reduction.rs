@@ -546,8 +546,7 @@ pub fn recognize_reduction(
                     // value (the dispatch of an irreducible cycle made
                     // reducible passes a frozen `poison` for the other
                     // entries).
-                    let no_value = is_arbitrary(func, value);
-                    if member_set.contains(&value) || no_value {
+                    if member_set.contains(&value) || is_arbitrary(func, value) {
                         continue;
                     }
                     match branch_min_max(func, in_loop, inst, block) {
