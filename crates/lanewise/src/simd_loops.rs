@@ -158,13 +158,23 @@ fn vectorize_function_loops(
             // previous iteration's `in[i + 1]`) back into loads; only the
             // header changes, so `loops` stays valid.
             rematerialize_load_recurrences(&mut work, &loops, &candidate);
-            // clang's `lastprivate(conditional:)`: the iteration number
-            // of the last assignment compared with the one before the loop.
-            simplify_conditional_lastprivate(&mut work, &loops, &candidate);
             let location =
                 candidate.hints.location.clone().unwrap_or_else(|| {
                     format!("loop at block %{}", work.block_name(candidate.header))
                 });
+            // clang's `lastprivate(conditional:)`: the iteration number of
+            // the last assignment read from its global, which the lanes
+            // share, rather than from register copies.
+            if let Err(refusal) = simplify_conditional_lastprivate(&mut work, &loops, &candidate) {
+                refused.insert(candidate.latch_branch);
+                report.remarks.push(Remark {
+                    kind: RemarkKind::Missed,
+                    function: function.name.clone(),
+                    location,
+                    message: format!("loop not vectorized: {refusal}"),
+                });
+                continue;
+            }
             let serial = passed.len();
             match vectorize_loop(
                 module,

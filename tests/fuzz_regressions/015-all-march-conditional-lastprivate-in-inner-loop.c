@@ -1,6 +1,5 @@
-/* OPEN BUG (not fixed; not run by fuzz_regressions.rs, which reads only the directory above). */
 /* reduced: -march=x86-64-v3 (seeds 14242 and 13890 failed at every -march but, for 13890, x86-64-v2): mismatch: line 1: expected `kernel29 cl34 4 31`, got `kernel29 cl34 4 5` */
-/* A `lastprivate(conditional: cl34)` variable assigned inside an inner loop with a data-dependent trip count (0..3): after the loop it must hold the value of the last assignment of the sequentially last iteration that assigned it; the vectorized loop gives another one. clang-22 -fopenmp-simd without Lanewise (at -O0 and -O2) prints the scalar result. Found by the conditional-lastprivate generator feature (bf09dd1); see README "Fuzzing". */
+/* A `lastprivate(conditional: cl34)` variable assigned inside an inner loop with a data-dependent trip count (0..3): after the loop it must hold the value of the last assignment of the sequentially last iteration that assigned it; the vectorized loop gave another one: a lane compared with its register copy of the iteration number, blind to assignments of later lanes. Found by the conditional-lastprivate generator feature (bf09dd1); see README "Fuzzing". */
 /* lanewise-fuzz program, seed 14242 (crates/fuzz). */
 #include <math.h>
 #include <stdbool.h>
