@@ -7,7 +7,10 @@
 #   lanewise cc  lanewise cc -O3 -march=native -fopenmp-simd -c
 # Each file is compiled RUNS times per configuration, in turn, and the
 # fastest time counts; prints the sums and their ratios to clang's sum
-# (wall time of the compiler process, so run it on a quiet machine).
+# (wall time of the compiler process, so run it on a quiet machine). Then
+# compiles each file once more with the plugin and LANEWISE_TIME_PASSES=1
+# and prints where Lanewise's share went: the sum of each pass's row over
+# the files (the plugin's `--time-passes` table).
 #
 #   RUNS=N   runs per file and configuration (default 3)
 set -euo pipefail
@@ -73,4 +76,26 @@ awk -v files="$files" -v runs="$runs" -v clang="${total[clang]}" -v plugin="${to
         printf "  clang-22 -O3          %7.2f s  1.00x\n", clang / 1e6
         printf "  clang-22 + plugin     %7.2f s  %.2fx\n", plugin / 1e6, plugin / clang
         printf "  lanewise cc           %7.2f s  %.2fx\n", cc / 1e6, cc / clang
+    }'
+
+# Where the plugin's time goes: every file's pass table, summed by pass.
+for source in tests/programs/*.c tests/programs/*.cpp bench/kernels/*.c; do
+    [[ -f $source ]] || continue
+    case $source in
+    *.cpp) clang=clang++-22 ;;
+    *) clang=clang-22 ;;
+    esac
+    LANEWISE_TIME_PASSES=1 "$clang" "${common[@]}" "${step1[@]}" -fpass-plugin="$plugin" \
+        "$source" -o "$out/b.o" 2>&1 >/dev/null | sed -n '/^===== Lanewise pass times/,/ total$/p'
+done | awk '
+    /^ *[0-9.]+ +[0-9.]+% +[0-9]+ +/ {
+        pass = $4; for (i = 5; i <= NF; i++) pass = pass " " $i
+        seconds[pass] += $1; runs[pass] += $3
+    }
+    END { for (pass in seconds) printf "%.4f %d %s\n", seconds[pass], runs[pass], pass }' |
+    sort -k1,1 -rn | awk -v clang="${total[clang]}" '
+    { seconds[NR] = $1; runs[NR] = $2; pass[NR] = $3; for (i = 4; i <= NF; i++) pass[NR] = pass[NR] " " $i; sum += $1 }
+    END {
+        printf "plugin: Lanewise passes summed over the files: %.2f s, %.0f%% of clang-22 -O3 alone\n", sum, 100 * sum / (clang / 1e6)
+        for (i = 1; i <= NR; i++) printf "  %8.3f s  %5.1f%%  %6d runs  %s\n", seconds[i], 100 * seconds[i] / sum, runs[i], pass[i]
     }'

@@ -54,6 +54,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use lanewise::pass_times::time;
 use lanewise::{
     Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy, VectorMath,
 };
@@ -761,7 +762,12 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
     };
     let mut driver =
         Driver { clang, invocation, temps, next_temp: 0, shared_variants: HashMap::new() };
-    match driver.run() {
+    // `LANEWISE_TIME_PASSES=1`: the time of each step and Lanewise pass.
+    let (result, times) = lanewise::pass_times::record(|| driver.run());
+    if std::env::var("LANEWISE_TIME_PASSES").is_ok_and(|value| value == "1") {
+        eprintln!("{times}");
+    }
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Clang(code)) => exit_code(code),
         Err(Failure::Driver(message)) => {
@@ -983,7 +989,7 @@ impl Driver {
         command.args(step1_unroll_args(&self.invocation));
         command.args(["-Wno-pass-failed", "-S", "-emit-llvm", "-o"]).arg(scalar);
         add_input(&mut command, input, &mut false);
-        self.run_step(command)
+        time("clang: frontend and -O3 (step 1)", || self.run_step(command))
     }
 
     /// Step 2: Lanewise in process. Returns the module the back end compiles:
@@ -1012,26 +1018,28 @@ impl Driver {
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
-            lanewise_llvm::with_module(scalar, |module| {
-                // A module whose variants already have bodies (the output of
-                // `lanewise cc -emit-llvm`, or hand-written ones) is left alone.
-                let defined = module.defined_function_names();
-                let already_vectorized = module.defined_functions().iter().any(|function| {
-                    function.variant_names.iter().any(|variant| defined.contains(variant))
-                });
-                if already_vectorized {
-                    return Ok(LanewiseOutcome::AlreadyVectorized);
-                }
-                for (name, variants) in &self.shared_variants {
-                    module.add_variant_attributes(name, variants);
-                }
-                match lanewise::vectorize_module(module, &options) {
-                    Ok(report) => {
-                        module.write(vectorized, OutputFormat::Bitcode)?;
-                        Ok(LanewiseOutcome::Vectorized(report))
+            time("llvm: read and write the module", || {
+                lanewise_llvm::with_module(scalar, |module| {
+                    // A module whose variants already have bodies (the output of
+                    // `lanewise cc -emit-llvm`, or hand-written ones) is left alone.
+                    let defined = module.defined_function_names();
+                    let already_vectorized = module.defined_functions().iter().any(|function| {
+                        function.variant_names.iter().any(|variant| defined.contains(variant))
+                    });
+                    if already_vectorized {
+                        return Ok(LanewiseOutcome::AlreadyVectorized);
                     }
-                    Err(error) => Ok(LanewiseOutcome::Failed(error.to_string())),
-                }
+                    for (name, variants) in &self.shared_variants {
+                        module.add_variant_attributes(name, variants);
+                    }
+                    match lanewise::vectorize_module(module, &options) {
+                        Ok(report) => {
+                            module.write(vectorized, OutputFormat::Bitcode)?;
+                            Ok(LanewiseOutcome::Vectorized(report))
+                        }
+                        Err(error) => Ok(LanewiseOutcome::Failed(error.to_string())),
+                    }
+                })
             })
         }));
         let outcome = match outcome {
@@ -1143,7 +1151,7 @@ impl Driver {
         command.args(["-Wno-unused-command-line-argument", "-Wno-pass-failed"]);
         command.args(kind.flags()).arg("-o").arg(output);
         command.args(["-x", "ir"]).arg(module);
-        self.run_step(command)
+        time("clang: -O3 again and code generation (step 3)", || self.run_step(command))
     }
 
     /// Step 4: link the objects and the other inputs in their original order.
@@ -1175,7 +1183,7 @@ impl Driver {
         if let Some(output) = &self.invocation.output {
             command.arg("-o").arg(output);
         }
-        self.run_step(command)
+        time("clang: link", || self.run_step(command))
     }
 
     fn run_step(&self, mut command: Command) -> Result<(), Failure> {

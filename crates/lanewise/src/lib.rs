@@ -15,6 +15,7 @@
 
 use std::path::Path;
 
+pub mod pass_times;
 mod simd_loops;
 mod variant_calls;
 
@@ -543,6 +544,10 @@ pub fn vectorize_ir(input: &[u8], options: &Options) -> Result<(String, Report),
 /// Vectorizes the functions of `module` that `options` ask for, adding the
 /// new functions to it.
 pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Result<Report, Error> {
+    pass_times::time("other", || vectorize_module_timed(module, options))
+}
+
+fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Result<Report, Error> {
     let data_layout = module.data_layout();
     if options.instrument_utilization {
         module.add_utilization_runtime()?;
@@ -629,14 +634,19 @@ pub fn vectorize_module(module: &mut LlvmModule<'_>, options: &Options) -> Resul
         )?);
     }
     if options.annotate_variants {
-        variant_calls::annotate_variant_calls(module)?;
+        pass_times::time("annotate variant calls", || {
+            variant_calls::annotate_variant_calls(module)
+        })?;
     }
     if options.weak_variant_fallbacks {
-        produced_names.extend(define_weak_variant_fallbacks(module, &data_layout, options)?);
+        let fallbacks = pass_times::time("weak variant fallbacks", || {
+            define_weak_variant_fallbacks(module, &data_layout, options)
+        })?;
+        produced_names.extend(fallbacks);
     }
     produced_names.extend(define_one_lane_builtins(module)?);
-    module.cleanup(&produced_names)?;
-    module.verify()?;
+    pass_times::time("llvm: cleanup pipeline", || module.cleanup(&produced_names))?;
+    pass_times::time("llvm: verify module", || module.verify())?;
     Ok(report)
 }
 
@@ -759,10 +769,10 @@ fn define_weak_variant_fallbacks(
             // No loops to narrow: one call per lane.
             widen_masks_below_avx512vl(&mut vector, variant.isa, "");
             lower_vector_abi(&mut vector, variant.isa);
-            if module
-                .add_vector_function(&vector, &info.name, variant.isa.target_features())
-                .is_ok()
-            {
+            let added = pass_times::time("lower", || {
+                module.add_vector_function(&vector, &info.name, variant.isa.target_features())
+            });
+            if added.is_ok() {
                 module.set_weak_linkage(mangled)?;
                 produced.push(mangled.clone());
             }
@@ -889,11 +899,39 @@ fn lift(
     options: &Options,
     report: &mut Report,
 ) -> Result<Function, Error> {
-    let mut scalar = module.lift_canonical(name)?;
-    lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut scalar);
-    make_reducible(&mut scalar, report)?;
+    let mut scalar = lift_canonical(module, name, Scalarize::Yes)?;
+    pass_times::time("canonicalize", || {
+        lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut scalar);
+        make_reducible(&mut scalar, report)
+    })?;
     check(&scalar, Pass::Lift, options)?;
     Ok(scalar)
+}
+
+/// Whether [`lift_canonical`] scalarizes LLVM's vector code first.
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub(crate) enum Scalarize {
+    Yes,
+    /// Vector code elsewhere in a function with `omp simd` loops stays as
+    /// it is (`LlvmModule::lift_canonical_keeping_vectors`).
+    No,
+}
+
+/// The function `name` lifted from a canonicalized copy of the module, as
+/// `LlvmModule::lift_canonical` does it, with each step timed.
+pub(crate) fn lift_canonical(
+    module: &LlvmModule<'_>,
+    name: &str,
+    scalarize: Scalarize,
+) -> Result<Function, Error> {
+    let mut copy = pass_times::time("llvm: copy the module", || module.copy());
+    pass_times::time("llvm: canonicalize", || copy.canonicalize(name))?;
+    if scalarize == Scalarize::Yes {
+        pass_times::time("llvm: scalarize", || copy.scalarize(name))?;
+    }
+    let lifted = pass_times::time("lift", || copy.lift(name))?;
+    pass_times::time("llvm: copy the module", || drop(copy));
+    Ok(lifted)
 }
 
 /// Gives every irreducible cycle of `func` a single header
@@ -931,7 +969,8 @@ fn vectorize_variant(
     data_layout: &DataLayout,
     options: &Options,
 ) -> Result<ProducedFunction, Error> {
-    let callee_variants = variant_calls::callee_variant_table(module);
+    let callee_variants =
+        pass_times::time("callee variant table", || variant_calls::callee_variant_table(module));
     let target_features = module.function_target_features(&scalar.name);
     let (mut vector, mut produced) = widen_variant(
         scalar,
@@ -943,10 +982,12 @@ fn vectorize_variant(
         options,
     )?;
     finish_variant(&mut vector, &mut produced, variant.isa, &target_features, options)?;
-    lower_vector_abi(&mut vector, variant.isa);
+    pass_times::time("vector abi", || lower_vector_abi(&mut vector, variant.isa));
     check(&vector, Pass::Abi, options)?;
 
-    module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())?;
+    pass_times::time("lower", || {
+        module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())
+    })?;
     if wants_dump(options, Pass::Lower) {
         eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
     }
@@ -985,19 +1026,30 @@ pub(crate) fn widen_variant(
 
     // Divergence analysis (shapes with sync dependence) on the scalar code.
     let divergence = |work: &Function| -> Result<(LoopInfo, DivergenceInfo), Error> {
-        let cfg = ControlFlowGraph::compute(work);
-        let domtree = DominatorTree::compute(work, &cfg);
-        let postdom = PostDominatorTree::compute(work, &cfg);
-        let loops = LoopInfo::compute(work, &cfg, &domtree)
-            .map_err(|error| analysis_error(error.to_string()))?;
-        let divergence =
-            DivergenceInfo::compute(work, &cfg, &domtree, &postdom, &loops, data_layout, &params)
+        pass_times::time("divergence analysis", || {
+            let cfg = ControlFlowGraph::compute(work);
+            let domtree = DominatorTree::compute(work, &cfg);
+            let postdom = PostDominatorTree::compute(work, &cfg);
+            let loops = LoopInfo::compute(work, &cfg, &domtree)
                 .map_err(|error| analysis_error(error.to_string()))?;
-        Ok((loops, divergence))
+            let divergence = DivergenceInfo::compute(
+                work,
+                &cfg,
+                &domtree,
+                &postdom,
+                &loops,
+                data_layout,
+                &params,
+            )
+            .map_err(|error| analysis_error(error.to_string()))?;
+            Ok((loops, divergence))
+        })
     };
     let analyze = |work: &Function| -> Result<(LoopInfo, DivergenceFacts), Error> {
         let (loops, divergence) = divergence(work)?;
-        let facts = DivergenceFacts::from_divergence_info(work, &divergence, &loops);
+        let facts = pass_times::time("divergence analysis", || {
+            DivergenceFacts::from_divergence_info(work, &divergence, &loops)
+        });
         Ok((loops, facts))
     };
 
@@ -1006,10 +1058,14 @@ pub(crate) fn widen_variant(
     // write alike (a stack pushed in lock step) stays one scalar copy
     // (WPMVP'18 2.2.2); the other private arrays accessed cell by cell get
     // one lane-interleaved buffer, so uniform indices give vector accesses.
-    let split_structs = split_private_structs(&mut work, data_layout);
-    let uniform_allocas =
-        share_uniform_allocas(&mut work, |work| divergence(work).map(|(_, info)| info))?;
-    let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
+    let (split_structs, uniform_allocas, interleaved) =
+        pass_times::time("memory layout", || -> Result<_, Error> {
+            let split_structs = split_private_structs(&mut work, data_layout);
+            let uniform_allocas =
+                share_uniform_allocas(&mut work, |work| divergence(work).map(|(_, info)| info))?;
+            let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
+            Ok((split_structs, uniform_allocas, interleaved))
+        })?;
     let (mut loops, mut facts) = analyze(&work)?;
 
     // BOSCC before linearization: costly regions behind a divergent branch
@@ -1017,8 +1073,10 @@ pub(crate) fn widen_variant(
     // uniform branches change the facts.
     let guarded_regions = if options.boscc && options.linearize == LinearizeMode::Partial {
         let (_, info) = divergence(&work)?;
-        let costs = boscc_region_costs(&work, &info, variant.width);
-        guard_divergent_regions(&mut work, &facts.divergent_branches, &costs)
+        pass_times::time("boscc", || {
+            let costs = boscc_region_costs(&work, &info, variant.width);
+            guard_divergent_regions(&mut work, &facts.divergent_branches, &costs)
+        })
     } else {
         0
     };
@@ -1033,23 +1091,27 @@ pub(crate) fn widen_variant(
         || options.linearize == LinearizeMode::Full;
     let mut produced = ProducedFunction::new(name, variant);
     let predicates = if needs_linearization {
-        let linearized = linearize_function(&mut work, &facts, options.linearize, entry_mask)
-            .map_err(|error| analysis_error(error.to_string()))?;
+        let linearized = pass_times::time("linearize", || {
+            linearize_function(&mut work, &facts, options.linearize, entry_mask)
+        })
+        .map_err(|error| analysis_error(error.to_string()))?;
         produced.record_linearization(&linearized, &work);
         produced.branches.regions_skipped_when_inactive = guarded_regions;
         // BOSCC: loops whose entry mask may be empty are jumped over then.
         let mut predicates = linearized.predicates;
-        if options.boscc {
-            produced.loops.skipped_when_inactive =
-                skip_loops_without_active_lanes(&mut work, &mut predicates);
-        }
-        mark_blocks_with_an_active_lane(&mut work, &mut predicates);
-        // Loops left that may run with no active lane leave after one pass.
-        let empty_mask_loops = bound_loops_without_active_lanes(&mut work, &predicates);
-        produced.loops.bounded_when_inactive = empty_mask_loops.bounded;
-        produced.loops.unbounded_when_inactive = empty_mask_loops.unbounded;
-        // Trackers of divergent loops: one blend per iteration, not two.
-        fold_nested_selects(&mut work);
+        pass_times::time("linearize", || {
+            if options.boscc {
+                produced.loops.skipped_when_inactive =
+                    skip_loops_without_active_lanes(&mut work, &mut predicates);
+            }
+            mark_blocks_with_an_active_lane(&mut work, &mut predicates);
+            // Loops left that may run with no active lane leave after one pass.
+            let empty_mask_loops = bound_loops_without_active_lanes(&mut work, &predicates);
+            produced.loops.bounded_when_inactive = empty_mask_loops.bounded;
+            produced.loops.unbounded_when_inactive = empty_mask_loops.unbounded;
+            // Trackers of divergent loops: one blend per iteration, not two.
+            fold_nested_selects(&mut work);
+        });
         check(&work, Pass::Linearize, options)?;
         predicates
     } else {
@@ -1058,8 +1120,9 @@ pub(crate) fn widen_variant(
     };
 
     // Shapes of the rewritten function: all its branches must be uniform now.
-    let shapes = ShapeInfo::compute(&work, data_layout, &params)
-        .map_err(|error| analysis_error(error.to_string()))?;
+    let shapes =
+        pass_times::time("shape analysis", || ShapeInfo::compute(&work, data_layout, &params))
+            .map_err(|error| analysis_error(error.to_string()))?;
     check_uniform_control_flow(&work, &shapes).map_err(|error| Error::Internal {
         function: scalar.name.clone(),
         message: format!("a divergent branch survived linearization: {error}"),
@@ -1077,8 +1140,10 @@ pub(crate) fn widen_variant(
     // calls the scalar function.
     config.callee_variants.remove(&scalar.name);
     config.native_scatter |= enables_avx512_scatters(target_features);
-    let widened = widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
-        .map_err(|error| variant_error(error.to_string()))?;
+    let widened = pass_times::time("widen", || {
+        widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
+    })
+    .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();
     produced.memory.interleaved_private_arrays = interleaved.interleaved;
     produced.memory.uniform_private_arrays = uniform_allocas.len();
@@ -1126,9 +1191,10 @@ pub(crate) fn finish_variant(
     target_features: &str,
     options: &Options,
 ) -> Result<Vec<(String, String)>, Error> {
-    let narrowing = narrow_loops(vector, isa, target_features, options);
+    let narrowing =
+        pass_times::time("narrow loops", || narrow_loops(vector, isa, target_features, options));
     produced.loops.narrowed = narrowing.narrowed_loops;
-    widen_masks_below_avx512vl(vector, isa, target_features);
+    pass_times::time("mask registers", || widen_masks_below_avx512vl(vector, isa, target_features));
     check(vector, Pass::Narrow, options)?;
     Ok(narrowing.refused)
 }
@@ -1246,10 +1312,8 @@ fn check(func: &Function, pass: Pass, options: &Options) -> Result<(), Error> {
         eprintln!("; *** IR after {pass:?}: {} ***\n{func}", func.name);
     }
     if options.verify_each {
-        verify_function(func).map_err(|errors| Error::Verifier {
-            pass,
-            function: func.name.clone(),
-            errors: errors.to_string(),
+        pass_times::time("verify (lanewise)", || verify_function(func)).map_err(|errors| {
+            Error::Verifier { pass, function: func.name.clone(), errors: errors.to_string() }
         })?;
     }
     Ok(())

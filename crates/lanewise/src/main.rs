@@ -100,6 +100,11 @@ struct Cli {
     #[arg(long)]
     verify_each: bool,
 
+    /// Print the wall time of each of Lanewise's passes (and of the LLVM
+    /// steps it runs) on stderr, slowest first.
+    #[arg(long)]
+    time_passes: bool,
+
     /// Count the active lanes of every block execution of the produced
     /// functions; the program prints its SIMD utilization (active lanes /
     /// lane slots, PLDI'18) on stderr when it exits.
@@ -331,9 +336,15 @@ fn run(cli: Cli) -> Result<(), String> {
     let input = isolate::read_input(&cli.input)?;
     isolate::check_module_in_child(&cli.input, &input)?;
     let input_name = cli.input.display().to_string();
-    let report =
-        lanewise::vectorize_bytes_to_file(&input, &input_name, &cli.output, format, &options)
-            .map_err(|error| one_line_message(&error))?;
+    let (report, times) = lanewise::pass_times::record(|| {
+        lanewise::pass_times::time("llvm: read, check and write the module", || {
+            lanewise::vectorize_bytes_to_file(&input, &input_name, &cli.output, format, &options)
+        })
+    });
+    if cli.time_passes {
+        eprintln!("{times}");
+    }
+    let report = report.map_err(|error| one_line_message(&error))?;
     for skipped in &report.skipped {
         eprintln!("lanewise: warning: {}", printable(skipped));
     }

@@ -72,9 +72,10 @@ use lanewise_transform::loop_vectorize::{
 };
 use lanewise_transform::loop_vectorize::{latency, profit};
 
+use crate::pass_times::time;
 use crate::{
-    check, finish_variant, widen_masks_below_avx512vl, widen_variant, Error, Options, Pass, Remark,
-    RemarkKind, Report,
+    check, finish_variant, lift_canonical, widen_masks_below_avx512vl, widen_variant, Error,
+    Options, Pass, Remark, RemarkKind, Report, Scalarize,
 };
 
 /// Vectorizes the marked loops of every function of `module`; returns the
@@ -129,11 +130,8 @@ fn vectorize_function_loops(
 ) -> Result<Vec<String>, Error> {
     // Vector code elsewhere in the function (a loop LLVM vectorized) is
     // lifted as it is, not scalarized: only the outlined loop body is widened.
-    let mut lifted = if function.has_vector_code {
-        module.lift_canonical_keeping_vectors(&function.name)?
-    } else {
-        module.lift_canonical(&function.name)?
-    };
+    let scalarize = if function.has_vector_code { Scalarize::No } else { Scalarize::Yes };
+    let mut lifted = lift_canonical(module, &function.name, scalarize)?;
     // A switch whose default cannot happen branches to `unreachable`; inside
     // a SIMD loop that edge would be a second loop exit.
     lanewise_transform::cfg_canon::fold_branches_to_unreachable(&mut lifted);
@@ -214,7 +212,7 @@ fn vectorize_function_loops(
             return Ok(());
         }
         check(&work, Pass::Lift, options)?;
-        module.replace_function_body(&work)?;
+        time("lower", || module.replace_function_body(&work))?;
         Ok(())
     });
     match result {
@@ -250,7 +248,8 @@ fn vectorize_loop(
     let isa = best_isa(target_features);
     let function_name = work.name.clone();
     let refusal = |message: String| Error::Analysis { function: function_name.clone(), message };
-    let plan = plan_simd_loop(work, loops, candidate).map_err(|r| refusal(r.message))?;
+    let plan = time("simd loops: plan", || plan_simd_loop(work, loops, candidate))
+        .map_err(|r| refusal(r.message))?;
     let forced_width = candidate.hints.width.filter(|width| *width >= 2);
     let mut width =
         forced_width.unwrap_or_else(|| plan.data_profile.choose_width(isa.register_bits()));
@@ -258,9 +257,12 @@ fn vectorize_loop(
         return Err(refusal(format!("vectorize.width {width} is wider than 64 lanes")));
     }
     let body_name = format!("{}.lanewise.loop{serial}", work.name);
-    let mut body = outline_loop_body(work, &plan, &body_name, data_layout);
-    // indvars' i64 counters used as i32 after an inner loop: track the i32.
-    narrow_truncated_phis(&mut body);
+    let body = time("simd loops: outline", || {
+        let mut body = outline_loop_body(work, &plan, &body_name, data_layout);
+        // indvars' i64 counters used as i32 after an inner loop: track the i32.
+        narrow_truncated_phis(&mut body);
+        body
+    });
     check(&body, Pass::Lift, options)?;
     // Lifted with the scalarizer, the body holds short vectors only where
     // they cross a call or a phi the scalarizer left whole; widening packs
@@ -304,7 +306,8 @@ fn vectorize_loop(
             scalar_name: body_name.clone(),
         };
         // widen_variant adds the entry-mask parameter of the masked variant.
-        let callee_variants = crate::variant_calls::callee_variant_table(module);
+        let callee_variants =
+            time("callee variant table", || crate::variant_calls::callee_variant_table(module));
         let (mut vector, mut produced) = widen_variant(
             &body,
             &variant,
@@ -360,7 +363,9 @@ fn vectorize_loop(
             width *= 2;
             continue;
         }
-        let added = module.add_internal_function(&vector, &work.name, isa.target_features());
+        let added = time("lower", || {
+            module.add_internal_function(&vector, &work.name, isa.target_features())
+        });
         if let Err(error) = added {
             for name in &names {
                 module.delete_function(name);
@@ -395,7 +400,8 @@ fn vectorize_loop(
     let form = choose_tail(options.simd_tail, &costs, width);
     if form.runs_scalar() {
         let added = check(&scalar, Pass::Lift, options).and_then(|()| {
-            module.add_internal_function(&scalar, &work.name, &[]).map_err(Error::from)
+            time("lower", || module.add_internal_function(&scalar, &work.name, &[]))
+                .map_err(Error::from)
         });
         if let Err(error) = added {
             for name in &names {
@@ -410,7 +416,9 @@ fn vectorize_loop(
         report.functions.retain(|produced| produced.name != targets.masked);
         names.retain(|name| *name != targets.masked);
     }
-    if let Err(refused) = rewrite_loop(work, &plan, &targets, form, data_layout) {
+    let rewritten =
+        time("simd loops: rewrite", || rewrite_loop(work, &plan, &targets, form, data_layout));
+    if let Err(refused) = rewritten {
         for name in &names {
             module.delete_function(name);
         }

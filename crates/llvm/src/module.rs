@@ -500,10 +500,21 @@ impl<'ctx> LlvmModule<'ctx> {
     /// module ([`LlvmModule::canonicalize`], then [`SCALARIZE_PIPELINE`]); the module's own function is
     /// left exactly as it was, so the scalar code in the output is the input's.
     pub fn lift_canonical(&self, name: &str) -> Result<Function, BridgeError> {
-        let mut copy = LlvmModule { context: self.context, module: self.module.clone() };
+        let mut copy = self.copy();
         copy.canonicalize(name)?;
-        copy.run_function_pipeline(name, SCALARIZE_PIPELINE)?;
+        copy.scalarize(name)?;
         copy.lift(name)
+    }
+
+    /// A copy of the module in the same context (the steps of
+    /// [`LlvmModule::lift_canonical`] run on one).
+    pub fn copy(&self) -> LlvmModule<'ctx> {
+        LlvmModule { context: self.context, module: self.module.clone() }
+    }
+
+    /// Runs [`SCALARIZE_PIPELINE`] on the defined function `name`.
+    pub fn scalarize(&mut self, name: &str) -> Result<(), BridgeError> {
+        self.run_function_pipeline(name, SCALARIZE_PIPELINE)
     }
 
     /// Lifts the defined function `name` like [`LlvmModule::lift_canonical`]
@@ -514,7 +525,7 @@ impl<'ctx> LlvmModule<'ctx> {
     /// for functions that hold vector code: only the outlined scalar loop
     /// body is widened, the rest of the function keeps LLVM's vector code.
     pub fn lift_canonical_keeping_vectors(&self, name: &str) -> Result<Function, BridgeError> {
-        let mut copy = LlvmModule { context: self.context, module: self.module.clone() };
+        let mut copy = self.copy();
         copy.canonicalize(name)?;
         copy.lift(name)
     }

@@ -7,7 +7,9 @@
 //! the pass runs [`vectorize`] on the module in place: the declare-simd
 //! variants and the omp simd loops, with the options of `lanewise cc`.
 //! Environment: `LANEWISE_VECTOR_MATH=auto|exact|libmvec` (default
-//! `auto`: libmvec only for calls clang marked `afn`).
+//! `auto`: libmvec only for calls clang marked `afn`);
+//! `LANEWISE_TIME_PASSES=1` prints the time of each Lanewise pass per
+//! translation unit on stderr (`lanewise --time-passes`).
 
 use std::ffi::{c_char, c_void};
 
@@ -70,7 +72,10 @@ fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result
         verify_each: true,
         ..Options::default()
     };
-    let report = lanewise::vectorize_module(module, &options).map_err(|error| error.to_string())?;
+    let time_passes = std::env::var("LANEWISE_TIME_PASSES").is_ok_and(|value| value == "1");
+    let (result, mut times) =
+        lanewise::pass_times::record(|| lanewise::vectorize_module(module, &options));
+    let report = result.map_err(|error| error.to_string())?;
     for skipped in &report.skipped {
         eprintln!("lanewise: warning: {skipped}");
     }
@@ -88,7 +93,16 @@ fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result
     if changed {
         // `lanewise cc` optimizes the vectorized module again; at the end
         // of clang's pipeline the outlined loop bodies would stay calls.
-        module.run_pipeline(FOLLOW_UP_PIPELINE).map_err(|error| error.to_string())?;
+        let (result, follow_up) = lanewise::pass_times::record(|| {
+            lanewise::pass_times::time("llvm: follow-up pipeline", || {
+                module.run_pipeline(FOLLOW_UP_PIPELINE)
+            })
+        });
+        result.map_err(|error| error.to_string())?;
+        times.rows.extend(follow_up.rows);
+    }
+    if time_passes {
+        eprintln!("{times}");
     }
     Ok(changed)
 }

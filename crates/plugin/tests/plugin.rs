@@ -157,6 +157,27 @@ fn remarks_print_through_clang() {
     assert!(!String::from_utf8_lossy(&quiet.stderr).contains("remark:"));
 }
 
+/// `LANEWISE_TIME_PASSES=1`: the table of Lanewise's pass times, the
+/// follow-up pipeline included, on clang's stderr.
+#[test]
+fn pass_times_print_through_clang() {
+    let dir = scratch("time-passes");
+    let file = dir.join("program.c");
+    fs::write(&file, KERNELS).unwrap();
+    let output = run(Command::new("clang-22")
+        .args(["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-Wno-pass-failed", "-c"])
+        .arg(format!("-fpass-plugin={}", plugin().display()))
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.join("program.o"))
+        .env("LANEWISE_TIME_PASSES", "1"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("===== Lanewise pass times (wall clock) ====="), "{stderr}");
+    for row in ["  widen\n", "  llvm: follow-up pipeline\n", "  simd loops: plan\n", " total"] {
+        assert!(stderr.contains(row), "no {row:?} row:\n{stderr}");
+    }
+}
+
 /// With -ffast-math clang marks `expf` `afn`: the plugin calls libmvec.
 #[test]
 fn fast_math_calls_use_libmvec() {
