@@ -1015,6 +1015,8 @@ impl Driver {
             simd_loops_cost: !std::env::var("LANEWISE_SIMD_LOOPS_COST")
                 .is_ok_and(|value| value == "off"),
             narrow_loops: self.narrow_loops(),
+            // Step 3's `-O3` cleans the added functions up.
+            cleanup: false,
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {

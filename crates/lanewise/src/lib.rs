@@ -159,6 +159,11 @@ pub struct Options {
     /// vector ABI is LLVM's own, so that clang's loop vectorizer calls them
     /// (`lanewise cc` turns this on; see [`variant_calls`]).
     pub annotate_variants: bool,
+    /// Run LLVM's cleanup pipeline (`lanewise_llvm::CLEANUP_PIPELINE`:
+    /// instcombine, simplifycfg, early-cse, GVN) on every function added,
+    /// so the output module reads well. `lanewise cc` turns it off: its
+    /// step 3 runs clang's whole `-O3` pipeline on the module anyway.
+    pub cleanup: bool,
 }
 
 impl Default for Options {
@@ -178,6 +183,7 @@ impl Default for Options {
             narrow_loops: NarrowLoops::Auto,
             annotate_variants: false,
             weak_variant_fallbacks: false,
+            cleanup: true,
         }
     }
 }
@@ -367,6 +373,14 @@ pub struct Report {
     /// What was vectorized and what was refused, and why, in the style of
     /// clang's `-Rpass` remarks (`lanewise cc` prints them).
     pub remarks: Vec<Remark>,
+    /// Every function the run added to the module: variants, `omp simd`
+    /// loop bodies (internal, `alwaysinline`), fallbacks, builtins.
+    #[serde(skip)]
+    pub added_functions: Vec<String>,
+    /// The functions whose body the run replaced (those with vectorized
+    /// `omp simd` loops, which now call their loop bodies).
+    #[serde(skip)]
+    pub rewritten_functions: Vec<String>,
 }
 
 /// Whether a remark reports a transformation or a refusal.
@@ -645,7 +659,10 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
         produced_names.extend(fallbacks);
     }
     produced_names.extend(define_one_lane_builtins(module)?);
-    pass_times::time("llvm: cleanup pipeline", || module.cleanup(&produced_names))?;
+    if options.cleanup {
+        pass_times::time("llvm: cleanup pipeline", || module.cleanup(&produced_names))?;
+    }
+    report.added_functions = produced_names;
     pass_times::time("llvm: verify module", || module.verify())?;
     Ok(report)
 }

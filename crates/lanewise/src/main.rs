@@ -100,6 +100,12 @@ struct Cli {
     #[arg(long)]
     verify_each: bool,
 
+    /// Leave the added functions as lowered, without LLVM's cleanup
+    /// pipeline (instcombine, simplifycfg, early-cse, GVN): for callers that
+    /// optimize the output module again anyway.
+    #[arg(long)]
+    no_cleanup: bool,
+
     /// Print the wall time of each of Lanewise's passes (and of the LLVM
     /// steps it runs) on stderr, slowest first.
     #[arg(long)]
@@ -314,6 +320,7 @@ fn run(cli: Cli) -> Result<(), String> {
             LinearizeArg::Full => LinearizeMode::Full,
         },
         boscc: !cli.no_boscc,
+        cleanup: !cli.no_cleanup,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

@@ -217,6 +217,9 @@ fn vectorize_function_loops(
     });
     match result {
         Ok(()) => {
+            if !added.is_empty() {
+                report.rewritten_functions.push(work.name.clone());
+            }
             report.remarks.extend(passed);
             Ok(added)
         }

@@ -48,11 +48,20 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
     }
 }
 
-/// What runs after Lanewise changed a module: the inliner (the outlined
-/// `omp simd` loop bodies back into their loops) and the cleanups that
-/// follow inlining.
-const FOLLOW_UP_PIPELINE: &str =
-    "cgscc(inline),function(sroa,early-cse,instcombine,simplifycfg),globaldce";
+/// What runs after Lanewise changed a module, on the module: the inliner
+/// (the outlined `omp simd` loop bodies back into their loops, and small
+/// vector variants into the vectorized loops that call them, as `lanewise
+/// cc`'s second `-O3` does: linear_ref_cpp runs 1.7x faster with it than
+/// with the bodies inlined alone), then the functions no longer called
+/// away. The rest of the module went through clang's pipeline already.
+const FOLLOW_UP_MODULE_PIPELINE: &str = "cgscc(inline),globaldce";
+
+/// Then on each function whose loops Lanewise rewrote: the cleanups that
+/// follow inlining (the bodies' reduction slots become registers). The
+/// added functions had Lanewise's own cleanup pipeline. Running these on
+/// every function of the module instead cost 3.5% of clang's compile time
+/// over tests/programs and bench/kernels for nothing.
+const FOLLOW_UP_FUNCTION_PIPELINE: &str = "sroa,early-cse,instcombine,simplifycfg";
 
 /// Vectorizes `module` in place as `lanewise cc` does. Returns whether it
 /// changed.
@@ -95,7 +104,13 @@ fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result
         // of clang's pipeline the outlined loop bodies would stay calls.
         let (result, follow_up) = lanewise::pass_times::record(|| {
             lanewise::pass_times::time("llvm: follow-up pipeline", || {
-                module.run_pipeline(FOLLOW_UP_PIPELINE)
+                module.run_pipeline(FOLLOW_UP_MODULE_PIPELINE)?;
+                let defined = module.defined_function_names();
+                for name in report.rewritten_functions.iter().filter(|name| defined.contains(name))
+                {
+                    module.run_function_pipeline(name, FOLLOW_UP_FUNCTION_PIPELINE)?;
+                }
+                Ok::<_, lanewise_llvm::BridgeError>(())
             })
         });
         result.map_err(|error| error.to_string())?;
