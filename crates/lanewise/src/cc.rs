@@ -56,7 +56,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use lanewise::pass_times::time;
 use lanewise::{
-    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy, VectorMath,
+    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy,
+    VariantSelection, VectorMath,
 };
 
 /// The LLVM options that keep step 1 from unrolling (runtime, partial and
@@ -1017,6 +1018,7 @@ impl Driver {
             narrow_loops: self.narrow_loops(),
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,
+            variants: self.variant_selection(),
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -1104,6 +1106,18 @@ impl Driver {
                 TailPolicy::Auto
             }
         }
+    }
+
+    /// `LANEWISE_VARIANTS=all|referenced` (`--variants` of the `lanewise`
+    /// command). An unknown value is a warning and means `all`.
+    fn variant_selection(&self) -> VariantSelection {
+        let Ok(value) = std::env::var("LANEWISE_VARIANTS") else { return VariantSelection::All };
+        value.parse().unwrap_or_else(|message| {
+            if !self.invocation.no_warnings {
+                eprintln!("lanewise cc: warning: LANEWISE_VARIANTS={message}; using all");
+            }
+            VariantSelection::All
+        })
     }
 
     /// `LANEWISE_NARROW_LOOPS=auto|off|always` (`--narrow-loops` of the

@@ -164,6 +164,35 @@ pub struct Options {
     /// so the output module reads well. `lanewise cc` turns it off: its
     /// step 3 runs clang's whole `-O3` pipeline on the module anyway.
     pub cleanup: bool,
+    /// Which declare-simd variants to produce (see [`VariantSelection`]).
+    pub variants: VariantSelection,
+}
+
+/// Which of the variants that the `_ZGV` attributes ask for a run produces.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VariantSelection {
+    /// All of them: callers in other translation units, compiled for any
+    /// ISA, may call any (the vector function ABI's promise).
+    All,
+    /// Only those the module itself calls (its `omp simd` loops, other
+    /// variants, calls annotated for LLVM's vectorizer): less code and
+    /// compile time when no other translation unit calls the variants.
+    /// A caller elsewhere then links to a weak per-lane fallback of its
+    /// own, or fails to link.
+    Referenced,
+}
+
+impl std::str::FromStr for VariantSelection {
+    type Err = String;
+
+    /// `all` or `referenced` (`--variants`, `LANEWISE_VARIANTS`).
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text {
+            "all" => Ok(VariantSelection::All),
+            "referenced" => Ok(VariantSelection::Referenced),
+            other => Err(format!("`{other}`: expected all or referenced")),
+        }
+    }
 }
 
 impl Default for Options {
@@ -184,6 +213,7 @@ impl Default for Options {
             annotate_variants: false,
             weak_variant_fallbacks: false,
             cleanup: true,
+            variants: VariantSelection::All,
         }
     }
 }
@@ -570,38 +600,15 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
     let mut produced_names = Vec::new();
     match &options.mode {
         Mode::DeclareSimd => {
-            for info in module.defined_functions() {
-                if info.variant_names.is_empty() {
-                    continue;
-                }
-                let result = vectorize_declare_simd_function(
+            if options.variants == VariantSelection::All {
+                let names = declare_simd_variants(
                     module,
-                    &info.name,
-                    &info.variant_names,
+                    VariantSelection::All,
                     &data_layout,
                     options,
                     &mut report,
-                );
-                match result {
-                    Ok(names) => {
-                        record_declare_simd_remarks(&mut report, &info.name, &names);
-                        produced_names.extend(names);
-                    }
-                    Err(error) if options.keep_going => {
-                        report.remarks.push(Remark {
-                            kind: RemarkKind::Missed,
-                            function: info.name.clone(),
-                            location: String::new(),
-                            message: format!(
-                                "declare simd variants of `{}` not generated: {}",
-                                info.name,
-                                error.summary_line()
-                            ),
-                        });
-                        report.skipped.push(error.summary_line());
-                    }
-                    Err(error) => return Err(error),
-                }
+                )?;
+                produced_names.extend(names);
             }
         }
         Mode::Explicit(request) => {
@@ -652,6 +659,25 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
             variant_calls::annotate_variant_calls(module)
         })?;
     }
+    if matches!(options.mode, Mode::DeclareSimd) && options.variants == VariantSelection::Referenced
+    {
+        // The variants the loops (and the calls annotated for LLVM's
+        // vectorizer) reference, then those the new variants reference,
+        // until none is new.
+        loop {
+            let names = declare_simd_variants(
+                module,
+                VariantSelection::Referenced,
+                &data_layout,
+                options,
+                &mut report,
+            )?;
+            if names.is_empty() {
+                break;
+            }
+            produced_names.extend(names);
+        }
+    }
     if options.weak_variant_fallbacks {
         let fallbacks = pass_times::time("weak variant fallbacks", || {
             define_weak_variant_fallbacks(module, &data_layout, options)
@@ -665,6 +691,69 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
     report.added_functions = produced_names;
     pass_times::time("llvm: verify module", || module.verify())?;
     Ok(report)
+}
+
+/// The declare-simd variants of every function of the module that has
+/// `_ZGV` attributes, or with [`VariantSelection::Referenced`] those that
+/// the module references but does not define yet. Returns their names.
+fn declare_simd_variants(
+    module: &mut LlvmModule<'_>,
+    selection: VariantSelection,
+    data_layout: &DataLayout,
+    options: &Options,
+    report: &mut Report,
+) -> Result<Vec<String>, Error> {
+    let mut produced_names = Vec::new();
+    for info in module.defined_functions() {
+        let variant_names: Vec<String> = match selection {
+            VariantSelection::All => info.variant_names.clone(),
+            VariantSelection::Referenced => info
+                .variant_names
+                .iter()
+                .filter(|name| is_referenced(module, name))
+                .cloned()
+                .collect(),
+        };
+        if variant_names.is_empty() {
+            continue;
+        }
+        let result = vectorize_declare_simd_function(
+            module,
+            &info.name,
+            &variant_names,
+            selection,
+            data_layout,
+            options,
+            report,
+        );
+        match result {
+            Ok(names) => {
+                record_declare_simd_remarks(report, &info.name, &names);
+                produced_names.extend(names);
+            }
+            Err(error) if options.keep_going => {
+                report.remarks.push(Remark {
+                    kind: RemarkKind::Missed,
+                    function: info.name.clone(),
+                    location: String::new(),
+                    message: format!(
+                        "declare simd variants of `{}` not generated: {}",
+                        info.name,
+                        error.summary_line()
+                    ),
+                });
+                report.skipped.push(error.summary_line());
+            }
+            Err(error) => return Err(error),
+        }
+    }
+    Ok(produced_names)
+}
+
+/// Whether the module declares the function `name` without defining it: a
+/// call (or a call's annotation for LLVM's vectorizer) references it.
+fn is_referenced(module: &LlvmModule<'_>, name: &str) -> bool {
+    module.function_signature(name).is_ok() && !module.defines_function(name)
 }
 
 /// The name of the function explicit mode adds: not empty, and not in the
@@ -827,6 +916,7 @@ fn vectorize_declare_simd_function(
     module: &mut LlvmModule<'_>,
     scalar_name: &str,
     variant_names: &[String],
+    selection: VariantSelection,
     data_layout: &DataLayout,
     options: &Options,
     report: &mut Report,
@@ -874,7 +964,12 @@ fn vectorize_declare_simd_function(
         let param_types: Vec<Type> = scalar.params.iter().map(|param| param.ty.clone()).collect();
         if let Some(twin) = variant_calls::gcc_avx_twin(&variant, &param_types, &scalar.ret_ty) {
             let twin_name = twin.mangle();
-            if !variant_names.contains(&twin_name) && !produced_names.contains(&twin_name) {
+            let wanted = match selection {
+                VariantSelection::All => true,
+                VariantSelection::Referenced => is_referenced(module, &twin_name),
+            };
+            if wanted && !variant_names.contains(&twin_name) && !produced_names.contains(&twin_name)
+            {
                 let produced =
                     vectorize_variant(module, &scalar, &twin, &twin_name, data_layout, options)?;
                 report.functions.push(produced);

@@ -14,7 +14,7 @@ use clap::{Parser, ValueEnum};
 
 use lanewise::{
     ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, TailPolicy,
-    VectorMath,
+    VariantSelection, VectorMath,
 };
 use lanewise_ir::vfabi::{is_supported_width, parse_shapes, Isa, MAX_WIDTH};
 
@@ -106,6 +106,13 @@ struct Cli {
     #[arg(long)]
     no_cleanup: bool,
 
+    /// Declare-simd mode: produce every variant the `_ZGV` attributes ask
+    /// for (`all`), or only those the module itself calls (`referenced`:
+    /// from its omp simd loops or other variants; less code when no other
+    /// file calls the variants).
+    #[arg(long, value_enum, default_value_t = VariantsArg::All)]
+    variants: VariantsArg,
+
     /// Print the wall time of each of Lanewise's passes (and of the LLVM
     /// steps it runs) on stderr, slowest first.
     #[arg(long)]
@@ -164,6 +171,14 @@ enum SimdTailArg {
     Masked,
     /// Always a scalar remainder loop.
     Scalar,
+}
+
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+enum VariantsArg {
+    /// Every variant the `_ZGV` attributes name.
+    All,
+    /// Only the variants the module calls.
+    Referenced,
 }
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
@@ -321,6 +336,10 @@ fn run(cli: Cli) -> Result<(), String> {
         },
         boscc: !cli.no_boscc,
         cleanup: !cli.no_cleanup,
+        variants: match cli.variants {
+            VariantsArg::All => VariantSelection::All,
+            VariantsArg::Referenced => VariantSelection::Referenced,
+        },
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

@@ -483,3 +483,75 @@ fn clangs_loop_vectorizer_calls_annotated_variants() {
     let output = run(&mut Command::new(&executable));
     assert_eq!(output.trim(), "0 mismatches", "{output}");
 }
+
+const REFERENCED_ONLY: &str = r#"
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) int called_in_loop(int x) {
+    int steps = 0;
+    while (x > 1) { x = (x & 1) ? 3 * x + 1 : x / 2; steps++; }
+    return steps;
+}
+
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) int called_by_variant(int x) { return x * 3 + 1; }
+
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) int calls_another(int x) { return called_by_variant(x) ^ x; }
+
+#pragma omp declare simd notinbranch
+int never_called(int x) { return x - 7; }
+
+void loop(int *a, int n) {
+#pragma omp simd
+    for (int i = 0; i < n; i++) a[i] = called_in_loop(a[i]) + calls_another(a[i]);
+}
+"#;
+
+/// `--variants referenced` (`VariantSelection::Referenced`): only the
+/// variants the module's loops call, and those these variants call in
+/// turn; `all` produces every variant the attributes name.
+#[test]
+fn referenced_variants_are_those_the_module_calls() {
+    let directory = scratch("referenced_variants");
+    let source = directory.join("referenced.c");
+    std::fs::write(&source, REFERENCED_ONLY).unwrap();
+    let input = directory.join("referenced.ll");
+    run(Command::new("clang-22")
+        .args(["-O2", "-march=x86-64-v3", "-fopenmp-simd", "-fno-vectorize", "-S", "-emit-llvm"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&input));
+    let input = std::fs::read(&input).unwrap();
+    let defined_variants = |variants: lanewise::VariantSelection| -> Vec<String> {
+        let options = lanewise::Options {
+            simd_loops: true,
+            variants,
+            weak_variant_fallbacks: true,
+            ..lanewise::Options::default()
+        };
+        let (output, _) = lanewise::vectorize_ir(&input, &options).unwrap();
+        let mut names: Vec<String> = output
+            .lines()
+            .filter(|line| line.starts_with("define"))
+            .filter_map(|line| {
+                let name = &line[line.find("@_ZGV")? + 1..];
+                Some(name[..name.find('(')?].to_owned())
+            })
+            .collect();
+        names.sort();
+        names
+    };
+    let referenced = defined_variants(lanewise::VariantSelection::Referenced);
+    assert_eq!(
+        referenced,
+        ["_ZGVdN8v_called_by_variant", "_ZGVdN8v_called_in_loop", "_ZGVdN8v_calls_another"],
+        "{referenced:?}"
+    );
+    let all = defined_variants(lanewise::VariantSelection::All);
+    for function in ["called_in_loop", "called_by_variant", "calls_another", "never_called"] {
+        let count = all.iter().filter(|name| name.ends_with(&format!("_{function}"))).count();
+        // b, c, d, e (notinbranch: unmasked only) and GCC's name of the
+        // AVX one.
+        assert_eq!(count, 5, "{function}: {all:?}");
+    }
+}

@@ -862,4 +862,9 @@ impl<'ctx> LlvmModule<'ctx> {
     pub fn defined_function_names(&self) -> Vec<String> {
         self.defined_functions().into_iter().map(|info| info.name).collect()
     }
+
+    /// Whether the module defines (not only declares) the function `name`.
+    pub fn defines_function(&self, name: &str) -> bool {
+        self.module.get_function(name).is_some_and(|function| function.count_basic_blocks() > 0)
+    }
 }

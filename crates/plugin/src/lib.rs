@@ -8,12 +8,14 @@
 //! variants and the omp simd loops, with the options of `lanewise cc`.
 //! Environment: `LANEWISE_VECTOR_MATH=auto|exact|libmvec` (default
 //! `auto`: libmvec only for calls clang marked `afn`);
+//! `LANEWISE_VARIANTS=all|referenced` (default `all`: every variant the
+//! `_ZGV` attributes name; `referenced`: those the module calls);
 //! `LANEWISE_TIME_PASSES=1` prints the time of each Lanewise pass per
 //! translation unit on stderr (`lanewise --time-passes`).
 
 use std::ffi::{c_char, c_void};
 
-use lanewise::{Mode, Options, RemarkKind, VectorMath};
+use lanewise::{Mode, Options, RemarkKind, VariantSelection, VectorMath};
 use lanewise_llvm::plugin::RemarkSink;
 use lanewise_llvm::LlvmModule;
 
@@ -71,14 +73,24 @@ fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result
         Ok("libmvec") => VectorMath::Libmvec,
         _ => VectorMath::Auto,
     };
+    let variants = match std::env::var("LANEWISE_VARIANTS") {
+        Ok(value) => value.parse().unwrap_or_else(|message| {
+            eprintln!("lanewise: warning: LANEWISE_VARIANTS={message}; using all");
+            VariantSelection::All
+        }),
+        Err(_) => VariantSelection::All,
+    };
     let options = Options {
         mode: Mode::DeclareSimd,
         keep_going: true,
         simd_loops: true,
-        annotate_variants: true,
+        // No: clang's loop vectorizer, which reads the annotations, ran
+        // before this pass.
+        annotate_variants: false,
         weak_variant_fallbacks: true,
         vector_math,
         verify_each: true,
+        variants,
         ..Options::default()
     };
     let time_passes = std::env::var("LANEWISE_TIME_PASSES").is_ok_and(|value| value == "1");
