@@ -1185,7 +1185,7 @@ pub(crate) fn widen_variant(
     // uniform branches change the facts.
     let guarded_regions = if options.boscc && options.linearize == LinearizeMode::Partial {
         let (_, info) = divergence(&work)?;
-        pass_times::time("boscc", || {
+        pass_times::time("boscc: guard regions", || {
             let costs = boscc_region_costs(&work, &info, variant.width);
             guard_divergent_regions(&mut work, &facts.divergent_branches, &costs)
         })
@@ -1211,11 +1211,12 @@ pub(crate) fn widen_variant(
         produced.branches.regions_skipped_when_inactive = guarded_regions;
         // BOSCC: loops whose entry mask may be empty are jumped over then.
         let mut predicates = linearized.predicates;
-        pass_times::time("linearize", || {
-            if options.boscc {
-                produced.loops.skipped_when_inactive =
-                    skip_loops_without_active_lanes(&mut work, &mut predicates);
-            }
+        if options.boscc {
+            produced.loops.skipped_when_inactive = pass_times::time("boscc: skip loops", || {
+                skip_loops_without_active_lanes(&mut work, &mut predicates)
+            });
+        }
+        pass_times::time("linearize: masks and empty-mask loops", || {
             mark_blocks_with_an_active_lane(&mut work, &mut predicates);
             // Loops left that may run with no active lane leave after one pass.
             let empty_mask_loops = bound_loops_without_active_lanes(&mut work, &predicates);

@@ -293,10 +293,13 @@ fn lifetime_marker_kind(inst: RawValue<'_>) -> Option<bool> {
     }
 }
 
-/// An error location: the block and instruction being lifted.
-struct Location {
+/// An error location: the block and instruction being lifted. The
+/// instruction's text is printed only for an error: LLVM numbers the whole
+/// function to print one instruction, so printing each as it is lifted
+/// made lifting quadratic in the function's size (scripts/scaling.sh).
+struct Location<'ctx> {
     block: String,
-    inst: String,
+    inst: Option<RawValue<'ctx>>,
 }
 
 struct Lifter<'ctx> {
@@ -307,7 +310,7 @@ struct Lifter<'ctx> {
     /// Where the next materialized constant expression goes in the entry block.
     entry_insert_position: usize,
     memory_attribute_kind: u32,
-    location: Location,
+    location: Location<'ctx>,
     /// Every lifted LLVM instruction, its placeholder and its block's name.
     placeholder_list: Vec<(RawValue<'ctx>, lanewise_ir::Inst, String)>,
 }
@@ -351,7 +354,7 @@ pub(crate) fn lift_function<'ctx>(
         blocks: HashMap::new(),
         entry_insert_position: 0,
         memory_attribute_kind: context.enum_attribute_kind("memory"),
-        location: Location { block: String::new(), inst: String::new() },
+        location: Location { block: String::new(), inst: None },
         placeholder_list: Vec::new(),
     };
     if let Some(personality) = function.personality() {
@@ -395,7 +398,7 @@ pub(crate) fn lift_function<'ctx>(
                 }
                 continue;
             }
-            lifter.location.inst = inst.to_text();
+            lifter.location.inst = Some(inst);
             let result_ty = lifter.lift_type_here(inst.ty())?;
             let placeholder = lifter.func.append(lanewise_block, InstData::Unreachable, result_ty);
             if let Some(result) = lifter.func.dfg.result(placeholder) {
@@ -412,7 +415,7 @@ pub(crate) fn lift_function<'ctx>(
     let placeholders = std::mem::take(&mut lifter.placeholder_list);
     for (inst, placeholder, block_name) in placeholders {
         lifter.location.block = block_name;
-        lifter.location.inst = inst.to_text();
+        lifter.location.inst = Some(inst);
         let data = lifter.lift_instruction(inst)?;
         let is_terminator = data.is_terminator();
         *lifter.func.dfg.inst_mut(placeholder) = data;
@@ -442,7 +445,7 @@ impl<'ctx> Lifter<'ctx> {
         BridgeError::Unsupported {
             function: self.function_name.clone(),
             block: self.location.block.clone(),
-            inst: self.location.inst.clone(),
+            inst: self.location.inst.map(|inst| inst.to_text()).unwrap_or_default(),
             message: message.into(),
         }
     }

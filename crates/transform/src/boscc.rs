@@ -61,24 +61,68 @@ pub fn skip_loops_without_active_lanes(
     predicates: &mut BlockPredicates,
 ) -> usize {
     let mut guarded_headers: HashSet<Block> = HashSet::new();
+    // A guard changes the function around its loop only (the preheader's
+    // branch, a skip block, phis in the exit, the uses of the live-outs),
+    // so one snapshot serves every loop of a round that shares no block
+    // and no value with the guards placed in that round; the others wait
+    // for the next round's snapshot. (A snapshot per guard made the pass
+    // quadratic in the function's size: scripts/scaling.sh.) Dominance
+    // among the other blocks stays: a skip path bypasses only the loop.
     loop {
         let Ok(snapshot) = CfgSnapshot::compute(func) else { return guarded_headers.len() };
         let mut loops: Vec<_> = snapshot.loops.loops().collect();
         loops.sort_by_key(|lp| snapshot.loops.depth(*lp));
-        let candidate = loops.into_iter().find_map(|lp| {
+        let mut touched_blocks: HashSet<Block> = HashSet::new();
+        let mut replaced_values: HashSet<Value> = HashSet::new();
+        let mut guarded_this_round = 0;
+        for lp in loops {
             let header = snapshot.loops.header(lp);
             let mut ancestor = Some(lp);
+            let mut inside_guarded = false;
             while let Some(current) = ancestor {
-                if guarded_headers.contains(&snapshot.loops.header(current)) {
-                    return None;
-                }
+                inside_guarded |= guarded_headers.contains(&snapshot.loops.header(current));
                 ancestor = snapshot.loops.parent(current);
             }
-            plan_guard(func, &snapshot, lp, predicates).map(|plan| (header, plan))
-        });
-        let Some((header, plan)) = candidate else { return guarded_headers.len() };
-        apply_guard(func, predicates, header, &plan);
-        guarded_headers.insert(header);
+            if inside_guarded {
+                continue;
+            }
+            let Some(plan) = plan_guard(func, &snapshot, lp, predicates) else { continue };
+            if plan.conflicts_with(&touched_blocks, &replaced_values) {
+                continue;
+            }
+            let changes = apply_guard(func, predicates, header, &plan);
+            touched_blocks.extend([plan.preheader, plan.exit, changes.skip]);
+            replaced_values.extend(changes.replaced);
+            guarded_headers.insert(header);
+            guarded_this_round += 1;
+        }
+        if guarded_this_round == 0 {
+            return guarded_headers.len();
+        }
+    }
+}
+
+/// What [`apply_guard`] changed beyond its loop.
+struct GuardChanges {
+    skip: Block,
+    /// The live-outs that exit phis replaced after the loop.
+    replaced: Vec<Value>,
+}
+
+impl GuardPlan {
+    /// Whether the plan, made from a snapshot taken before other guards
+    /// were placed, may be stale: its blocks include one those guards
+    /// changed, or it names a value they replaced.
+    fn conflicts_with(&self, touched: &HashSet<Block>, replaced: &HashSet<Value>) -> bool {
+        let blocks_touched = [self.preheader, self.exit, self.exiting]
+            .iter()
+            .chain(&self.in_loop)
+            .any(|block| touched.contains(block));
+        let values_replaced = std::iter::once(&self.predicate)
+            .chain(self.entry_values.values())
+            .chain(&self.live_outs)
+            .any(|value| replaced.contains(value));
+        blocks_touched || values_replaced
     }
 }
 
@@ -252,7 +296,7 @@ fn apply_guard(
     predicates: &mut BlockPredicates,
     header: Block,
     plan: &GuardPlan,
-) {
+) -> GuardChanges {
     let skip_name = format!("{}.boscc.skip", func.block_name(plan.preheader));
     let skip = new_block_after(func, plan.preheader, skip_name);
     func.append(skip, InstData::Jump { dest: plan.exit }, Type::Void);
@@ -295,7 +339,7 @@ fn apply_guard(
         replacements.insert(*value, phi);
     }
     if replacements.is_empty() {
-        return;
+        return GuardChanges { skip, replaced: Vec::new() };
     }
     let new_phis: HashSet<Value> = replacements.values().copied().collect();
     let blocks: Vec<Block> = func.layout.blocks().to_vec();
@@ -318,6 +362,7 @@ fn apply_guard(
                 .map_operands(|value| replacements.get(&value).copied().unwrap_or(value));
         }
     }
+    GuardChanges { skip, replaced: replacements.into_keys().collect() }
 }
 
 /// Simplifies the predicates around BOSCC guards of a linearized function
