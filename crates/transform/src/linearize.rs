@@ -44,8 +44,8 @@ use std::collections::{BTreeSet, HashMap, HashSet};
 
 use lanewise_analysis::{DivergenceInfo, IrreducibleError, Loop, LoopInfo, ShapeInfo};
 use lanewise_ir::{
-    Block, CallEffects, Callee, Constant, FastMathFlags, Function, Inst, InstData, Type, Value,
-    ValueDef,
+    Block, CallEffects, Callee, Constant, EntityRef, FastMathFlags, Function, Inst, InstData, Type,
+    Value, ValueDef,
 };
 
 use crate::cfg_canon::{
@@ -207,11 +207,11 @@ pub fn linearize_function(
     }
     let headers: Vec<Block> =
         snapshot.loops_innermost_first().iter().map(|lp| snapshot.loops.header(*lp)).collect();
-    for header in &headers {
-        let snapshot = CfgSnapshot::compute(func)?;
-        let lp = loop_of(&snapshot, *header);
-        ensure_preheader(func, &snapshot, lp);
-    }
+    visit_loops_in_rounds(func, &headers, |func, snapshot, lp| {
+        let blocks_before = func.dfg.blocks.len();
+        ensure_preheader(func, snapshot, lp);
+        func.dfg.blocks.len() != blocks_before
+    })?;
 
     // Which terminators diverge (the input's, or all in full mode), and
     // which conditional terminators of the input we count.
@@ -229,32 +229,31 @@ pub fn linearize_function(
         .collect();
 
     // 2. Divergent loops, innermost first.
-    for header in &headers {
-        let snapshot = CfgSnapshot::compute(func)?;
-        let lp = loop_of(&snapshot, *header);
+    visit_loops_in_rounds(func, &headers, |func, snapshot, lp| {
+        let header = snapshot.loops.header(lp);
         let divergent = mode == LinearizeMode::Full
-            || divergence.divergent_loop_headers.contains(header)
-            || loop_is_divergent(func, &snapshot, lp, &truly_divergent);
-        if divergent {
-            let record = transform_divergent_loop(func, &snapshot, lp);
-            truly_divergent.extend(record.dispatch_blocks.iter().copied());
-            report.loops_divergent += 1;
-            report.loops_exit_stable += usize::from(record.exit_stable);
-            report.divergent_loops.push(record);
-        } else {
+            || divergence.divergent_loop_headers.contains(&header)
+            || loop_is_divergent(func, snapshot, lp, &truly_divergent);
+        if !divergent {
             report.loops_uniform += 1;
+            return false;
         }
-    }
+        let record = transform_divergent_loop(func, snapshot, lp);
+        truly_divergent.extend(record.dispatch_blocks.iter().copied());
+        report.loops_divergent += 1;
+        report.loops_exit_stable += usize::from(record.exit_stable);
+        report.divergent_loops.push(record);
+        true
+    })?;
     let transformed: HashSet<Block> =
         report.divergent_loops.iter().map(|record| record.header).collect();
-    for header in &headers {
-        if transformed.contains(header) {
-            continue;
-        }
-        let snapshot = CfgSnapshot::compute(func)?;
-        let lp = loop_of(&snapshot, *header);
-        ensure_jump_latch(func, &snapshot, lp);
-    }
+    let uniform_headers: Vec<Block> =
+        headers.iter().copied().filter(|header| !transformed.contains(header)).collect();
+    visit_loops_in_rounds(func, &uniform_headers, |func, snapshot, lp| {
+        let blocks_before = func.dfg.blocks.len();
+        ensure_jump_latch(func, snapshot, lp);
+        func.dfg.blocks.len() != blocks_before
+    })?;
     let pure_latches: HashSet<Block> =
         report.divergent_loops.iter().map(|record| record.pure_latch).collect();
     let mut folded = truly_divergent.clone();
@@ -351,6 +350,72 @@ pub fn linearize_function(
     }
     report.predicates = predicates;
     Ok(report)
+}
+
+/// Runs `visit` on each loop headed by `headers` (innermost first), with a
+/// snapshot that is current for the loop; `visit` returns whether it
+/// changed the function. A snapshot per loop made linearization quadratic
+/// in the function's size (scripts/scaling.sh), so one snapshot serves a
+/// round of loops: a loop is visited in a round when no loop inside it
+/// changed or waits in that round and its region (its blocks, its exit
+/// blocks, its header's other predecessors) shares no block with the
+/// regions, old and new blocks, changed in the round; the others wait for
+/// the next round. What the snapshot says about such a loop is still true:
+/// the changes were elsewhere, and dominance among a loop's blocks depends
+/// on the loop alone (control enters it only through its header).
+fn visit_loops_in_rounds(
+    func: &mut Function,
+    headers: &[Block],
+    mut visit: impl FnMut(&mut Function, &CfgSnapshot, Loop) -> bool,
+) -> Result<(), IrreducibleError> {
+    let mut pending: Vec<Block> = headers.to_vec();
+    while !pending.is_empty() {
+        let snapshot = CfgSnapshot::compute(func)?;
+        let mut touched: HashSet<Block> = HashSet::new();
+        // Headers of loops around a loop that changed or waits this round.
+        let mut must_wait: HashSet<Block> = HashSet::new();
+        let mut waiting = Vec::new();
+        for header in pending {
+            let lp = loop_of(&snapshot, header);
+            let region = loop_region(&snapshot, lp);
+            let mark_enclosing = |must_wait: &mut HashSet<Block>| {
+                let mut parent = snapshot.loops.parent(lp);
+                while let Some(outer) = parent {
+                    must_wait.insert(snapshot.loops.header(outer));
+                    parent = snapshot.loops.parent(outer);
+                }
+            };
+            if must_wait.contains(&header) || region.iter().any(|block| touched.contains(block)) {
+                mark_enclosing(&mut must_wait);
+                waiting.push(header);
+                continue;
+            }
+            let blocks_before = func.dfg.blocks.len();
+            if visit(func, &snapshot, lp) {
+                mark_enclosing(&mut must_wait);
+                touched.extend(region);
+                touched.extend((blocks_before..func.dfg.blocks.len()).map(Block::new));
+            }
+        }
+        pending = waiting;
+    }
+    Ok(())
+}
+
+/// The blocks whose edges a change to loop `lp` may touch: its own, its
+/// exit blocks and its header's predecessors outside it.
+fn loop_region(snapshot: &CfgSnapshot, lp: Loop) -> Vec<Block> {
+    let loops = &snapshot.loops;
+    let header = loops.header(lp);
+    let entries =
+        snapshot.cfg.preds(header).iter().copied().filter(|pred| !loops.contains(lp, *pred));
+    loops
+        .blocks(lp)
+        .iter()
+        .copied()
+        .chain(loops.exit_blocks(lp).iter().copied())
+        .chain(entries)
+        .collect()
 }
 
 fn loop_of(snapshot: &CfgSnapshot, header: Block) -> Loop {
