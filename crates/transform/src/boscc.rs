@@ -68,12 +68,17 @@ pub fn skip_loops_without_active_lanes(
     // for the next round's snapshot. (A snapshot per guard made the pass
     // quadratic in the function's size: scripts/scaling.sh.) Dominance
     // among the other blocks stays: a skip path bypasses only the loop.
+    // The round's [`LiveOutIndex`] stays true for those loops as well: a
+    // guard adds uses only of its own loop's values and of values its new
+    // code reads, and a loop with a live-out among the latter waits.
     loop {
         let Ok(snapshot) = CfgSnapshot::compute(func) else { return guarded_headers.len() };
         let mut loops: Vec<_> = snapshot.loops.loops().collect();
         loops.sort_by_key(|lp| snapshot.loops.depth(*lp));
+        let index = LiveOutIndex::compute(func, &snapshot, predicates);
         let mut touched_blocks: HashSet<Block> = HashSet::new();
         let mut replaced_values: HashSet<Value> = HashSet::new();
+        let mut read_by_new_code: HashSet<Value> = HashSet::new();
         let mut guarded_this_round = 0;
         for lp in loops {
             let header = snapshot.loops.header(lp);
@@ -86,13 +91,14 @@ pub fn skip_loops_without_active_lanes(
             if inside_guarded {
                 continue;
             }
-            let Some(plan) = plan_guard(func, &snapshot, lp, predicates) else { continue };
-            if plan.conflicts_with(&touched_blocks, &replaced_values) {
+            let Some(plan) = plan_guard(func, &snapshot, &index, lp, predicates) else { continue };
+            if plan.conflicts_with(&touched_blocks, &replaced_values, &read_by_new_code) {
                 continue;
             }
-            let changes = apply_guard(func, predicates, header, &plan);
+            let changes = apply_guard(func, predicates, &index, header, &plan);
             touched_blocks.extend([plan.preheader, plan.exit, changes.skip]);
             replaced_values.extend(changes.replaced);
+            read_by_new_code.extend(changes.new_reads);
             guarded_headers.insert(header);
             guarded_this_round += 1;
         }
@@ -107,13 +113,81 @@ struct GuardChanges {
     skip: Block,
     /// The live-outs that exit phis replaced after the loop.
     replaced: Vec<Value>,
+    /// The values the new instructions (and the skip block's predicate)
+    /// read: uses the round's [`LiveOutIndex`] does not know.
+    new_reads: Vec<Value>,
+}
+
+/// Where a value is used: the predicate of a block, or an instruction.
+#[derive(Copy, Clone)]
+enum UseSite {
+    Predicate(Block),
+    Operand(Block, Inst),
+}
+
+/// The live-outs of every loop and where they are used outside their
+/// loops, from one pass over the function: what each loop's plan and
+/// guard would otherwise find by scanning the whole function.
+struct LiveOutIndex {
+    /// Per loop, the values defined in it and used outside it (block
+    /// predicates included, the phis of its single exit block not), in the
+    /// order of their first such use in the layout.
+    live_outs: HashMap<lanewise_analysis::Loop, Vec<Value>>,
+    /// Per value used outside the innermost loop defining it, those uses.
+    uses: HashMap<Value, Vec<UseSite>>,
+}
+
+impl LiveOutIndex {
+    fn compute(func: &Function, snapshot: &CfgSnapshot, predicates: &BlockPredicates) -> Self {
+        let loops = &snapshot.loops;
+        let mut index = LiveOutIndex { live_outs: HashMap::new(), uses: HashMap::new() };
+        let mut noted: HashSet<(lanewise_analysis::Loop, Value)> = HashSet::new();
+        for &block in func.layout.blocks() {
+            let predicate = predicates.get(block).map(|value| (UseSite::Predicate(block), value));
+            let mut operands = Vec::new();
+            for &inst in func.layout.block_insts(block) {
+                func.dfg.inst(inst).for_each_operand(|value| {
+                    operands.push((UseSite::Operand(block, inst), value))
+                });
+            }
+            for (site, value) in predicate.into_iter().chain(operands) {
+                let ValueDef::Result(def) = func.dfg.value_def(value) else { continue };
+                let Some(def_block) = func.layout.inst_block(*def) else { continue };
+                let mut current = loops.innermost_loop(def_block);
+                let mut outside_a_loop = false;
+                while let Some(lp) = current.filter(|lp| !loops.contains(*lp, block)) {
+                    outside_a_loop = true;
+                    let exit_phi = match site {
+                        UseSite::Operand(_, inst) => {
+                            loops.exit_blocks(lp) == [block]
+                                && matches!(func.dfg.inst(inst), InstData::Phi { .. })
+                        }
+                        UseSite::Predicate(_) => false,
+                    };
+                    if !exit_phi && noted.insert((lp, value)) {
+                        index.live_outs.entry(lp).or_default().push(value);
+                    }
+                    current = loops.parent(lp);
+                }
+                if outside_a_loop {
+                    index.uses.entry(value).or_default().push(site);
+                }
+            }
+        }
+        index
+    }
 }
 
 impl GuardPlan {
     /// Whether the plan, made from a snapshot taken before other guards
     /// were placed, may be stale: its blocks include one those guards
     /// changed, or it names a value they replaced.
-    fn conflicts_with(&self, touched: &HashSet<Block>, replaced: &HashSet<Value>) -> bool {
+    fn conflicts_with(
+        &self,
+        touched: &HashSet<Block>,
+        replaced: &HashSet<Value>,
+        read_by_new_code: &HashSet<Value>,
+    ) -> bool {
         let blocks_touched = [self.preheader, self.exit, self.exiting]
             .iter()
             .chain(&self.in_loop)
@@ -122,7 +196,9 @@ impl GuardPlan {
             .chain(self.entry_values.values())
             .chain(&self.live_outs)
             .any(|value| replaced.contains(value));
-        blocks_touched || values_replaced
+        let live_out_read_anew =
+            self.live_outs.iter().any(|value| read_by_new_code.contains(value));
+        blocks_touched || values_replaced || live_out_read_anew
     }
 }
 
@@ -141,6 +217,7 @@ struct GuardPlan {
 fn plan_guard(
     func: &Function,
     snapshot: &CfgSnapshot,
+    index: &LiveOutIndex,
     lp: lanewise_analysis::Loop,
     predicates: &BlockPredicates,
 ) -> Option<GuardPlan> {
@@ -183,31 +260,8 @@ fn plan_guard(
         let entry = incoming.iter().find(|(block, _)| *block == preheader)?.1;
         entry_values.insert(func.dfg.result(phi)?, entry);
     }
-    let defined_in_loop: HashSet<Value> = in_loop
-        .iter()
-        .flat_map(|block| func.layout.block_insts(*block).iter())
-        .filter_map(|inst| func.dfg.result(*inst))
-        .collect();
     let exit_phis: HashSet<Inst> = block_phis(func, exit).into_iter().collect();
-    let mut live_outs: Vec<Value> = Vec::new();
-    let mut note = |value: Value| {
-        if defined_in_loop.contains(&value) && !live_outs.contains(&value) {
-            live_outs.push(value);
-        }
-    };
-    for block in func.layout.blocks() {
-        if in_loop.contains(block) {
-            continue;
-        }
-        if let Some(predicate) = predicates.get(*block) {
-            note(predicate);
-        }
-        for inst in func.layout.block_insts(*block) {
-            if !exit_phis.contains(inst) {
-                func.dfg.inst(*inst).for_each_operand(&mut note);
-            }
-        }
-    }
+    let live_outs = index.live_outs.get(&lp).cloned().unwrap_or_default();
     let plan = GuardPlan { preheader, exit, exiting, predicate, live_outs, entry_values, in_loop };
     // Every value the skip block recomputes must have a pure slice.
     let mut checked = HashSet::new();
@@ -294,6 +348,7 @@ fn clone_slice(
 fn apply_guard(
     func: &mut Function,
     predicates: &mut BlockPredicates,
+    index: &LiveOutIndex,
     header: Block,
     plan: &GuardPlan,
 ) -> GuardChanges {
@@ -316,6 +371,7 @@ fn apply_guard(
         InstData::Branch { cond: any, then_dest: header, else_dest: skip };
 
     let mut clones = HashMap::new();
+    let mut recomputed_values = Vec::new();
     let exit_phis: HashSet<Inst> = block_phis(func, plan.exit).into_iter().collect();
     for phi in block_phis(func, plan.exit) {
         let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { continue };
@@ -325,6 +381,7 @@ fn apply_guard(
             .expect("checked by plan_guard")
             .1;
         let recomputed = clone_slice(func, plan, skip, from_loop, &mut clones);
+        recomputed_values.push(recomputed);
         if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
             incoming.push((skip, recomputed));
         }
@@ -335,34 +392,47 @@ fn apply_guard(
     for value in &plan.live_outs {
         let ty = func.dfg.value_type(*value).clone();
         let recomputed = clone_slice(func, plan, skip, *value, &mut clones);
+        recomputed_values.push(recomputed);
         let phi = insert_phi(func, plan.exit, ty, vec![(plan.exiting, *value), (skip, recomputed)]);
         replacements.insert(*value, phi);
     }
-    if replacements.is_empty() {
-        return GuardChanges { skip, replaced: Vec::new() };
+    // The values the new code reads: the guard's predicate (`rv_any` and
+    // the skip block's), the clones' operands, the exit phis' new incoming
+    // values and the live-outs the new phis merge.
+    let mut new_reads: Vec<Value> = vec![plan.predicate];
+    new_reads.extend(predicates.get(skip));
+    for &inst in func.layout.block_insts(skip) {
+        func.dfg.inst(inst).for_each_operand(|value| new_reads.push(value));
     }
-    let new_phis: HashSet<Value> = replacements.values().copied().collect();
-    let blocks: Vec<Block> = func.layout.blocks().to_vec();
-    for block in blocks {
-        if plan.in_loop.contains(&block) || block == skip {
-            continue;
-        }
-        if let Some(predicate) = predicates.get(block) {
-            if let Some(replacement) = replacements.get(&predicate) {
-                predicates.set(block, Some(*replacement));
+    new_reads.extend(recomputed_values);
+    new_reads.extend(replacements.keys().copied());
+    // Every use outside the loop (but in the exit's phis) reads the new phi.
+    for value in &plan.live_outs {
+        let replacement = replacements[value];
+        for site in index.uses.get(value).into_iter().flatten() {
+            match *site {
+                UseSite::Predicate(block) if !plan.in_loop.contains(&block) => {
+                    if predicates.get(block) == Some(*value) {
+                        predicates.set(block, Some(replacement));
+                    }
+                }
+                UseSite::Operand(block, inst)
+                    if !plan.in_loop.contains(&block)
+                        && !(block == plan.exit && exit_phis.contains(&inst)) =>
+                {
+                    func.dfg.inst_mut(inst).map_operands(|operand| {
+                        if operand == *value {
+                            replacement
+                        } else {
+                            operand
+                        }
+                    });
+                }
+                _ => {}
             }
         }
-        for inst in func.layout.block_insts(block).to_vec() {
-            let is_new_phi = func.dfg.result(inst).is_some_and(|value| new_phis.contains(&value));
-            if is_new_phi || (block == plan.exit && exit_phis.contains(&inst)) {
-                continue;
-            }
-            func.dfg
-                .inst_mut(inst)
-                .map_operands(|value| replacements.get(&value).copied().unwrap_or(value));
-        }
     }
-    GuardChanges { skip, replaced: replacements.into_keys().collect() }
+    GuardChanges { skip, replaced: replacements.into_keys().collect(), new_reads }
 }
 
 /// Simplifies the predicates around BOSCC guards of a linearized function
