@@ -410,15 +410,16 @@ fn apply_guard(
     for value in &plan.live_outs {
         let replacement = replacements[value];
         for site in index.uses.get(value).into_iter().flatten() {
+            let is_exit_phi =
+                |block: Block, inst: Inst| block == plan.exit && exit_phis.contains(&inst);
             match *site {
-                UseSite::Predicate(block) if !plan.in_loop.contains(&block) => {
-                    if predicates.get(block) == Some(*value) {
-                        predicates.set(block, Some(replacement));
-                    }
+                UseSite::Predicate(block)
+                    if !plan.in_loop.contains(&block) && predicates.get(block) == Some(*value) =>
+                {
+                    predicates.set(block, Some(replacement));
                 }
                 UseSite::Operand(block, inst)
-                    if !plan.in_loop.contains(&block)
-                        && !(block == plan.exit && exit_phis.contains(&inst)) =>
+                    if !(plan.in_loop.contains(&block) || is_exit_phi(block, inst)) =>
                 {
                     func.dfg.inst_mut(inst).map_operands(|operand| {
                         if operand == *value {
