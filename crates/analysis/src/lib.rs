@@ -10,6 +10,7 @@
 //! - [`uniformity`]: the check that a function's control flow is uniform,
 //!   which this milestone requires.
 //! - [`loops`]: natural loops and their nesting.
+//! - [`loop_uses`]: each loop's values used outside it, and where.
 //! - [`control_dependence`]: which CFG edges each block is control dependent on.
 //! - [`block_index`]: the loop- and dominance-compact topological block
 //!   order of partial linearization.
@@ -19,6 +20,7 @@
 pub mod block_index;
 pub mod control_dependence;
 pub mod divergence;
+pub mod loop_uses;
 pub mod loops;
 pub mod shapes;
 #[cfg(test)]
@@ -30,6 +32,7 @@ pub use control_dependence::{CfgEdge, ControlDependence};
 pub use divergence::{AllocaReport, DivergenceInfo};
 pub use lanewise_ir::cfg::ControlFlowGraph;
 pub use lanewise_ir::dominators::{DominatorTree, PostDominatorTree};
+pub use loop_uses::{LoopUses, UseSite};
 pub use loops::{IrreducibleError, Loop, LoopData, LoopInfo};
 pub use shapes::{Shape, ShapeError, ShapeInfo, ShapeSolver, ValueShape};
 pub use uniformity::{check_uniform_control_flow, DivergenceError, DivergentTerminator};

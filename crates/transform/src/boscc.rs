@@ -42,6 +42,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use lanewise_analysis::{LoopUses, UseSite};
 use lanewise_ir::{
     BinaryOp, Block, CallEffects, Callee, FastMathFlags, Function, Inst, InstData, Type, Value,
     ValueDef,
@@ -68,14 +69,14 @@ pub fn skip_loops_without_active_lanes(
     // for the next round's snapshot. (A snapshot per guard made the pass
     // quadratic in the function's size: scripts/scaling.sh.) Dominance
     // among the other blocks stays: a skip path bypasses only the loop.
-    // The round's [`LiveOutIndex`] stays true for those loops as well: a
+    // The round's [`LoopUses`] stay true for those loops as well: a
     // guard adds uses only of its own loop's values and of values its new
     // code reads, and a loop with a live-out among the latter waits.
     loop {
         let Ok(snapshot) = CfgSnapshot::compute(func) else { return guarded_headers.len() };
         let mut loops: Vec<_> = snapshot.loops.loops().collect();
         loops.sort_by_key(|lp| snapshot.loops.depth(*lp));
-        let index = LiveOutIndex::compute(func, &snapshot, predicates);
+        let index = LoopUses::compute(func, &snapshot.loops, |block| predicates.get(block));
         let mut touched_blocks: HashSet<Block> = HashSet::new();
         let mut replaced_values: HashSet<Value> = HashSet::new();
         let mut read_by_new_code: HashSet<Value> = HashSet::new();
@@ -114,68 +115,8 @@ struct GuardChanges {
     /// The live-outs that exit phis replaced after the loop.
     replaced: Vec<Value>,
     /// The values the new instructions (and the skip block's predicate)
-    /// read: uses the round's [`LiveOutIndex`] does not know.
+    /// read: uses the round's [`LoopUses`] do not know.
     new_reads: Vec<Value>,
-}
-
-/// Where a value is used: the predicate of a block, or an instruction.
-#[derive(Copy, Clone)]
-enum UseSite {
-    Predicate(Block),
-    Operand(Block, Inst),
-}
-
-/// The live-outs of every loop and where they are used outside their
-/// loops, from one pass over the function: what each loop's plan and
-/// guard would otherwise find by scanning the whole function.
-struct LiveOutIndex {
-    /// Per loop, the values defined in it and used outside it (block
-    /// predicates included, the phis of its single exit block not), in the
-    /// order of their first such use in the layout.
-    live_outs: HashMap<lanewise_analysis::Loop, Vec<Value>>,
-    /// Per value used outside the innermost loop defining it, those uses.
-    uses: HashMap<Value, Vec<UseSite>>,
-}
-
-impl LiveOutIndex {
-    fn compute(func: &Function, snapshot: &CfgSnapshot, predicates: &BlockPredicates) -> Self {
-        let loops = &snapshot.loops;
-        let mut index = LiveOutIndex { live_outs: HashMap::new(), uses: HashMap::new() };
-        let mut noted: HashSet<(lanewise_analysis::Loop, Value)> = HashSet::new();
-        for &block in func.layout.blocks() {
-            let predicate = predicates.get(block).map(|value| (UseSite::Predicate(block), value));
-            let mut operands = Vec::new();
-            for &inst in func.layout.block_insts(block) {
-                func.dfg.inst(inst).for_each_operand(|value| {
-                    operands.push((UseSite::Operand(block, inst), value))
-                });
-            }
-            for (site, value) in predicate.into_iter().chain(operands) {
-                let ValueDef::Result(def) = func.dfg.value_def(value) else { continue };
-                let Some(def_block) = func.layout.inst_block(*def) else { continue };
-                let mut current = loops.innermost_loop(def_block);
-                let mut outside_a_loop = false;
-                while let Some(lp) = current.filter(|lp| !loops.contains(*lp, block)) {
-                    outside_a_loop = true;
-                    let exit_phi = match site {
-                        UseSite::Operand(_, inst) => {
-                            loops.exit_blocks(lp) == [block]
-                                && matches!(func.dfg.inst(inst), InstData::Phi { .. })
-                        }
-                        UseSite::Predicate(_) => false,
-                    };
-                    if !exit_phi && noted.insert((lp, value)) {
-                        index.live_outs.entry(lp).or_default().push(value);
-                    }
-                    current = loops.parent(lp);
-                }
-                if outside_a_loop {
-                    index.uses.entry(value).or_default().push(site);
-                }
-            }
-        }
-        index
-    }
 }
 
 impl GuardPlan {
@@ -217,7 +158,7 @@ struct GuardPlan {
 fn plan_guard(
     func: &Function,
     snapshot: &CfgSnapshot,
-    index: &LiveOutIndex,
+    index: &LoopUses,
     lp: lanewise_analysis::Loop,
     predicates: &BlockPredicates,
 ) -> Option<GuardPlan> {
@@ -261,7 +202,11 @@ fn plan_guard(
         entry_values.insert(func.dfg.result(phi)?, entry);
     }
     let exit_phis: HashSet<Inst> = block_phis(func, exit).into_iter().collect();
-    let live_outs = index.live_outs.get(&lp).cloned().unwrap_or_default();
+    // Every use outside the loop but by the exit's phis.
+    let live_outs = index.live_outs(lp, |site| match site {
+        UseSite::Operand { block, inst, .. } => !(block == exit && exit_phis.contains(&inst)),
+        UseSite::Predicate(_) => true,
+    });
     let plan = GuardPlan { preheader, exit, exiting, predicate, live_outs, entry_values, in_loop };
     // Every value the skip block recomputes must have a pure slice.
     let mut checked = HashSet::new();
@@ -348,7 +293,7 @@ fn clone_slice(
 fn apply_guard(
     func: &mut Function,
     predicates: &mut BlockPredicates,
-    index: &LiveOutIndex,
+    index: &LoopUses,
     header: Block,
     plan: &GuardPlan,
 ) -> GuardChanges {
@@ -409,7 +354,7 @@ fn apply_guard(
     // Every use outside the loop (but in the exit's phis) reads the new phi.
     for value in &plan.live_outs {
         let replacement = replacements[value];
-        for site in index.uses.get(value).into_iter().flatten() {
+        for site in index.sites(*value) {
             let is_exit_phi =
                 |block: Block, inst: Inst| block == plan.exit && exit_phis.contains(&inst);
             match *site {
@@ -418,7 +363,7 @@ fn apply_guard(
                 {
                     predicates.set(block, Some(replacement));
                 }
-                UseSite::Operand(block, inst)
+                UseSite::Operand { block, inst, .. }
                     if !(plan.in_loop.contains(&block) || is_exit_phi(block, inst)) =>
                 {
                     func.dfg.inst_mut(inst).map_operands(|operand| {
