@@ -65,10 +65,11 @@
 
 use std::collections::{HashMap, HashSet};
 
-use lanewise_analysis::Loop;
+use lanewise_analysis::{Loop, LoopUses, UseSite};
 use lanewise_ir::dominators::GenericDominatorTree;
 use lanewise_ir::{
-    Block, CallEffects, Callee, EntityRef, FastMathFlags, Function, InstData, Type, Value, ValueDef,
+    Block, CallEffects, Callee, EntityRef, FastMathFlags, Function, Inst, InstData, Type, Value,
+    ValueDef,
 };
 
 use crate::cfg_canon::{
@@ -99,6 +100,20 @@ pub struct DivergentLoop {
     /// Whether the loop is exit-stable (`exit_stable`) and some of its
     /// live-outs so need no tracker.
     pub exit_stable: bool,
+}
+
+/// The values defined in loop `lp` (blocks `loop_blocks`) that something
+/// outside it reads, other than exit phi entries coming from the loop, in
+/// the order of their first such use.
+pub fn divergent_loop_live_outs(
+    uses: &LoopUses,
+    lp: Loop,
+    loop_blocks: &HashSet<Block>,
+) -> Vec<Value> {
+    uses.live_outs(lp, |site| match site {
+        UseSite::Operand { from: Some(from), .. } => !loop_blocks.contains(&from),
+        _ => true,
+    })
 }
 
 /// Whether loop `lp` is divergent given the blocks that end in a divergent
@@ -133,10 +148,13 @@ pub fn loop_is_divergent(
 }
 
 /// Rewrites divergent loop `lp` (which must have a dedicated preheader) as
-/// described in the module docs. `snapshot` must be current.
+/// described in the module docs. `snapshot` must be current for the loop
+/// and `uses` for its values' uses outside it (see
+/// [`divergent_loop_live_outs`]).
 pub fn transform_divergent_loop(
     func: &mut Function,
     snapshot: &CfgSnapshot,
+    uses: &LoopUses,
     lp: Loop,
 ) -> DivergentLoop {
     let loops = &snapshot.loops;
@@ -178,38 +196,7 @@ pub fn transform_divergent_loop(
         .flat_map(|target| block_phis(func, *target).into_iter().map(move |phi| (*target, phi)))
         .collect();
 
-    // Values defined in the loop with uses outside it (other than exit phi
-    // entries coming from exiting blocks).
-    let defined_in_loop = |func: &Function, value: Value| match func.dfg.value_def(value) {
-        ValueDef::Result(inst) => {
-            func.layout.inst_block(*inst).is_some_and(|b| loop_blocks.contains(&b))
-        }
-        _ => false,
-    };
-    let mut live_outs: Vec<Value> = Vec::new();
-    for &block in func.layout.blocks() {
-        if loop_blocks.contains(&block) {
-            continue;
-        }
-        for &inst in func.layout.block_insts(block) {
-            let data = func.dfg.inst(inst);
-            let mut consider = |value: Value| {
-                if defined_in_loop(func, value) && !live_outs.contains(&value) {
-                    live_outs.push(value);
-                }
-            };
-            match data {
-                InstData::Phi { incoming, .. } => {
-                    for (from, value) in incoming {
-                        if !loop_blocks.contains(from) {
-                            consider(*value);
-                        }
-                    }
-                }
-                other => other.for_each_operand(&mut consider),
-            }
-        }
-    }
+    let live_outs = divergent_loop_live_outs(uses, lp, &loop_blocks);
 
     // New blocks.
     let last_loop_block = *loops
@@ -499,27 +486,26 @@ pub fn transform_divergent_loop(
         set_phi_incoming(func, phi, entries);
     }
 
-    // Outside uses of live-outs read the trackers.
+    // Outside uses of live-outs read the trackers: the uses `uses` knows
+    // outside the loop, and the exit phis, whose new entries may read an
+    // exit-stable value (the new blocks read the loop's own values).
     if !live_out_replacements.is_empty() {
-        let outside: Vec<Block> = func
-            .layout
-            .blocks()
-            .iter()
-            .copied()
-            .filter(|block| {
-                !loop_blocks.contains(block)
-                    && *block != pure_latch
-                    && !edge_blocks.contains(block)
-                    && *block != exit_block
-                    && !dispatch_blocks.contains(block)
-            })
-            .collect();
-        for block in outside {
-            for inst in func.layout.block_insts(block).to_vec() {
-                func.dfg.inst_mut(inst).map_operands(|value| {
-                    live_out_replacements.get(&value).copied().unwrap_or(value)
-                });
+        let replace = |func: &mut Function, inst: Inst| {
+            func.dfg
+                .inst_mut(inst)
+                .map_operands(|value| live_out_replacements.get(&value).copied().unwrap_or(value));
+        };
+        for value in &live_outs {
+            for site in uses.sites(*value) {
+                if let UseSite::Operand { block, inst, .. } = *site {
+                    if !loop_blocks.contains(&block) {
+                        replace(func, inst);
+                    }
+                }
             }
+        }
+        for (_, phi) in &exit_phis {
+            replace(func, *phi);
         }
     }
     DivergentLoop {

@@ -42,7 +42,7 @@
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 
-use lanewise_analysis::{DivergenceInfo, IrreducibleError, Loop, LoopInfo, ShapeInfo};
+use lanewise_analysis::{DivergenceInfo, IrreducibleError, Loop, LoopInfo, LoopUses, ShapeInfo};
 use lanewise_ir::{
     Block, CallEffects, Callee, Constant, EntityRef, FastMathFlags, Function, Inst, InstData, Type,
     Value, ValueDef,
@@ -52,7 +52,9 @@ use crate::cfg_canon::{
     block_phis, ensure_jump_latch, ensure_preheader, is_bool_const, phi_incoming,
     remove_unreachable_blocks, replace_uses, result_of, set_phi_incoming, unify_exits, CfgSnapshot,
 };
-use crate::divergent_loops::{loop_is_divergent, transform_divergent_loop, DivergentLoop};
+use crate::divergent_loops::{
+    divergent_loop_live_outs, loop_is_divergent, transform_divergent_loop, DivergentLoop,
+};
 use crate::masks::{generate_masks, MaskInput, Masks};
 use crate::predicates::BlockPredicates;
 use crate::ssa_repair::repair_ssa;
@@ -207,11 +209,16 @@ pub fn linearize_function(
     }
     let headers: Vec<Block> =
         snapshot.loops_innermost_first().iter().map(|lp| snapshot.loops.header(*lp)).collect();
-    visit_loops_in_rounds(func, &headers, |func, snapshot, lp| {
-        let blocks_before = func.dfg.blocks.len();
-        ensure_preheader(func, snapshot, lp);
-        func.dfg.blocks.len() != blocks_before
-    })?;
+    visit_loops_in_rounds(
+        func,
+        &headers,
+        |_, _| (),
+        |func, snapshot, (), lp| {
+            let blocks_before = func.dfg.blocks.len();
+            ensure_preheader(func, snapshot, lp);
+            Visit::changed_if(func.dfg.blocks.len() != blocks_before)
+        },
+    )?;
 
     // Which terminators diverge (the input's, or all in full mode), and
     // which conditional terminators of the input we count.
@@ -228,32 +235,64 @@ pub fn linearize_function(
         .filter(|block| divergence.divergent_branches.contains(block))
         .collect();
 
-    // 2. Divergent loops, innermost first.
-    visit_loops_in_rounds(func, &headers, |func, snapshot, lp| {
+    // 2. Divergent loops, innermost first. The uses of each loop's values
+    // outside it come from one scan per round; a loop whose live-out a
+    // transform of the round read in new code waits for the next round.
+    struct RoundUses {
+        uses: LoopUses,
+        read_by_new_code: HashSet<Value>,
+    }
+    let begin_round = |func: &Function, snapshot: &CfgSnapshot| RoundUses {
+        uses: LoopUses::compute(func, &snapshot.loops, |_| None),
+        read_by_new_code: HashSet::new(),
+    };
+    visit_loops_in_rounds(func, &headers, begin_round, |func, snapshot, round, lp| {
         let header = snapshot.loops.header(lp);
         let divergent = mode == LinearizeMode::Full
             || divergence.divergent_loop_headers.contains(&header)
             || loop_is_divergent(func, snapshot, lp, &truly_divergent);
         if !divergent {
             report.loops_uniform += 1;
-            return false;
+            return Visit::Unchanged;
         }
-        let record = transform_divergent_loop(func, snapshot, lp);
+        let loop_blocks: HashSet<Block> = snapshot.loops.blocks(lp).iter().copied().collect();
+        let live_outs = divergent_loop_live_outs(&round.uses, lp, &loop_blocks);
+        if live_outs.iter().any(|value| round.read_by_new_code.contains(value)) {
+            return Visit::Wait;
+        }
+        let blocks_before = func.dfg.blocks.len();
+        let exit_targets: Vec<Block> = snapshot.loops.exit_blocks(lp).to_vec();
+        let record = transform_divergent_loop(func, snapshot, &round.uses, lp);
+        // What the new code reads: the new blocks, the header's phis and
+        // the exit targets' phis.
+        let new_blocks = (blocks_before..func.dfg.blocks.len()).map(Block::new);
+        for block in new_blocks.chain([header]).chain(exit_targets) {
+            for &inst in func.layout.block_insts(block) {
+                func.dfg.inst(inst).for_each_operand(|value| {
+                    round.read_by_new_code.insert(value);
+                });
+            }
+        }
         truly_divergent.extend(record.dispatch_blocks.iter().copied());
         report.loops_divergent += 1;
         report.loops_exit_stable += usize::from(record.exit_stable);
         report.divergent_loops.push(record);
-        true
+        Visit::Changed
     })?;
     let transformed: HashSet<Block> =
         report.divergent_loops.iter().map(|record| record.header).collect();
     let uniform_headers: Vec<Block> =
         headers.iter().copied().filter(|header| !transformed.contains(header)).collect();
-    visit_loops_in_rounds(func, &uniform_headers, |func, snapshot, lp| {
-        let blocks_before = func.dfg.blocks.len();
-        ensure_jump_latch(func, snapshot, lp);
-        func.dfg.blocks.len() != blocks_before
-    })?;
+    visit_loops_in_rounds(
+        func,
+        &uniform_headers,
+        |_, _| (),
+        |func, snapshot, (), lp| {
+            let blocks_before = func.dfg.blocks.len();
+            ensure_jump_latch(func, snapshot, lp);
+            Visit::changed_if(func.dfg.blocks.len() != blocks_before)
+        },
+    )?;
     let pure_latches: HashSet<Block> =
         report.divergent_loops.iter().map(|record| record.pure_latch).collect();
     let mut folded = truly_divergent.clone();
@@ -352,9 +391,28 @@ pub fn linearize_function(
     Ok(report)
 }
 
+/// What [`visit_loops_in_rounds`]'s visitor did with a loop.
+enum Visit {
+    Unchanged,
+    Changed,
+    /// Nothing yet: the loop needs the next round's snapshot.
+    Wait,
+}
+
+impl Visit {
+    fn changed_if(changed: bool) -> Visit {
+        if changed {
+            Visit::Changed
+        } else {
+            Visit::Unchanged
+        }
+    }
+}
+
 /// Runs `visit` on each loop headed by `headers` (innermost first), with a
-/// snapshot that is current for the loop; `visit` returns whether it
-/// changed the function. A snapshot per loop made linearization quadratic
+/// snapshot that is current for the loop and the round's state that
+/// `begin_round` made from the snapshot; `visit` says whether it changed
+/// the function or needs the next round. A snapshot per loop made linearization quadratic
 /// in the function's size (scripts/scaling.sh), so one snapshot serves a
 /// round of loops: a loop is visited in a round when no loop inside it
 /// changed or waits in that round and its region (its blocks, its exit
@@ -363,14 +421,16 @@ pub fn linearize_function(
 /// the next round. What the snapshot says about such a loop is still true:
 /// the changes were elsewhere, and dominance among a loop's blocks depends
 /// on the loop alone (control enters it only through its header).
-fn visit_loops_in_rounds(
+fn visit_loops_in_rounds<Round>(
     func: &mut Function,
     headers: &[Block],
-    mut visit: impl FnMut(&mut Function, &CfgSnapshot, Loop) -> bool,
+    begin_round: impl Fn(&Function, &CfgSnapshot) -> Round,
+    mut visit: impl FnMut(&mut Function, &CfgSnapshot, &mut Round, Loop) -> Visit,
 ) -> Result<(), IrreducibleError> {
     let mut pending: Vec<Block> = headers.to_vec();
     while !pending.is_empty() {
         let snapshot = CfgSnapshot::compute(func)?;
+        let mut round = begin_round(func, &snapshot);
         let mut touched: HashSet<Block> = HashSet::new();
         // Headers of loops around a loop that changed or waits this round.
         let mut must_wait: HashSet<Block> = HashSet::new();
@@ -391,10 +451,17 @@ fn visit_loops_in_rounds(
                 continue;
             }
             let blocks_before = func.dfg.blocks.len();
-            if visit(func, &snapshot, lp) {
-                mark_enclosing(&mut must_wait);
-                touched.extend(region);
-                touched.extend((blocks_before..func.dfg.blocks.len()).map(Block::new));
+            match visit(func, &snapshot, &mut round, lp) {
+                Visit::Unchanged => {}
+                Visit::Changed => {
+                    mark_enclosing(&mut must_wait);
+                    touched.extend(region);
+                    touched.extend((blocks_before..func.dfg.blocks.len()).map(Block::new));
+                }
+                Visit::Wait => {
+                    mark_enclosing(&mut must_wait);
+                    waiting.push(header);
+                }
             }
         }
         pending = waiting;
