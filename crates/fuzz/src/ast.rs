@@ -726,11 +726,28 @@ pub struct Kernel {
     /// assigns would read its private copy uninitialized), printed after
     /// the loop with the value of the sequentially last assignment.
     pub cond_lasts: Vec<(String, Ty)>,
+    /// `safelen(k)` and a read of the loop's own output of an earlier
+    /// iteration (see [`CarriedRead`]).
+    pub carried: Option<CarriedRead>,
     /// The element type of `out_T`, which `OutStore` writes.
     pub out_ty: Ty,
     pub locals: Vec<Local>,
     pub arrays: Vec<PrivateArray>,
     pub body: Vec<Stmt>,
+}
+
+/// A loop-carried dependence that `safelen(safelen)` allows: first in the
+/// body, `T name = i >= distance ? out_T[i - distance] : (T)0;`, `T` the
+/// kernel's `out_ty`, with `distance > safelen`. Every write to `out_T` is
+/// to element `i` (`OutStore`, linear output pointers), so the element
+/// read was written, if at all, by iteration `i - distance`, which the
+/// clause keeps out of every group of iterations that run side by side
+/// (`simdlen`, if any, is at most `safelen`, as OpenMP requires).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CarriedRead {
+    pub name: String,
+    pub safelen: u32,
+    pub distance: u32,
 }
 
 /// A second entry into a [`Stmt::While`]: `if (cond) goto label;` before

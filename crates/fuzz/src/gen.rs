@@ -46,6 +46,9 @@ pub struct GenConfig {
     /// `lastprivate(conditional:)` variables ([`Kernel::cond_lasts`], in
     /// some kernels).
     pub cond_lastprivates: bool,
+    /// `safelen(k)` loops reading their own output of `d > k` iterations
+    /// back ([`Kernel::carried`], in some kernels).
+    pub carried_reads: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -70,6 +73,7 @@ impl Default for GenConfig {
             cond_inits: true,
             short_vectors: true,
             cond_lastprivates: true,
+            carried_reads: true,
         }
     }
 }
@@ -113,6 +117,8 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     let mut linear_rng = Rng::new(seed ^ 0x11ea_0000_0000_0000);
     // And their `lastprivate(conditional:)` variables.
     let mut cond_last_rng = Rng::new(seed ^ 0xc1a5_0000_0000_0000);
+    // And their `safelen` reads of earlier iterations' output.
+    let mut carried_rng = Rng::new(seed ^ 0xca55_0000_0000_0000);
     let mut kernels: Vec<Kernel> = (0..kernel_count)
         .map(|k| {
             let scan = k > 0 && config.scans && scan_rng.chance(25);
@@ -133,7 +139,12 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
             } else {
                 Vec::new()
             };
-            generator.kernel(scan, &linears, &cond_lasts)
+            let carried = (!scan && config.carried_reads && carried_rng.chance(25)).then(|| {
+                let safelen = *carried_rng.pick(&[2, 4, 8, 16]);
+                let distance = safelen + carried_rng.range(1, i64::from(safelen)) as u32;
+                (safelen, distance, *carried_rng.pick(generator.types()))
+            });
+            generator.kernel(scan, &linears, &cond_lasts, carried)
         })
         .collect();
     generator.call_the_uncalled(&mut kernels);
@@ -392,7 +403,15 @@ impl Generator {
     /// An omp simd kernel; with `scan`, its reductions are `inscan` ones
     /// (see [`ScanPhase`]); `linears` are the (start, step) of its
     /// `linear(j:step)` variables.
-    fn kernel(&mut self, scan: bool, linears: &[(i32, i32)], cond_lasts: &[Ty]) -> Kernel {
+    /// `carried`: the `safelen`, the distance and the type of a
+    /// [`CarriedRead`] (the output's type then).
+    fn kernel(
+        &mut self,
+        scan: bool,
+        linears: &[(i32, i32)],
+        cond_lasts: &[Ty],
+        carried: Option<(u32, u32, Ty)>,
+    ) -> Kernel {
         let name = self.name("kernel");
         let mut scope = self.global_scope();
         scope.kernel = true;
@@ -473,19 +492,40 @@ impl Generator {
                 uniform: false,
             });
         }
+        let carried = carried.map(|(safelen, distance, ty)| {
+            let name = self.name("c");
+            scope.vars.push(Var { name: name.clone(), ty, assignable: false, uniform: false });
+            (CarriedRead { name, safelen, distance }, ty)
+        });
         let (locals, arrays) = self.locals(&mut scope, "t", "ka");
         let cond_lasts: Vec<(String, Ty)> =
             cond_lasts.iter().map(|&ty| (self.name("cl"), ty)).collect();
         scope.cond_lasts = cond_lasts.clone();
         self.budget = self.rng.range(4, i64::from(self.config.max_statements));
         let mut body = self.block(&mut scope, 0);
-        let out_ty = self.ty();
-        let value = self.expr(&scope, out_ty, 3);
+        let drawn_out_ty = self.ty();
+        let out_ty = carried.as_ref().map_or(drawn_out_ty, |(_, ty)| *ty);
+        let mut value = self.expr(&scope, out_ty, 3);
+        if let Some((read, ty)) = &carried {
+            // Mostly the output depends on the earlier one: a recurrence
+            // of distance `read.distance`.
+            if self.rng.chance(70) {
+                let earlier = Box::new(Expr::Var(read.name.clone(), *ty));
+                value = Expr::Binary(BinOp::Add, *ty, earlier, Box::new(value));
+            }
+        }
         body.push(Stmt::OutStore { value });
+        let trip_offset = self.rng.range(0, 7) as u32;
+        let simdlen = if self.rng.chance(30) { Some(*self.rng.pick(&SIMDLENS)) } else { None };
+        let carried = carried.map(|(read, _)| read);
+        // OpenMP: simdlen at most safelen.
+        let simdlen = simdlen
+            .filter(|simdlen| carried.as_ref().is_none_or(|carried| *simdlen <= carried.safelen));
         Kernel {
             name,
-            trip_offset: self.rng.range(0, 7) as u32,
-            simdlen: if self.rng.chance(30) { Some(*self.rng.pick(&SIMDLENS)) } else { None },
+            trip_offset,
+            simdlen,
+            carried,
             reductions,
             scan,
             lastprivates,

@@ -23,7 +23,8 @@
 //! order-independent reductions (unsigned `+` and `^`, `int` and `float`
 //! min/max), `reduction(inscan, ...)` scans whose running values the body
 //! reads (`#pragma omp scan inclusive/exclusive`), `lastprivate` (also
-//! `conditional:`), and
+//! `conditional:`), `safelen(k)` loops reading their own output of `d > k`
+//! iterations back, and
 //! `linear(j:step)` variables the body reads and steps (in some kernels);
 //! integer divisions through `noinline` helpers that trap on a zero
 //! divisor, behind a test of the divisor (a vectorizer must not call them

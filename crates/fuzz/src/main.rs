@@ -86,6 +86,9 @@ struct Cli {
     /// Generate no `lastprivate(conditional:)` variables.
     #[arg(long)]
     no_cond_lastprivates: bool,
+    /// Generate no `safelen(k)` loops reading their own earlier output.
+    #[arg(long)]
+    no_carried_reads: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -154,6 +157,7 @@ fn main() -> ExitCode {
         cond_inits: !cli.no_cond_inits,
         short_vectors: !cli.no_short_vectors,
         cond_lastprivates: !cli.no_cond_lastprivates,
+        carried_reads: !cli.no_carried_reads,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

@@ -458,10 +458,25 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
     if let Some(simdlen) = kernel.simdlen {
         write!(pragma, " simdlen({simdlen})").unwrap();
     }
+    if let Some(carried) = &kernel.carried {
+        write!(pragma, " safelen({})", carried.safelen).unwrap();
+    }
     writeln!(out, "{pragma}").unwrap();
     out.push_str("    for (int i = 0; i < n; i++) {\n");
     for last in &kernel.lastprivates {
         writeln!(out, "        {} = {};", last.name, expr(&last.value)).unwrap();
+    }
+    if let Some(carried) = &kernel.carried {
+        let (ty, distance) = (kernel.out_ty, carried.distance);
+        writeln!(
+            out,
+            "        {} {} = i >= {distance} ? out_{}[i - {distance}] : ({})0;",
+            ty.c_name(),
+            carried.name,
+            ty.suffix(),
+            ty.c_name()
+        )
+        .unwrap();
     }
     let scanned: Vec<&str> =
         kernel.reductions.iter().map(|reduction| reduction.name.as_str()).collect();

@@ -119,6 +119,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut scans, mut atomics, mut divisions, mut mixed, mut linears) = (0, 0, 0, 0, 0);
     let (mut records, mut midways, mut cond_inits, mut short_vectors) = (0, 0, 0, 0);
     let mut cond_lasts = 0;
+    let mut carried_reads = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -162,6 +163,17 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         assert!(!has_short_vectors || draws_short_vectors(seed), "seed {seed}");
         let has_cond_lasts = text.contains("lastprivate(conditional: ");
         cond_lasts += usize::from(has_cond_lasts);
+        let has_carried = program.kernels.iter().any(|kernel| kernel.carried.is_some());
+        carried_reads += usize::from(has_carried);
+        assert_eq!(has_carried, text.contains(" safelen("), "seed {seed}");
+        for kernel in &program.kernels {
+            let Some(carried) = &kernel.carried else { continue };
+            // OpenMP: simdlen <= safelen; the read is out of every group
+            // of iterations that may run side by side.
+            assert!(kernel.simdlen.is_none_or(|simdlen| simdlen <= carried.safelen));
+            assert!(carried.distance > carried.safelen, "seed {seed}");
+            assert!(kernel.scan.is_none(), "seed {seed}");
+        }
         if !has_scans
             && !has_linears
             && !has_records
@@ -169,6 +181,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             && !draws_cond_inits(seed)
             && !draws_short_vectors(seed)
             && !has_cond_lasts
+            && !has_carried
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -184,6 +197,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 cond_inits: false,
                 short_vectors: false,
                 cond_lastprivates: false,
+                carried_reads: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -221,6 +235,10 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!(
         (20..=170).contains(&cond_lasts),
         "{cond_lasts} of 200 programs have conditional lastprivates"
+    );
+    assert!(
+        (20..=170).contains(&carried_reads),
+        "{carried_reads} of 200 programs read earlier iterations under safelen"
     );
 }
 
