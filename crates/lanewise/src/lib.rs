@@ -879,7 +879,7 @@ fn define_weak_variant_fallbacks(
                 module.add_vector_function(&vector, &info.name, variant.isa.target_features())
             });
             if added.is_ok() {
-                module.set_weak_linkage(mangled)?;
+                module.set_fallback_linkage(mangled, &info.name)?;
                 produced.push(mangled.clone());
             }
         }

@@ -555,3 +555,142 @@ fn referenced_variants_are_those_the_module_calls() {
         assert_eq!(count, 5, "{function}: {all:?}");
     }
 }
+
+/// Two files, each with its own `static` declare-simd function `f` (one
+/// whose variants Lanewise builds, one it refuses, so its callers get
+/// per-lane fallbacks), called from omp simd loops in both.
+const STATIC_TWINS: [(&str, &str); 2] = [
+    (
+        "first.c",
+        r#"
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) static float f(float x) { return x * 2.0f; }
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) static float h(float x) {
+    float r;
+    __asm__ volatile("" : "=x"(r) : "0"(x));
+    return r - 3.0f;
+}
+float first(const float *v, int n) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int i = 0; i < n; i++) s += f(v[i]) + h(v[i]);
+    return s;
+}
+"#,
+    ),
+    (
+        "second.c",
+        r#"
+#include <stdio.h>
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) static float f(float x) { return x + 1.0f; }
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) static float h(float x) {
+    float r;
+    __asm__ volatile("" : "=x"(r) : "0"(x));
+    return r * 0.5f;
+}
+float first(const float *v, int n);
+int main(void) {
+    float v[100];
+    for (int i = 0; i < 100; i++) v[i] = (float)i;
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int i = 0; i < 100; i++) s += f(v[i]) + h(v[i]);
+    printf("%g %g\n", first(v, 100), s);
+    return 0;
+}
+"#,
+    ),
+];
+
+/// A C++ `inline` declare-simd function in a header, used by two files.
+const INLINE_HEADER: &str = r#"
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) inline float g(float x) {
+    while (x > 2.0f) x *= 0.5f;
+    return x;
+}
+"#;
+
+const INLINE_USERS: [(&str, &str); 2] = [
+    (
+        "one.cpp",
+        r#"
+#include "g.h"
+float one(const float *v, int n) {
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int i = 0; i < n; i++) s += g(v[i]);
+    return s;
+}
+"#,
+    ),
+    (
+        "two.cpp",
+        r#"
+#include <cstdio>
+#include "g.h"
+float one(const float *v, int n);
+int main() {
+    float v[100];
+    for (int i = 0; i < 100; i++) v[i] = i * 0.37f;
+    float s = 0.0f;
+#pragma omp simd reduction(+ : s)
+    for (int i = 0; i < 100; i++) s += g(v[i]);
+    std::printf("%g %g\n", one(v, 100), s);
+}
+"#,
+    ),
+];
+
+/// The variants (and per-lane fallbacks) of a `static` function are local,
+/// those of a C++ `inline` function merge like it: before, two files'
+/// `static f` gave duplicate `_ZGV..._f` symbols (or, as weak fallbacks,
+/// one file's loop called the other file's `f`), and an inline function's
+/// variants were defined once per file.
+#[test]
+fn variants_have_their_scalar_functions_linkage() {
+    let directory = scratch("variant_linkage");
+    let write = |name: &str, text: &str| {
+        let path = directory.join(name);
+        std::fs::write(&path, text).unwrap();
+        path
+    };
+    let static_sources: Vec<PathBuf> =
+        STATIC_TWINS.iter().map(|(name, text)| write(name, text)).collect();
+    write("g.h", INLINE_HEADER);
+    let inline_sources: Vec<PathBuf> =
+        INLINE_USERS.iter().map(|(name, text)| write(name, text)).collect();
+    for (driver, clang, sources, stem) in [
+        ("cc", "clang-22", &static_sources, "static"),
+        ("c++", "clang++-22", &inline_sources, "inline"),
+    ] {
+        let reference = directory.join(format!("{stem}.clang"));
+        run(Command::new(clang)
+            .args(["-O2", "-fopenmp-simd", "-Wno-pass-failed"])
+            .args(sources)
+            .arg("-o")
+            .arg(&reference));
+        let vectorized = directory.join(format!("{stem}.lanewise"));
+        run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+            .args([driver, "-O2", "-march=x86-64-v3", "-fopenmp-simd", "-Wno-pass-failed", "-w"])
+            .args(sources)
+            .arg("-o")
+            .arg(&vectorized));
+        let expected = run(&mut Command::new(&reference));
+        assert_eq!(run(&mut Command::new(&vectorized)), expected, "{stem}");
+    }
+    // The static functions' variants and fallbacks are local symbols.
+    let object = directory.join("first.o");
+    run(Command::new(env!("CARGO_BIN_EXE_lanewise"))
+        .args(["cc", "-O2", "-march=x86-64-v3", "-fopenmp-simd", "-w", "-c"])
+        .arg(&static_sources[0])
+        .arg("-o")
+        .arg(&object));
+    let symbols = run(Command::new("nm").arg(&object));
+    let variants: Vec<&str> = symbols.lines().filter(|line| line.contains(" _ZGV")).collect();
+    assert!(!variants.is_empty(), "{symbols}");
+    assert!(variants.iter().all(|line| line.contains(" t _ZGV")), "{symbols}");
+}

@@ -364,7 +364,7 @@ pub(crate) fn lower_function<'ctx>(
         }
         None => module.add_function(&func.name, function_type),
     };
-    function.set_linkage_external();
+    function.set_linkage_of_variant_of(scalar);
 
     let mut lowerer = Lowerer {
         context,

@@ -850,11 +850,26 @@ impl<'ctx> LlvmModule<'ctx> {
         annotated
     }
 
-    /// Gives the defined function `name` weak linkage: a definition the
-    /// linker drops when another object defines the symbol (a fallback).
-    pub fn set_weak_linkage(&mut self, name: &str) -> Result<(), BridgeError> {
+    /// Gives the defined function `name`, a fallback of a variant of
+    /// `scalar_name`, weak linkage: a definition the linker drops when
+    /// another object defines the symbol. The fallback of a `static`
+    /// function stays local: no other object can define (or call) that
+    /// variant, and another file's `static` function of the same name has
+    /// fallbacks of its own.
+    pub fn set_fallback_linkage(
+        &mut self,
+        name: &str,
+        scalar_name: &str,
+    ) -> Result<(), BridgeError> {
         let function = self.defined_function(name)?;
-        function.set_linkage(inkwell::module::Linkage::WeakAny);
+        let scalar = RawModule::new(&self.module)
+            .named_function(scalar_name)
+            .ok_or_else(|| BridgeError::UnknownFunction(scalar_name.to_owned()))?;
+        if scalar.has_local_linkage() {
+            function.set_linkage(inkwell::module::Linkage::Internal);
+        } else {
+            function.set_linkage(inkwell::module::Linkage::WeakAny);
+        }
         Ok(())
     }
 

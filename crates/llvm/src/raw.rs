@@ -962,12 +962,6 @@ impl<'ctx> RawValue<'ctx> {
         }
         blocks
     }
-    pub(crate) fn set_linkage_external(self) {
-        // SAFETY: only on functions.
-        if self.is_function() {
-            unsafe { LLVMSetLinkage(self.raw, LLVMLinkage::LLVMExternalLinkage) }
-        }
-    }
     pub(crate) fn add_function_attribute(self, index: c_uint, attribute: LLVMAttributeRef) {
         // SAFETY: only on functions; the attribute is of the same context.
         if self.is_function() {
@@ -1009,6 +1003,42 @@ impl<'ctx> RawValue<'ctx> {
         if self.is_function() {
             unsafe { LLVMSetLinkage(self.raw, LLVMLinkage::LLVMInternalLinkage) }
         }
+    }
+    /// Whether a function has local linkage (`internal` or `private`: C's
+    /// `static`), so no other object can name it.
+    pub(crate) fn has_local_linkage(self) -> bool {
+        // SAFETY: only on functions.
+        self.is_function()
+            && matches!(
+                unsafe { LLVMGetLinkage(self.raw) },
+                LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage
+            )
+    }
+    /// Gives a new function the linkage that suits a vector variant of
+    /// `scalar`: other objects see the variant exactly when they see the
+    /// scalar function. Local stays local (two files' `static f` have
+    /// variants of their own), a C++ inline function's (`linkonce_odr`)
+    /// variants merge like it, a weak function's are weak, an
+    /// `available_externally` one's are defined elsewhere too; all others
+    /// are external.
+    pub(crate) fn set_linkage_of_variant_of(self, scalar: RawValue<'ctx>) {
+        if !self.is_function() || !scalar.is_function() {
+            return;
+        }
+        // SAFETY: both are functions.
+        let linkage = match unsafe { LLVMGetLinkage(scalar.raw) } {
+            LLVMLinkage::LLVMInternalLinkage | LLVMLinkage::LLVMPrivateLinkage => {
+                LLVMLinkage::LLVMInternalLinkage
+            }
+            linkage @ (LLVMLinkage::LLVMLinkOnceAnyLinkage
+            | LLVMLinkage::LLVMLinkOnceODRLinkage
+            | LLVMLinkage::LLVMWeakAnyLinkage
+            | LLVMLinkage::LLVMWeakODRLinkage
+            | LLVMLinkage::LLVMAvailableExternallyLinkage) => linkage,
+            _ => LLVMLinkage::LLVMExternalLinkage,
+        };
+        // SAFETY: a function of this module.
+        unsafe { LLVMSetLinkage(self.raw, linkage) }
     }
 
     /// The hints of the `!llvm.loop` metadata of an instruction (a loop-latch
