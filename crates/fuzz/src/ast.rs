@@ -667,6 +667,10 @@ pub struct Function {
     /// `__attribute__((noinline))`: callers call the vector variants
     /// instead of holding the body inline.
     pub noinline: bool,
+    /// `static`: LLVM's interprocedural passes may change an internal
+    /// function (drop unused arguments, propagate constants) before
+    /// Lanewise sees it, and its variants are local.
+    pub is_static: bool,
     pub locals: Vec<Local>,
     pub arrays: Vec<PrivateArray>,
     pub body: Vec<Stmt>,

@@ -49,6 +49,8 @@ pub struct GenConfig {
     /// `safelen(k)` loops reading their own output of `d > k` iterations
     /// back ([`Kernel::carried`], in some kernels).
     pub carried_reads: bool,
+    /// `static` declare-simd functions ([`Function::is_static`], some).
+    pub static_functions: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -74,6 +76,7 @@ impl Default for GenConfig {
             short_vectors: true,
             cond_lastprivates: true,
             carried_reads: true,
+            static_functions: true,
         }
     }
 }
@@ -103,8 +106,11 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     };
     let n = generator.rng.range(9, i64::from(MAX_N) - 100) as u32;
     let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
+    // Which functions are `static` draws from a stream of its own.
+    let mut static_rng = Rng::new(seed ^ 0x57a7_0000_0000_0000);
     for _ in 0..function_count {
-        let function = generator.function();
+        let mut function = generator.function();
+        function.is_static = config.static_functions && static_rng.chance(30);
         generator.functions.push(function);
     }
     let kernel_count = generator.rng.range(1, i64::from(config.max_kernels)) as usize;
@@ -359,6 +365,7 @@ impl Generator {
             params,
             clauses: SimdClauses { inbranch, simdlen },
             noinline,
+            is_static: false,
             locals,
             arrays,
             body,

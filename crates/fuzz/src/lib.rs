@@ -24,7 +24,7 @@
 //! min/max), `reduction(inscan, ...)` scans whose running values the body
 //! reads (`#pragma omp scan inclusive/exclusive`), `lastprivate` (also
 //! `conditional:`), `safelen(k)` loops reading their own output of `d > k`
-//! iterations back, and
+//! iterations back, `static` declare-simd functions, and
 //! `linear(j:step)` variables the body reads and steps (in some kernels);
 //! integer divisions through `noinline` helpers that trap on a zero
 //! divisor, behind a test of the divisor (a vectorizer must not call them

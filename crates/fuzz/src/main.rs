@@ -89,6 +89,9 @@ struct Cli {
     /// Generate no `safelen(k)` loops reading their own earlier output.
     #[arg(long)]
     no_carried_reads: bool,
+    /// Generate no `static` declare-simd functions.
+    #[arg(long)]
+    no_static_functions: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -158,6 +161,7 @@ fn main() -> ExitCode {
         short_vectors: !cli.no_short_vectors,
         cond_lastprivates: !cli.no_cond_lastprivates,
         carried_reads: !cli.no_carried_reads,
+        static_functions: !cli.no_static_functions,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

@@ -239,6 +239,9 @@ fn print_function(out: &mut String, function: &Function) {
     if function.noinline {
         out.push_str("__attribute__((noinline)) ");
     }
+    if function.is_static {
+        out.push_str("static ");
+    }
     let params: Vec<String> = function
         .params
         .iter()

@@ -120,6 +120,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut records, mut midways, mut cond_inits, mut short_vectors) = (0, 0, 0, 0);
     let mut cond_lasts = 0;
     let mut carried_reads = 0;
+    let mut statics = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -163,6 +164,13 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         assert!(!has_short_vectors || draws_short_vectors(seed), "seed {seed}");
         let has_cond_lasts = text.contains("lastprivate(conditional: ");
         cond_lasts += usize::from(has_cond_lasts);
+        let has_static = program.functions.iter().any(|function| function.is_static);
+        statics += usize::from(has_static);
+        let lines: Vec<&str> = text.lines().collect();
+        let static_definition = lines.windows(2).any(|pair| {
+            pair[0].starts_with("#pragma omp declare simd") && pair[1].contains("static ")
+        });
+        assert_eq!(has_static, static_definition, "seed {seed}");
         let has_carried = program.kernels.iter().any(|kernel| kernel.carried.is_some());
         carried_reads += usize::from(has_carried);
         assert_eq!(has_carried, text.contains(" safelen("), "seed {seed}");
@@ -182,6 +190,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             && !draws_short_vectors(seed)
             && !has_cond_lasts
             && !has_carried
+            && !has_static
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !program.mixed_widths
@@ -198,6 +207,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 short_vectors: false,
                 cond_lastprivates: false,
                 carried_reads: false,
+                static_functions: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -240,6 +250,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         (20..=170).contains(&carried_reads),
         "{carried_reads} of 200 programs read earlier iterations under safelen"
     );
+    assert!((20..=170).contains(&statics), "{statics} of 200 programs have static functions");
 }
 
 #[test]
