@@ -175,8 +175,9 @@ pub enum VariantSelection {
     /// ISA, may call any (the vector function ABI's promise).
     All,
     /// Only those the module itself calls (its `omp simd` loops, other
-    /// variants, calls annotated for LLVM's vectorizer): less code and
-    /// compile time when no other translation unit calls the variants.
+    /// variants): less code and compile time when no other translation
+    /// unit calls the variants. Calls are not annotated for LLVM's
+    /// vectorizer then (`Options::annotate_variants` is ignored).
     /// A caller elsewhere then links to a weak per-lane fallback of its
     /// own, or fails to link.
     Referenced,
@@ -654,7 +655,9 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
             &mut report,
         )?);
     }
-    if options.annotate_variants {
+    // With referenced variants only, the annotations would reference (and
+    // so build) every variant LLVM's vectorizer could use: none are made.
+    if options.annotate_variants && options.variants == VariantSelection::All {
         pass_times::time("annotate variant calls", || {
             variant_calls::annotate_variant_calls(module)
         })?;

@@ -16,8 +16,21 @@ use crate::LlvmModule;
 /// (`-Rpass=lanewise`): `(function, passed, message)`.
 pub type RemarkSink<'a> = &'a dyn Fn(&str, bool, &str);
 
+/// Where in the compiler's pipeline the plugin's pass runs.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum PluginStage {
+    /// At the start of the module optimization pipeline (clang's `-O1` and
+    /// up): after inlining and the function simplification passes, before
+    /// the loop vectorizer, the unroller and the late cleanups, which then
+    /// also clean up what the pass added.
+    OptimizerEarly,
+    /// Named in a pass pipeline (`opt -passes=lanewise`): nothing may run
+    /// after it.
+    Explicit,
+}
+
 /// What the plugin does to a module: `Ok(true)` if it changed it.
-pub type PluginBody = fn(&mut LlvmModule<'_>, RemarkSink<'_>) -> Result<bool, String>;
+pub type PluginBody = fn(&mut LlvmModule<'_>, RemarkSink<'_>, PluginStage) -> Result<bool, String>;
 
 /// The shim's remark emitter: `(module, function name, passed, message)`,
 /// both strings NUL-terminated.
@@ -33,9 +46,16 @@ pub fn register_plugin_body(body: PluginBody) {
 /// Called by the shim for each module: 1 if the module changed, 0 if not,
 /// -1 on an error (printed as one `lanewise: error:` line; the module is
 /// then left as the compiler gave it or with whole functions added).
-/// `emit_remark` turns the report's remarks into the compiler's.
+/// `emit_remark` turns the report's remarks into the compiler's; `stage`
+/// is 1 for [`PluginStage::OptimizerEarly`], 0 for
+/// [`PluginStage::Explicit`].
 #[no_mangle]
-pub extern "C" fn lanewise_plugin_run_module(module: *mut c_void, emit_remark: EmitRemark) -> i32 {
+pub extern "C" fn lanewise_plugin_run_module(
+    module: *mut c_void,
+    emit_remark: EmitRemark,
+    stage: c_int,
+) -> i32 {
+    let stage = if stage == 1 { PluginStage::OptimizerEarly } else { PluginStage::Explicit };
     let Some(body) = BODY.get().copied() else {
         eprintln!("lanewise: error: the plugin was not registered (lanewise_plugin_register)");
         return -1;
@@ -47,7 +67,7 @@ pub extern "C" fn lanewise_plugin_run_module(module: *mut c_void, emit_remark: E
         emit_remark(module, function.as_ptr(), c_int::from(passed), message.as_ptr());
     };
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        crate::raw::with_borrowed_module(module, |module| body(module, &sink))
+        crate::raw::with_borrowed_module(module, |module| body(module, &sink, stage))
     }));
     match outcome {
         Ok(Some(Ok(changed))) => i32::from(changed),

@@ -3,9 +3,10 @@
 //! `clang-22 -O2 -fopenmp-simd -fpass-plugin=liblanewise_plugin.so x.c`
 //! (or `opt-22 -load-pass-plugin=liblanewise_plugin.so -passes=lanewise`)
 //! loads this library; its C++ shim (src/shim.cpp, built by build.rs)
-//! registers a module pass at the end of the optimization pipeline, and
-//! the pass runs [`vectorize`] on the module in place: the declare-simd
-//! variants and the omp simd loops, with the options of `lanewise cc`.
+//! registers a module pass at the start of the module optimization
+//! pipeline (and as `-passes=lanewise`), and the pass runs [`vectorize`]
+//! on the module in place: the declare-simd variants and the omp simd
+//! loops, with the options of `lanewise cc`.
 //! Environment: `LANEWISE_VECTOR_MATH=auto|exact|libmvec` (default
 //! `auto`: libmvec only for calls clang marked `afn`);
 //! `LANEWISE_VARIANTS=all|referenced` (default `all`: every variant the
@@ -16,7 +17,7 @@
 use std::ffi::{c_char, c_void};
 
 use lanewise::{Mode, Options, RemarkKind, VariantSelection, VectorMath};
-use lanewise_llvm::plugin::RemarkSink;
+use lanewise_llvm::plugin::{PluginStage, RemarkSink};
 use lanewise_llvm::LlvmModule;
 
 /// LLVM's `PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h), which the
@@ -54,20 +55,28 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
 /// (the outlined `omp simd` loop bodies back into their loops, and small
 /// vector variants into the vectorized loops that call them, as `lanewise
 /// cc`'s second `-O3` does: linear_ref_cpp runs 1.7x faster with it than
-/// with the bodies inlined alone), then the functions no longer called
-/// away. The rest of the module went through clang's pipeline already.
-const FOLLOW_UP_MODULE_PIPELINE: &str = "cgscc(inline),globaldce";
+/// with the bodies inlined alone). The inliner ran before the pass, in the
+/// simplification pipeline; in clang's pipeline the optimization passes
+/// after it (instcombine, simplifycfg, LICM, the vectorizers, unrolling,
+/// global DCE) then clean up, as `lanewise cc`'s step 3 does.
+const FOLLOW_UP_IN_PIPELINE: &str = "cgscc(inline)";
 
-/// Then on each function whose loops Lanewise rewrote: the cleanups that
-/// follow inlining (the bodies' reduction slots become registers). The
-/// added functions had Lanewise's own cleanup pipeline. Running these on
-/// every function of the module instead cost 3.5% of clang's compile time
-/// over tests/programs and bench/kernels for nothing.
-const FOLLOW_UP_FUNCTION_PIPELINE: &str = "sroa,early-cse,instcombine,simplifycfg";
+/// With `-passes=lanewise` nothing runs after the pass: the inliner, the
+/// functions no longer called away, and on each function whose loops
+/// Lanewise rewrote the cleanups that follow inlining (the bodies'
+/// reduction slots become registers). The added functions get Lanewise's
+/// own cleanup pipeline.
+const FOLLOW_UP_ALONE_MODULE: &str = "cgscc(inline),globaldce";
+const FOLLOW_UP_ALONE_FUNCTION: &str = "sroa,early-cse,instcombine,simplifycfg";
 
 /// Vectorizes `module` in place as `lanewise cc` does. Returns whether it
 /// changed.
-fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result<bool, String> {
+fn vectorize(
+    module: &mut LlvmModule<'_>,
+    emit_remark: RemarkSink<'_>,
+    stage: PluginStage,
+) -> Result<bool, String> {
+    let in_pipeline = stage == PluginStage::OptimizerEarly;
     let vector_math = match std::env::var("LANEWISE_VECTOR_MATH").as_deref() {
         Ok("exact") => VectorMath::Exact,
         Ok("libmvec") => VectorMath::Libmvec,
@@ -84,13 +93,15 @@ fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result
         mode: Mode::DeclareSimd,
         keep_going: true,
         simd_loops: true,
-        // No: clang's loop vectorizer, which reads the annotations, ran
-        // before this pass.
-        annotate_variants: false,
+        // For clang's loop vectorizer, which runs after the pass in the
+        // pipeline: its vectorized loops may call the variants.
+        annotate_variants: in_pipeline,
         weak_variant_fallbacks: true,
         vector_math,
         verify_each: true,
         variants,
+        // In the pipeline, clang's later passes clean up.
+        cleanup: !in_pipeline,
         ..Options::default()
     };
     let time_passes = std::env::var("LANEWISE_TIME_PASSES").is_ok_and(|value| value == "1");
@@ -112,17 +123,20 @@ fn vectorize(module: &mut LlvmModule<'_>, emit_remark: RemarkSink<'_>) -> Result
     }
     let changed = !report.functions.is_empty() || !report.remarks.is_empty();
     if changed {
-        // `lanewise cc` optimizes the vectorized module again; at the end
-        // of clang's pipeline the outlined loop bodies would stay calls.
+        // The outlined loop bodies back into their loops (see the
+        // pipelines' docs).
         let (result, follow_up) = lanewise::pass_times::record(|| {
             lanewise::pass_times::time("llvm: follow-up pipeline", || {
-                module.run_pipeline(FOLLOW_UP_MODULE_PIPELINE)?;
+                if in_pipeline {
+                    return module.run_pipeline(FOLLOW_UP_IN_PIPELINE);
+                }
+                module.run_pipeline(FOLLOW_UP_ALONE_MODULE)?;
                 let defined = module.defined_function_names();
                 for name in report.rewritten_functions.iter().filter(|name| defined.contains(name))
                 {
-                    module.run_function_pipeline(name, FOLLOW_UP_FUNCTION_PIPELINE)?;
+                    module.run_function_pipeline(name, FOLLOW_UP_ALONE_FUNCTION)?;
                 }
-                Ok::<_, lanewise_llvm::BridgeError>(())
+                Ok(())
             })
         });
         result.map_err(|error| error.to_string())?;

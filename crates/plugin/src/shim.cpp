@@ -11,7 +11,12 @@
 #include "llvm/Plugins/PassPlugin.h"
 
 extern "C" int lanewise_plugin_run_module(
-    LLVMModuleRef module, void (*emit_remark)(LLVMModuleRef, const char *, int, const char *));
+    LLVMModuleRef module, void (*emit_remark)(LLVMModuleRef, const char *, int, const char *),
+    int stage);
+
+// The `stage` argument (lanewise_llvm::plugin::PluginStage).
+constexpr int STAGE_EXPLICIT = 0;
+constexpr int STAGE_OPTIMIZER_EARLY = 1;
 
 namespace {
 
@@ -29,8 +34,10 @@ void emitRemark(LLVMModuleRef moduleRef, const char *function, int passed, const
 }
 
 struct LanewisePass : llvm::PassInfoMixin<LanewisePass> {
+  int stage;
+  explicit LanewisePass(int stage) : stage(stage) {}
   llvm::PreservedAnalyses run(llvm::Module &module, llvm::ModuleAnalysisManager &) {
-    int changed = lanewise_plugin_run_module(llvm::wrap(&module), emitRemark);
+    int changed = lanewise_plugin_run_module(llvm::wrap(&module), emitRemark, stage);
     return changed > 0 ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
   }
   // Also at -O0 (clang marks functions optnone there; Lanewise lifts copies).
@@ -45,11 +52,12 @@ struct LanewisePass : llvm::PassInfoMixin<LanewisePass> {
 static_assert(LLVM_PLUGIN_API_VERSION == 2, "update PLUGIN_API_VERSION in src/lib.rs");
 
 extern "C" void lanewise_register_pass_builder_callbacks(llvm::PassBuilder &builder) {
-  // At the end of the module optimization pipeline: after LLVM's own
-  // vectorizers, as `lanewise cc` runs after clang -O3.
-  builder.registerOptimizerLastEPCallback(
+  // At the start of the module optimization pipeline: after inlining and
+  // the function simplification passes, before LLVM's loop vectorizer and
+  // unroller; the rest of the pipeline cleans up after Lanewise.
+  builder.registerOptimizerEarlyEPCallback(
       [](llvm::ModulePassManager &passes, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
-        passes.addPass(LanewisePass());
+        passes.addPass(LanewisePass(STAGE_OPTIMIZER_EARLY));
       });
   // `opt -load-pass-plugin=... -passes=lanewise`.
   builder.registerPipelineParsingCallback(
@@ -57,7 +65,7 @@ extern "C" void lanewise_register_pass_builder_callbacks(llvm::PassBuilder &buil
          llvm::ArrayRef<llvm::PassBuilder::PipelineElement>) {
         if (name != "lanewise")
           return false;
-        passes.addPass(LanewisePass());
+        passes.addPass(LanewisePass(STAGE_EXPLICIT));
         return true;
       });
 }
