@@ -1028,7 +1028,7 @@ fn lift(
 pub(crate) enum Scalarize {
     Yes,
     /// Vector code elsewhere in a function with `omp simd` loops stays as
-    /// it is (`LlvmModule::lift_canonical_keeping_vectors`).
+    /// it is.
     No,
 }
 

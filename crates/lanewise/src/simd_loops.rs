@@ -31,7 +31,7 @@
 //! "W doubled").
 //! Functions that already hold vector code (a loop LLVM did vectorize) are
 //! lifted without the scalarizer
-//! (`LlvmModule::lift_canonical_keeping_vectors`), so LLVM's vector code
+//! (`lift_canonical` with `Scalarize::No`), so LLVM's vector code
 //! round-trips unchanged and only the outlined (scalar) loop body is
 //! widened; a loop body that itself holds vector code is refused.
 //! C++ exception handling (`invoke`, landing pads: a `std::vector` or a

@@ -171,7 +171,7 @@ pub struct SimdLoopFunction {
     /// Whether the function holds vector code produced by LLVM's loop
     /// vectorizer: vector instructions and a loop marked
     /// `llvm.loop.isvectorized`. Such a function is lifted with
-    /// [`LlvmModule::lift_canonical_keeping_vectors`], which does not
+    /// the omp simd loop driver without [`SCALARIZE_PIPELINE`], which does not
     /// scalarize it. Vector code without a vectorized loop (clang's short
     /// vector types, `float4`) is scalarized by [`LlvmModule::lift_canonical`].
     pub has_vector_code: bool,
@@ -515,19 +515,6 @@ impl<'ctx> LlvmModule<'ctx> {
     /// Runs [`SCALARIZE_PIPELINE`] on the defined function `name`.
     pub fn scalarize(&mut self, name: &str) -> Result<(), BridgeError> {
         self.run_function_pipeline(name, SCALARIZE_PIPELINE)
-    }
-
-    /// Lifts the defined function `name` like [`LlvmModule::lift_canonical`]
-    /// but without [`SCALARIZE_PIPELINE`]: the vector code of the function
-    /// (loops LLVM's vectorizer already vectorized) is lifted as vector
-    /// instructions (shuffles, insert/extractelement, vector intrinsic calls)
-    /// and lowers back unchanged. The `#pragma omp simd` loop driver uses it
-    /// for functions that hold vector code: only the outlined scalar loop
-    /// body is widened, the rest of the function keeps LLVM's vector code.
-    pub fn lift_canonical_keeping_vectors(&self, name: &str) -> Result<Function, BridgeError> {
-        let mut copy = self.copy();
-        copy.canonicalize(name)?;
-        copy.lift(name)
     }
 
     /// Lifts the defined function `name` into the Lanewise IR.
