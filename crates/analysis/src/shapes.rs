@@ -71,7 +71,13 @@
 //!   within one group of W lanes — the promise of OpenMP's `linear` clause
 //!   and the assumption clang's and GCC's SIMD clones make. Because that
 //!   assumption is realistic only for wide types, an extension from a type
-//!   narrower than 32 bits makes a strided value Varying. A GEP index
+//!   narrower than 32 bits makes a strided value Varying. A plain `zext`
+//!   of a strided value is Varying too: "no wrap" of a signed `linear`
+//!   value does not cover the unsigned wrap at zero (lanes -2, 1, 4, 7
+//!   extend to 2^32 - 2, 1, 4, 7). `zext nneg` keeps the stride: the lanes
+//!   whose result means anything hold non-negative values, for which it is
+//!   `sext` (widening computes the lane-0 value accordingly, since lane 0
+//!   itself may be an inactive, negative lane). A GEP index
 //!   narrower than the pointer is sign-extended by the GEP and follows the same
 //!   rule. `ptrtoint`, `inttoptr` and `bitcast` keep shapes (as truncations or
 //!   extensions when the widths differ). Int↔float conversions, `fptrunc`,
@@ -130,8 +136,8 @@ use std::fmt;
 
 use lanewise_ir::vfabi::{ParamKind, ParamSpec};
 use lanewise_ir::{
-    BinaryOp, CallEffects, Callee, CastOp, Constant, DataLayout, Function, InstData, IntPredicate,
-    SecondaryMap, Type, Value, ValueDef,
+    BinaryOp, CallEffects, Callee, CastFlags, CastOp, Constant, DataLayout, Function, InstData,
+    IntPredicate, SecondaryMap, Type, Value, ValueDef,
 };
 
 /// The distance in bytes between the lanes' copies of a private (alloca)
@@ -674,7 +680,7 @@ impl ShapeAnalysis<'_> {
                     _ => ValueShape::varying(),
                 }
             }
-            InstData::Cast { op, arg, to, .. } => self.cast(*op, *arg, to),
+            InstData::Cast { op, arg, to, flags } => self.cast(*op, *arg, to, *flags),
             InstData::Load { addr, volatile, .. } => {
                 if !volatile && self.get(*addr).shape == Shape::Uniform {
                     ValueShape::uniform(1)
@@ -815,7 +821,7 @@ impl ShapeAnalysis<'_> {
         from_bits >= MIN_NO_WRAP_EXTENSION_BITS
     }
 
-    fn cast(&self, op: CastOp, arg: Value, to: &Type) -> ValueShape {
+    fn cast(&self, op: CastOp, arg: Value, to: &Type, flags: CastFlags) -> ValueShape {
         let source = self.get(arg);
         if source.shape == Shape::Uniform {
             let keeps_align = matches!(
@@ -844,6 +850,11 @@ impl ShapeAnalysis<'_> {
                 Some(to_bits),
             ) => {
                 if to_bits > from_bits && !Self::extension_keeps_stride(from_bits) {
+                    return ValueShape::varying_with_align(source.align);
+                }
+                if op == CastOp::ZExt && !flags.nneg {
+                    // A signed linear value crossing zero (-2, 1, 4, 7) wraps
+                    // as unsigned: its zero extension is not linear.
                     return ValueShape::varying_with_align(source.align);
                 }
                 ValueShape::new(self.strided(i128::from(stride), to), source.align)
@@ -1222,6 +1233,12 @@ mod tests {
         b.switch_to_block(entry);
         let widened = b.cast(CastOp::SExt, i32_linear, Type::I64);
         let narrow_widened = b.cast(CastOp::ZExt, i8_linear, Type::I32);
+        let zero_extended = b.cast(CastOp::ZExt, i32_linear, Type::I64);
+        let nneg = CastFlags { nneg: true, ..CastFlags::default() };
+        let nneg_extended = b.ins_value(
+            InstData::Cast { op: CastOp::ZExt, arg: i32_linear, to: Type::I64, flags: nneg },
+            Type::I64,
+        );
         let truncated = b.cast(CastOp::Trunc, i64_linear, Type::I8);
         let as_float = b.cast(CastOp::SIToFP, i32_linear, Type::F32);
         let as_pointer = b.cast(CastOp::IntToPtr, i64_linear, Type::PTR);
@@ -1230,6 +1247,8 @@ mod tests {
         let info = analyze(&func, "ll3l256");
         assert_eq!(info.shape(widened).shape, Shape::Strided(1));
         assert!(info.is_varying(narrow_widened), "i8 lanes may wrap within a group");
+        assert!(info.is_varying(zero_extended), "-2, -1, 0, 1 do not zero-extend linearly");
+        assert_eq!(info.shape(nneg_extended).shape, Shape::Strided(1));
         assert!(info.is_uniform(truncated), "256 is 0 modulo 2^8");
         assert!(info.is_varying(as_float));
         assert_eq!(info.shape(as_pointer).shape, Shape::Strided(256));

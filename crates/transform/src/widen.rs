@@ -337,6 +337,40 @@ fn accepts_strided_result(data: &InstData) -> bool {
     }
 }
 
+/// The instruction computing lane 0's value of a strided result, which
+/// every other lane's value is derived from (`lane0 + i*stride`). Lane 0 may
+/// be inactive, and then its value may break the promises of the scalar
+/// instruction's poison-generating flags (`nsw`, `nuw`, `exact`,
+/// `disjoint`, `nneg`, `inbounds`) although the active lanes keep them: a
+/// `linear(a:3)` parameter with a = -2 in lane 0 and 1 in lane 1, under
+/// `zext nneg` and `getelementptr inbounds`, must not make lane 1's address
+/// poison. So the copy drops them, computing lane 0's value in the modular
+/// arithmetic the strides are exact in:
+/// - `or disjoint` (strided as an addition) becomes `add`;
+/// - `zext nneg` becomes `sext` when the stride is positive (the active,
+///   non-negative lanes then lie above any negative lane 0, on the same side
+///   of the signed wrap) and a plain `zext` when it is negative (they lie
+///   below it, across the wrap from a negative lane 0).
+fn lane0_of_strided(mut data: InstData, stride: i64) -> InstData {
+    match &mut data {
+        InstData::Binary { op, flags, .. } => {
+            if *op == BinaryOp::Or && flags.disjoint {
+                *op = BinaryOp::Add;
+            }
+            *flags = ArithFlags { fast_math: flags.fast_math, ..ArithFlags::default() };
+        }
+        InstData::Cast { op, flags, .. } => {
+            if *op == CastOp::ZExt && flags.nneg && stride > 0 {
+                *op = CastOp::SExt;
+            }
+            *flags = CastFlags::default();
+        }
+        InstData::Gep { inbounds, .. } => *inbounds = false,
+        _ => {}
+    }
+    data
+}
+
 struct Widener<'a> {
     scalar: &'a Function,
     shapes: &'a ShapeInfo,
@@ -791,6 +825,9 @@ impl<'a> Widener<'a> {
     /// Uniform or strided result: the scalar instruction on lane-0 operands.
     fn widen_as_scalar(&mut self, inst: Inst, shape: Shape) -> Result<(), WidenError> {
         let mut data = self.lane0_copy(inst)?;
+        if let Shape::Strided(stride) = shape {
+            data = lane0_of_strided(data, stride);
+        }
         self.guard_divisor(&mut data)?;
         let ty = self.scalar.dfg.value_type(scalar_result_value(self.scalar, inst)).clone();
         let scalar = self.append_value(data, ty);

@@ -158,9 +158,11 @@ static void lw_generate_half(unsigned char *out) {
     }
     memcpy(out, &bits, 2);
 }
-/* Integers: full-range random half of the time, small (0..64) otherwise. */
+/* Integers: full-range random half of the time, small (-32..64) otherwise
+   (linear values that cross zero within a group of lanes need the small
+   negative ones). */
 static void lw_generate_integer(unsigned char *out, int size) {
-    uint64_t value = (lw_random() & 1) ? lw_random() : lw_random() % 65;
+    uint64_t value = (lw_random() & 1) ? lw_random() : (uint64_t)((int64_t)(lw_random() % 97) - 32);
     memcpy(out, &value, (size_t)size);
 }
 static void lw_generate_value(int type, int size, unsigned char *out) {
@@ -332,8 +334,11 @@ static void lw_generate_trial(const struct lw_variant *variant, unsigned char *m
                 uint64_t offset = LW_POINTER_MIDDLE;
                 memcpy(lw_values[index][0], &offset, 8);
             } else {
-                /* small base, so that base + lane*step stays small and non-negative */
+                /* small base, so that base + lane*step stays small; in one
+                   trial of four the lanes cross zero (-2, 1, 4, 7), where a
+                   zero extension is not linear */
                 int64_t base = (int64_t)(lw_random() % 64);
+                if (lw_random() % 4 == 0) base = -(int64_t)(lw_random() % 8) - 1;
                 if (step < 0 && step > -(1ll << 24)) base += (int64_t)width * -step;
                 memcpy(lw_values[index][0], &base, 8);
             }

@@ -960,6 +960,49 @@ fn strided_values_materialize_as_splat_plus_steps_once() {
     check_differential(&func, &vector, &config, &[any_int, memory_base], 50);
 }
 
+/// fuzz_regressions/016: lane 0 of a masked `linear(a:3)` variant holds
+/// a = -2 while lanes 1..3 hold 1, 4, 7. The scalar code's `zext nneg` and
+/// `getelementptr inbounds` are fine for those lanes, but copied onto lane
+/// 0's value they made every lane's address poison (in practice 2^32 - 2
+/// elements off: a SIGSEGV).
+#[test]
+fn strided_lane0_copies_drop_flags_an_inactive_lane_0_would_break() {
+    let mut func = Function::new("addr", vec![Type::I32, Type::PTR], Type::I64);
+    let (a, p) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let nneg = CastFlags { nneg: true, ..CastFlags::default() };
+    let widened = b.ins_value(
+        InstData::Cast { op: CastOp::ZExt, arg: a, to: Type::I64, flags: nneg },
+        Type::I64,
+    );
+    let address = b.ins_value(
+        InstData::Gep { source_ty: Type::I32, base: p, indices: vec![widened], inbounds: true },
+        Type::PTR,
+    );
+    let as_int = b.cast(CastOp::PtrToInt, address, Type::I64);
+    b.ret(Some(as_int));
+    let config = config(4, Isa::Sse, &[ParamKind::Linear { step: 3 }, UNIFORM]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    assert_eq!(info.shape(address).shape, Shape::Strided(12));
+    let vector = widen(&func, &info, &config);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Gep { inbounds: true, .. })), 0);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Cast { op: CastOp::ZExt, .. })), 0);
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Cast { op: CastOp::SExt, .. })), 1);
+
+    let mut interpreter =
+        Interpreter::new(Memory::new(MEMORY_BASE, 16), |name: &str, _: &[Val]| {
+            Err(InterpError(name.to_owned()))
+        });
+    let args = vec![Val::int(32, (-2i32 as u32).into()), Val::Ptr(MEMORY_BASE)];
+    let Some(Val::Vector(result)) = interpreter.run(&vector, &args).unwrap() else { panic!() };
+    for (lane, a) in [(1, 1u64), (2, 4), (3, 7)] {
+        let expected = Val::int(64, (MEMORY_BASE + 4 * a).into());
+        assert!(result[lane].same_as(&expected), "lane {lane}: {:?}", result[lane]);
+    }
+}
+
 #[test]
 fn spmd_builtins_combine_lanes() {
     let mut func = Function::new("spmd", vec![Type::I32], Type::I32);

@@ -1,5 +1,4 @@
-/* OPEN BUG (not fixed; not run by fuzz_regressions.rs, which reads only the directory above). */
-/* reduced: -march=x86-64-v2 (seed 18549 crashed at every -march, also with lanewise 1bfb4f0): the program dies with SIGSEGV in _ZGVbM4l3_f0, the masked SSE variant of the `inbranch linear(a1:3)` function f0, called with a1 = 3 * i - 2 (negative in the first lane). Suspect: addresses `in_T[(unsigned)(a1) & 1023u]` of the linear a1 treated as strided although the mask wraps at a1 < 0 (lane 0 reads element 1022, lane 1 element 1). clang-22 -O2 -fopenmp-simd -DLANEWISE_RV_SCALAR alone runs it. */
+/* reduced: -march=x86-64-v2 (seed 18549 crashed at every -march): the program died with SIGSEGV in _ZGVbM4l3_f0, the masked SSE variant of the `inbranch linear(a1:3)` function f0, called with a1 = 3 * i - 2 (-2 in lane 0, which is inactive where f0 reads g_u[(unsigned)(a1) & 63u] under a1 == 0 or 1). clang turns that index into `zext nneg a1`; copied onto lane 0 with its flags, the strided address became poison for every lane. */
 /* lanewise-fuzz program, seed 18549 (crates/fuzz). */
 #include <math.h>
 #include <stdbool.h>
