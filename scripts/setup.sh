@@ -3,11 +3,13 @@
 # LLVM 22 (llvm-config-22, the libraries llvm-sys links against, llc-22),
 # clang-22, the compression/xml/ffi libraries LLVM links with, gcc (the
 # corpus tests compare against GCC's simd clones), g++ (the pass plugin's
-# C++ shim) and cmake (the plugin's CMake example, tested). Idempotent: runs
+# C++ shim), cmake (the plugin's CMake example, tested) and the OpenCL
+# platform's neighbours: the Khronos headers, the ICD loader, clinfo and PoCL
+# (the reference platform the OpenCL tests compare with). Idempotent: runs
 # apt-get only when something is missing. Works as root without sudo.
 set -euo pipefail
 
-packages=(llvm-22 llvm-22-dev llvm-22-tools clang-22 libclang-rt-22-dev zlib1g-dev libzstd-dev libxml2-dev libffi-dev gcc g++ libc6-dev cmake)
+packages=(llvm-22 llvm-22-dev llvm-22-tools clang-22 libclang-rt-22-dev zlib1g-dev libzstd-dev libxml2-dev libffi-dev gcc g++ libc6-dev cmake opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo pocl-opencl-icd)
 
 missing=()
 for package in "${packages[@]}"; do
@@ -30,7 +32,7 @@ else
     echo "setup: all packages present (${packages[*]})"
 fi
 
-for tool in llvm-config-22 clang-22 llc-22 gcc g++ cmake; do
+for tool in llvm-config-22 clang-22 llc-22 gcc g++ cmake clinfo; do
     if ! command -v "$tool" >/dev/null; then
         echo "setup: $tool is not on PATH after installing" >&2
         exit 1

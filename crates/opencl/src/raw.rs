@@ -1,0 +1,91 @@
+//! The runtime's unsafe operations besides the C entry points
+//! ([`crate::abi`]): handle words, buffer storage, copies between host
+//! memory and buffers. Each function states what its callers guarantee.
+
+use std::alloc::{self, Layout};
+
+use crate::objects::HandleWord;
+
+/// A new heap word holding the dispatch table's address; its address is
+/// the handle.
+pub fn allocate_handle(dispatch: usize) -> usize {
+    Box::into_raw(Box::new(HandleWord { dispatch })) as usize
+}
+
+/// Frees a handle word made by [`allocate_handle`]. The registry calls this
+/// once, when it removes the handle, so the word is live and not shared.
+pub fn free_handle(handle: usize) {
+    // SAFETY: `handle` came from `Box::into_raw` in `allocate_handle` and
+    // the registry frees each handle exactly once.
+    drop(unsafe { Box::from_raw(handle as *mut HandleWord) });
+}
+
+/// Zeroed, aligned heap memory of a buffer the runtime allocates.
+pub struct Allocation {
+    address: usize,
+    layout: Layout,
+}
+
+impl Allocation {
+    /// `None` if `size` bytes cannot be allocated.
+    pub fn new(size: usize, align: usize) -> Option<Allocation> {
+        let layout = Layout::from_size_align(size.max(1), align).ok()?;
+        // SAFETY: the layout has a non-zero size.
+        let pointer = unsafe { alloc::alloc_zeroed(layout) };
+        (!pointer.is_null()).then_some(Allocation { address: pointer as usize, layout })
+    }
+
+    pub fn address(&self) -> usize {
+        self.address
+    }
+}
+
+impl Drop for Allocation {
+    fn drop(&mut self) {
+        // SAFETY: allocated in `new` with this layout, freed once.
+        unsafe { alloc::dealloc(self.address as *mut u8, self.layout) }
+    }
+}
+
+/// Copies `len` bytes from address `from` to address `to`.
+///
+/// Callers guarantee both ranges are valid: buffer ranges checked against
+/// the buffer's size, host pointers as the application promised the API
+/// (the specification makes a bad host pointer the application's fault).
+/// The ranges may overlap (`clEnqueueCopyBuffer` within one buffer is
+/// rejected when they do, but sub-buffers may alias).
+pub fn copy(from: usize, to: usize, len: usize) {
+    if len == 0 {
+        return;
+    }
+    // SAFETY: see above.
+    unsafe { std::ptr::copy(from as *const u8, to as *mut u8, len) }
+}
+
+/// Fills `len` bytes at `to` with repetitions of `pattern` (`len` is a
+/// multiple of the pattern's length, checked by the caller, as is the range).
+pub fn fill(to: usize, len: usize, pattern: &[u8]) {
+    for offset in (0..len).step_by(pattern.len()) {
+        copy(pattern.as_ptr() as usize, to + offset, pattern.len());
+    }
+}
+
+/// Calls an event callback registered with `clSetEventCallback`.
+pub fn call_event_callback(callback: crate::event::Callback, event: usize, status: i32) {
+    type Function = extern "C" fn(usize, i32, usize);
+    // SAFETY: `function` is the non-null callback the application passed to
+    // `clSetEventCallback`, whose C type is `void (*)(cl_event, cl_int,
+    // void *)`; handles and pointers are passed as words.
+    let function: Function = unsafe { std::mem::transmute::<usize, Function>(callback.function) };
+    function(event, status, callback.user_data);
+}
+
+/// Calls a memory object destructor registered with
+/// `clSetMemObjectDestructorCallback`.
+pub fn call_mem_destructor(function: usize, mem: usize, user_data: usize) {
+    type Function = extern "C" fn(usize, usize);
+    // SAFETY: as for `call_event_callback`; the C type is
+    // `void (*)(cl_mem, void *)`.
+    let function: Function = unsafe { std::mem::transmute::<usize, Function>(function) };
+    function(mem, user_data);
+}
