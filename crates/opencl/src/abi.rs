@@ -21,10 +21,13 @@ use crate::cl::*;
 use crate::context;
 use crate::dispatch;
 use crate::event::{self, Callback, Event};
+use crate::executor;
 use crate::info::InfoResult;
+use crate::kernel;
 use crate::memory;
 use crate::objects::{self, Object, Released};
 use crate::platform::{self, device_handle, platform_handle};
+use crate::program;
 use crate::queue;
 use crate::raw;
 
@@ -904,11 +907,284 @@ unsafe extern "C" fn get_supported_image_formats(
     CL_SUCCESS
 }
 
+// ----- Programs and kernels -----
+
+unsafe extern "C" fn create_program_with_source(
+    context: Handle,
+    count: cl_uint,
+    strings: *const *const c_char,
+    lengths: *const usize,
+    errcode_ret: *mut cl_int,
+) -> Handle {
+    try_create!(objects::context(context as usize), errcode_ret);
+    if count == 0 || strings.is_null() {
+        set_error(errcode_ret, CL_INVALID_VALUE);
+        return std::ptr::null_mut();
+    }
+    let mut source = Vec::new();
+    for index in 0..count as usize {
+        let string = *strings.add(index);
+        if string.is_null() {
+            set_error(errcode_ret, CL_INVALID_VALUE);
+            return std::ptr::null_mut();
+        }
+        let length = if lengths.is_null() { 0 } else { *lengths.add(index) };
+        if length == 0 {
+            source.extend_from_slice(CStr::from_ptr(string).to_bytes());
+        } else {
+            source.extend_from_slice(slice(string as *const u8, length));
+        }
+    }
+    let source = String::from_utf8_lossy(&source).into_owned();
+    created(Ok(program::create_with_source(context as usize, source)), errcode_ret)
+}
+
+unsafe extern "C" fn build_program(
+    program: Handle,
+    num_devices: cl_uint,
+    devices: *const Handle,
+    options: *const c_char,
+    notify: Option<unsafe extern "C" fn(Handle, *mut c_void)>,
+    user_data: *mut c_void,
+) -> cl_int {
+    let program_object = try_cl!(objects::program(program as usize));
+    if (num_devices == 0) != devices.is_null() {
+        return CL_INVALID_VALUE;
+    }
+    if slice(devices, num_devices as usize).iter().any(|device| *device as usize != device_handle())
+    {
+        return CL_INVALID_DEVICE;
+    }
+    let options = if options.is_null() {
+        String::new()
+    } else {
+        CStr::from_ptr(options).to_string_lossy().into_owned()
+    };
+    let code = program_object.build(&options);
+    if let Some(notify) = notify {
+        notify(program, user_data);
+    }
+    code
+}
+
+unsafe extern "C" fn retain_program(program: Handle) -> cl_int {
+    try_cl!(objects::program(program as usize));
+    objects::retain(program as usize);
+    CL_SUCCESS
+}
+
+unsafe extern "C" fn release_program(program: Handle) -> cl_int {
+    try_cl!(objects::program(program as usize));
+    let _ = objects::release(program as usize);
+    CL_SUCCESS
+}
+
+unsafe extern "C" fn get_program_info(
+    program: Handle,
+    param: cl_uint,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    let program = try_cl!(objects::program(program as usize));
+    write_info(program.info(param), size, value, size_ret)
+}
+
+unsafe extern "C" fn get_program_build_info(
+    program: Handle,
+    device: Handle,
+    param: cl_uint,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    let program = try_cl!(objects::program(program as usize));
+    if device as usize != device_handle() {
+        return CL_INVALID_DEVICE;
+    }
+    write_info(program.build_info(param), size, value, size_ret)
+}
+
+/// `clUnloadCompiler`, `clUnloadPlatformCompiler`: nothing stays loaded.
+unsafe extern "C" fn unload_compiler() -> cl_int {
+    CL_SUCCESS
+}
+
+unsafe extern "C" fn create_kernel(
+    program: Handle,
+    name: *const c_char,
+    errcode_ret: *mut cl_int,
+) -> Handle {
+    let program = try_create!(objects::program(program as usize), errcode_ret);
+    if name.is_null() {
+        set_error(errcode_ret, CL_INVALID_VALUE);
+        return std::ptr::null_mut();
+    }
+    let name = CStr::from_ptr(name).to_string_lossy();
+    created(kernel::create(&program, &name), errcode_ret)
+}
+
+unsafe extern "C" fn create_kernels_in_program(
+    program: Handle,
+    num_kernels: cl_uint,
+    kernels: *mut Handle,
+    num_kernels_ret: *mut cl_uint,
+) -> cl_int {
+    let program = try_cl!(objects::program(program as usize));
+    let Some(executable) = program.executable() else { return CL_INVALID_PROGRAM_EXECUTABLE };
+    let count = executable.kernels.len();
+    if !kernels.is_null() && (num_kernels as usize) < count {
+        return CL_INVALID_VALUE;
+    }
+    if !kernels.is_null() {
+        for (index, info) in executable.kernels.iter().enumerate() {
+            *kernels.add(index) = try_cl!(kernel::create(&program, &info.name)) as Handle;
+        }
+    }
+    if !num_kernels_ret.is_null() {
+        *num_kernels_ret = count as cl_uint;
+    }
+    CL_SUCCESS
+}
+
+unsafe extern "C" fn retain_kernel(kernel: Handle) -> cl_int {
+    try_cl!(objects::kernel(kernel as usize));
+    objects::retain(kernel as usize);
+    CL_SUCCESS
+}
+
+unsafe extern "C" fn release_kernel(kernel: Handle) -> cl_int {
+    try_cl!(objects::kernel(kernel as usize));
+    let _ = objects::release(kernel as usize);
+    CL_SUCCESS
+}
+
+unsafe extern "C" fn set_kernel_arg(
+    kernel: Handle,
+    index: cl_uint,
+    size: usize,
+    value: *const c_void,
+) -> cl_int {
+    let kernel = try_cl!(objects::kernel(kernel as usize));
+    let bytes = (!value.is_null()).then(|| slice(value as *const u8, size));
+    kernel.set_arg(index, size, bytes)
+}
+
+unsafe extern "C" fn get_kernel_info(
+    kernel: Handle,
+    param: cl_uint,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    let kernel = try_cl!(objects::kernel(kernel as usize));
+    write_info(kernel.info(param), size, value, size_ret)
+}
+
+unsafe extern "C" fn get_kernel_work_group_info(
+    kernel: Handle,
+    device: Handle,
+    param: cl_uint,
+    size: usize,
+    value: *mut c_void,
+    size_ret: *mut usize,
+) -> cl_int {
+    let kernel = try_cl!(objects::kernel(kernel as usize));
+    if !device.is_null() && device as usize != device_handle() {
+        return CL_INVALID_DEVICE;
+    }
+    write_info(kernel.work_group_info(param), size, value, size_ret)
+}
+
+unsafe extern "C" fn get_kernel_arg_info(
+    kernel: Handle,
+    _index: cl_uint,
+    _param: cl_uint,
+    _size: usize,
+    _value: *mut c_void,
+    _size_ret: *mut usize,
+) -> cl_int {
+    try_cl!(objects::kernel(kernel as usize));
+    // Programs are not built with -cl-kernel-arg-info metadata kept.
+    CL_KERNEL_ARG_INFO_NOT_AVAILABLE
+}
+
+#[allow(clippy::too_many_arguments)]
+unsafe extern "C" fn enqueue_nd_range_kernel(
+    queue: Handle,
+    kernel: Handle,
+    work_dim: cl_uint,
+    global_offset: *const usize,
+    global_size: *const usize,
+    local_size: *const usize,
+    num_events: cl_uint,
+    events: *const Handle,
+    event: *mut Handle,
+) -> cl_int {
+    let queue = try_cl!(objects::queue(queue as usize));
+    let kernel = try_cl!(objects::kernel(kernel as usize));
+    if kernel.program.context != queue.context {
+        return CL_INVALID_CONTEXT;
+    }
+    if !(1..=3).contains(&work_dim) {
+        return CL_INVALID_WORK_DIMENSION;
+    }
+    if global_size.is_null() {
+        return CL_INVALID_GLOBAL_WORK_SIZE;
+    }
+    let dims = work_dim as usize;
+    let mut range =
+        executor::NdRange { dims: work_dim, offset: [0; 3], global: [1; 3], local: [1; 3] };
+    range.global[..dims].copy_from_slice(slice(global_size, dims));
+    if range.global.contains(&0) {
+        return CL_INVALID_GLOBAL_WORK_SIZE;
+    }
+    if !global_offset.is_null() {
+        range.offset[..dims].copy_from_slice(slice(global_offset, dims));
+    }
+    if local_size.is_null() {
+        range.local[0] =
+            executor::choose_local_size(range.global[0], kernel.executable.width as usize);
+    } else {
+        range.local[..dims].copy_from_slice(slice(local_size, dims));
+        if range.local.contains(&0)
+            || (0..3).any(|d| !range.global[d].is_multiple_of(range.local[d]))
+            || range.local.iter().product::<usize>() > platform::MAX_WORK_GROUP_SIZE
+        {
+            return CL_INVALID_WORK_GROUP_SIZE;
+        }
+    }
+    let args = try_cl!(kernel.snapshot_args());
+    let work = Box::new(move || executor::run(&kernel, &args, range));
+    enqueue(&queue, CL_COMMAND_NDRANGE_KERNEL, false, num_events, events, event, work)
+}
+
+unsafe extern "C" fn enqueue_task(
+    queue: Handle,
+    kernel: Handle,
+    num_events: cl_uint,
+    events: *const Handle,
+    event: *mut Handle,
+) -> cl_int {
+    let one = 1usize;
+    enqueue_nd_range_kernel(
+        queue,
+        kernel,
+        1,
+        std::ptr::null(),
+        &one,
+        &one,
+        num_events,
+        events,
+        event,
+    )
+}
+
 // ----- What this platform does not provide -----
 
 /// Slots of functions that return `cl_int` (or nothing) and that this
-/// platform does not provide: programs and kernels (the kernel compiler
-/// is the next step of issue 15), images and samplers (no image support,
+/// platform does not provide: separate compilation and linking
+/// (`clCompileProgram`, `clLinkProgram`), images and samplers (no image support,
 /// `CL_DEVICE_IMAGE_SUPPORT` is false), SVM, pipes, sub-devices and the
 /// OpenGL/Direct3D/EGL sharing extensions.
 pub extern "C" fn unsupported_entry() -> cl_int {
@@ -934,12 +1210,10 @@ unsupported_create!(create_image_with_properties, CL_INVALID_OPERATION, (a: Hand
 unsupported_create!(create_sampler, CL_INVALID_OPERATION, (a: Handle, b: cl_bool, c: cl_uint, d: cl_uint));
 unsupported_create!(create_sampler_with_properties, CL_INVALID_OPERATION, (a: Handle, b: *const cl_bitfield));
 unsupported_create!(create_pipe, CL_INVALID_OPERATION, (a: Handle, b: cl_bitfield, c: cl_uint, d: cl_uint, e: *const isize));
-unsupported_create!(create_program_with_source, CL_INVALID_OPERATION, (a: Handle, b: cl_uint, c: *const *const c_char, d: *const usize));
 unsupported_create!(create_program_with_binary, CL_INVALID_OPERATION, (a: Handle, b: cl_uint, c: *const Handle, d: *const usize, e: *const *const u8, f: *mut cl_int));
 unsupported_create!(create_program_with_built_in_kernels, CL_INVALID_VALUE, (a: Handle, b: cl_uint, c: *const Handle, d: *const c_char));
 unsupported_create!(create_program_with_il, CL_INVALID_OPERATION, (a: Handle, b: *const c_void, c: usize));
 unsupported_create!(link_program, CL_INVALID_OPERATION, (a: Handle, b: cl_uint, c: *const Handle, d: *const c_char, e: cl_uint, f: *const Handle, g: *const c_void, h: *mut c_void));
-unsupported_create!(create_kernel, CL_INVALID_PROGRAM, (a: Handle, b: *const c_char));
 unsupported_create!(clone_kernel, CL_INVALID_KERNEL, (a: Handle));
 unsupported_create!(create_from_gl_buffer, CL_INVALID_CONTEXT, (a: Handle, b: cl_bitfield, c: cl_uint));
 unsupported_create!(create_from_gl_texture, CL_INVALID_CONTEXT, (a: Handle, b: cl_bitfield, c: cl_uint, d: i32, e: cl_uint));
@@ -1054,6 +1328,22 @@ pub fn entries() -> &'static [(&'static str, usize)] {
             ("clCreateProgramWithIL", create_program_with_il as *const () as usize),
             ("clLinkProgram", link_program as *const () as usize),
             ("clCreateKernel", create_kernel as *const () as usize),
+            ("clBuildProgram", build_program as *const () as usize),
+            ("clRetainProgram", retain_program as *const () as usize),
+            ("clReleaseProgram", release_program as *const () as usize),
+            ("clGetProgramInfo", get_program_info as *const () as usize),
+            ("clGetProgramBuildInfo", get_program_build_info as *const () as usize),
+            ("clUnloadCompiler", unload_compiler as *const () as usize),
+            ("clUnloadPlatformCompiler", unload_compiler as *const () as usize),
+            ("clCreateKernelsInProgram", create_kernels_in_program as *const () as usize),
+            ("clRetainKernel", retain_kernel as *const () as usize),
+            ("clReleaseKernel", release_kernel as *const () as usize),
+            ("clSetKernelArg", set_kernel_arg as *const () as usize),
+            ("clGetKernelInfo", get_kernel_info as *const () as usize),
+            ("clGetKernelWorkGroupInfo", get_kernel_work_group_info as *const () as usize),
+            ("clGetKernelArgInfo", get_kernel_arg_info as *const () as usize),
+            ("clEnqueueNDRangeKernel", enqueue_nd_range_kernel as *const () as usize),
+            ("clEnqueueTask", enqueue_task as *const () as usize),
             ("clCloneKernel", clone_kernel as *const () as usize),
             ("clCreateFromGLBuffer", create_from_gl_buffer as *const () as usize),
             ("clCreateFromGLTexture", create_from_gl_texture as *const () as usize),

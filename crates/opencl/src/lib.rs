@@ -6,11 +6,15 @@
 //! The host API's platform, device, context, in-order command queue,
 //! buffer (all host-pointer flags, read/write/copy/fill/map/unmap,
 //! sub-buffers, destructor callbacks) and event (user events, callbacks,
-//! profiling) functions are implemented. Programs and kernels are not yet:
-//! `CL_DEVICE_COMPILER_AVAILABLE` is false and the program functions fail
-//! with `CL_INVALID_OPERATION`; the kernel compiler (clang-22 for OpenCL C,
-//! Lanewise across the work-items of dimension 0, barriers as in the WFV
-//! thesis 8.2) is the next step.
+//! profiling) functions are implemented, and so are programs from source
+//! and kernels ([`compiler`]: clang-22 for OpenCL C, Lanewise across the
+//! work-items of dimension 0; [`executor`]: work-groups in parallel on all
+//! cores, W work-items per call). Not yet: work-group barriers, the OpenCL
+//! C builtins beyond the work-item functions (math, geometric, integer,
+//! relational, vector load/store, atomics), a masked variant for a partial
+//! last SIMD group (it runs work-item by work-item), binaries, separate
+//! compilation. A program that calls a missing builtin fails to build and
+//! the log names it.
 //!
 //! # Design
 //! - [`abi`]: the C entry points and every `unsafe` of reading and writing
@@ -22,16 +26,26 @@
 //! - [`objects`]: handles are keys of a registry of `Arc`ed objects; a
 //!   stale or foreign handle is an error code, never a dereference.
 //! - [`platform`]: the device's facts, read off the machine.
-//! - [`context`], [`memory`], [`queue`], [`event`]: the objects, safe Rust.
+//! - [`context`], [`memory`], [`queue`], [`event`], [`program`],
+//!   [`kernel`]: the objects, safe Rust.
+//! - [`compiler`]: `clBuildProgram`'s pipeline (clang-22, llvm-link-22,
+//!   opt-22, Lanewise, trampolines, a shared object); builtins/: the
+//!   work-item functions (OpenCL C) and the per-thread work-group record
+//!   (C).
+//! - [`executor`] runs `clEnqueueNDRangeKernel`.
 
 pub mod abi;
 pub mod cl;
+pub mod compiler;
 pub mod context;
 pub mod dispatch;
 pub mod event;
+pub mod executor;
 pub mod info;
+pub mod kernel;
 pub mod memory;
 pub mod objects;
 pub mod platform;
+pub mod program;
 pub mod queue;
 pub mod raw;

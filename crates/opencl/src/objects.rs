@@ -18,7 +18,9 @@ use crate::cl::*;
 use crate::context::Context;
 use crate::dispatch::dispatch_table_address;
 use crate::event::Event;
+use crate::kernel::Kernel;
 use crate::memory::Mem;
+use crate::program::Program;
 use crate::queue::Queue;
 use crate::raw;
 
@@ -35,6 +37,8 @@ pub enum Object {
     Queue(Arc<Queue>),
     Mem(Arc<Mem>),
     Event(Arc<Event>),
+    Program(Arc<Program>),
+    Kernel(Arc<Kernel>),
 }
 
 struct Entry {
@@ -123,3 +127,5 @@ typed_lookup!(context, Context, Context, CL_INVALID_CONTEXT);
 typed_lookup!(queue, Queue, Queue, CL_INVALID_COMMAND_QUEUE);
 typed_lookup!(mem, Mem, Mem, CL_INVALID_MEM_OBJECT);
 typed_lookup!(event, Event, Event, CL_INVALID_EVENT);
+typed_lookup!(program, Program, Program, CL_INVALID_PROGRAM);
+typed_lookup!(kernel, Kernel, Kernel, CL_INVALID_KERNEL);

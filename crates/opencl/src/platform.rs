@@ -224,8 +224,9 @@ pub fn device_info(param: cl_uint) -> InfoResult {
         CL_DEVICE_PROFILING_TIMER_RESOLUTION => info::size(1),
         CL_DEVICE_ENDIAN_LITTLE => info::boolean(true),
         CL_DEVICE_AVAILABLE => info::boolean(true),
-        // The OpenCL C compiler (clang-22 + Lanewise) is not built yet.
-        CL_DEVICE_COMPILER_AVAILABLE | CL_DEVICE_LINKER_AVAILABLE => info::boolean(false),
+        // clang-22 + Lanewise (crate::compiler); no separate linking.
+        CL_DEVICE_COMPILER_AVAILABLE => info::boolean(true),
+        CL_DEVICE_LINKER_AVAILABLE => info::boolean(false),
         CL_DEVICE_EXECUTION_CAPABILITIES => info::ulong(CL_EXEC_KERNEL),
         CL_DEVICE_QUEUE_PROPERTIES => info::ulong(CL_QUEUE_PROFILING_ENABLE),
         CL_DEVICE_BUILT_IN_KERNELS => info::string(""),

@@ -89,3 +89,60 @@ pub fn call_mem_destructor(function: usize, mem: usize, user_data: usize) {
     let function: Function = unsafe { std::mem::transmute::<usize, Function>(function) };
     function(mem, user_data);
 }
+
+/// A program's shared object, loaded with every symbol resolved.
+pub struct LoadedLibrary {
+    library: libloading::os::unix::Library,
+}
+
+impl LoadedLibrary {
+    /// Opens `path` with `RTLD_NOW`, so an undefined symbol (a builtin the
+    /// program calls and the library lacks) is an error here.
+    pub fn open(path: &std::path::Path) -> Result<LoadedLibrary, String> {
+        // SAFETY: the library is one the compiler just built from the
+        // program and the runtime's own sources; its initializers are the
+        // C runtime's (a thread-local variable, no constructors).
+        let library = unsafe {
+            libloading::os::unix::Library::open(
+                Some(path),
+                libloading::os::unix::RTLD_NOW | libloading::os::unix::RTLD_LOCAL,
+            )
+        };
+        library.map(|library| LoadedLibrary { library }).map_err(|error| error.to_string())
+    }
+
+    /// The address of the function `name`, if the library defines it.
+    pub fn function(&self, name: &str) -> Option<usize> {
+        // SAFETY: the symbol is only turned into an address here; callers
+        // call it through `call_kernel`/`set_work_group` with the C type
+        // the compiler gave it.
+        let symbol = unsafe { self.library.get::<unsafe extern "C" fn()>(name.as_bytes()) };
+        symbol.ok().map(|symbol| *symbol as *const () as usize)
+    }
+}
+
+/// Calls a kernel trampoline (`void __lw_*_k(void **args)`, see
+/// `compiler::trampolines`). `args` points to one pointer per kernel
+/// parameter, each to a value of the parameter's type.
+pub fn call_kernel(trampoline: usize, args: &[usize]) {
+    type Trampoline = unsafe extern "C" fn(*const usize);
+    // SAFETY: `trampoline` is the address of a trampoline of the loaded
+    // library, whose C type is `Trampoline`; the executor built `args` with
+    // one valid pointer per parameter, and the values (buffer addresses,
+    // local memory, by-value bytes) live until the call returns.
+    unsafe {
+        let function = std::mem::transmute::<usize, Trampoline>(trampoline);
+        function(args.as_ptr());
+    }
+}
+
+/// Calls the runtime's `__lw_set_work_group(const lw_work_group *)`.
+pub fn set_work_group(setter: usize, group: &crate::executor::WorkGroup) {
+    type Setter = unsafe extern "C" fn(*const crate::executor::WorkGroup);
+    // SAFETY: `setter` is `__lw_set_work_group` of the loaded library, and
+    // `WorkGroup` has the C layout of its `lw_work_group`.
+    unsafe {
+        let function = std::mem::transmute::<usize, Setter>(setter);
+        function(group);
+    }
+}

@@ -1,4 +1,4 @@
-//! Runs tests/host_api.c, an OpenCL host program, through the Khronos ICD
+//! Runs tests/host_api.c and tests/kernels.c, OpenCL host programs, through the Khronos ICD
 //! loader against this platform (a vendors directory naming the freshly
 //! built liblanewise_opencl.so) and, as the second opinion on what the
 //! specification requires, against PoCL when it is installed. Needs
@@ -82,4 +82,31 @@ fn clinfo_lists_the_platform() {
     let device = listing.lines().find(|line| line.contains("Device #0")).expect("a device");
     let name = device.split(": ").nth(1).unwrap().trim();
     assert!(cpu.contains(name), "the device is the machine's CPU: {name}");
+}
+
+#[test]
+fn kernels_compute_what_the_host_computes_on_lanewise_and_on_pocl() {
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("opencl-kernels");
+    std::fs::create_dir_all(&work).unwrap();
+    let library = target_dir().join("liblanewise_opencl.so");
+    let vendors = work.join("vendors");
+    std::fs::create_dir_all(&vendors).unwrap();
+    std::fs::write(vendors.join("lanewise.icd"), format!("{}\n", library.display())).unwrap();
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/kernels.c");
+    let program = work.join("kernels");
+    let output = Command::new("gcc")
+        .args(["-O1", "-Wall", "-Werror"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&program)
+        .args(["-lOpenCL", "-lm"])
+        .output()
+        .expect("gcc runs");
+    assert!(output.status.success(), "gcc: {}", String::from_utf8_lossy(&output.stderr));
+    let ours = run(&program, "Lanewise", Some(&vendors));
+    assert!(ours.starts_with("ok: "), "{ours}");
+    if Path::new("/etc/OpenCL/vendors/pocl.icd").exists() {
+        let pocl = run(&program, "Portable Computing Language", None);
+        assert!(pocl.starts_with("ok: "), "{pocl}");
+    }
 }

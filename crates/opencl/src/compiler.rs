@@ -1,0 +1,405 @@
+//! The OpenCL C compiler: `clBuildProgram`'s pipeline.
+//!
+//! 1. clang-22 compiles the program's source (`-x cl -cl-std=CL1.2` and the
+//!    application's build options) and the work-item builtins
+//!    (builtins/workitem.cl) to LLVM IR; llvm-link-22 joins them and
+//!    opt-22 `-O2` inlines the builtins.
+//! 2. For each kernel `k`, clang's implementation function
+//!    `__clang_ocl_kern_imp_k` gets a vector variant with every parameter
+//!    uniform (`_ZGV<isa>N<W>u...u`): the lanes differ only by
+//!    `rv_lane_id()`, which the builtins add to the first work-item's
+//!    `get_local_id(0)`. Lanewise builds it in declare-simd mode (a kernel
+//!    it cannot vectorize keeps only its scalar form, and the build log
+//!    says why).
+//! 3. Trampolines `__lw_scalar_k(void **args)` and `__lw_vector_k(void
+//!    **args)` (LLVM IR written here from the kernel's signature) call the
+//!    kernel with arguments read from an array of pointers, so the
+//!    executor can call any kernel through one C signature.
+//! 4. clang-22 links everything with builtins/runtime.c into a shared
+//!    object, which is loaded with every symbol resolved (an undefined
+//!    builtin is a build error naming it).
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use lanewise::{Mode, Options};
+use lanewise_ir::vfabi::Isa;
+use lanewise_ir::{DataLayout, Type};
+use lanewise_llvm::{with_module_from_bytes, OutputFormat};
+
+const WORKITEM_BUILTINS: &str = include_str!("../builtins/workitem.cl");
+const RUNTIME: &str = include_str!("../builtins/runtime.c");
+const KERNEL_PREFIX: &str = "__clang_ocl_kern_imp_";
+
+/// A kernel parameter: its LLVM type and the bytes `clSetKernelArg` gives.
+#[derive(Clone, Debug)]
+pub struct ParamInfo {
+    pub ty: Type,
+    pub size: usize,
+}
+
+impl ParamInfo {
+    pub fn is_pointer(&self) -> bool {
+        self.ty.is_ptr()
+    }
+}
+
+/// A kernel of a built program.
+#[derive(Clone, Debug)]
+pub struct KernelInfo {
+    pub name: String,
+    pub params: Vec<ParamInfo>,
+    /// Whether a vector variant (`__lw_vector_<name>`) exists.
+    pub vectorized: bool,
+}
+
+/// The result of a successful build: the shared object's path, the SIMD
+/// width, the kernels, and the log.
+pub struct BuiltProgram {
+    pub library: PathBuf,
+    pub width: u32,
+    pub kernels: Vec<KernelInfo>,
+    pub log: String,
+}
+
+/// The widest x86 ISA of this CPU and the lanes of a 32-bit value there.
+fn host_isa() -> (Isa, u32) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        if std::arch::is_x86_feature_detected!("avx512f") {
+            return (Isa::Avx512, 16);
+        }
+        if std::arch::is_x86_feature_detected!("avx2") {
+            return (Isa::Avx2, 8);
+        }
+    }
+    (Isa::Sse, 4)
+}
+
+/// A fresh directory for one build's files.
+fn work_directory() -> std::io::Result<PathBuf> {
+    static SERIAL: AtomicU64 = AtomicU64::new(0);
+    let serial = SERIAL.fetch_add(1, Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("lanewise-opencl-{}-{serial}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// Deletes the build's files once its shared object is loaded (or failed
+/// to load), unless `LANEWISE_OPENCL_KEEP=1` asks to keep them for
+/// inspection.
+pub fn remove_work_directory(library: &Path) {
+    if std::env::var_os("LANEWISE_OPENCL_KEEP").is_some() {
+        return;
+    }
+    if let Some(dir) = library.parent() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+}
+
+/// Runs a tool; its stderr is appended to `log`; `Err` if it failed.
+fn run(tool: &str, args: &[&str], dir: &Path, log: &mut String) -> Result<(), ()> {
+    let output = Command::new(tool).args(args).current_dir(dir).output();
+    match output {
+        Ok(output) => {
+            log.push_str(&String::from_utf8_lossy(&output.stderr));
+            if output.status.success() {
+                Ok(())
+            } else {
+                Err(())
+            }
+        }
+        Err(error) => {
+            let _ = writeln!(log, "lanewise: cannot run {tool}: {error}");
+            Err(())
+        }
+    }
+}
+
+fn clang_opencl_flags(options: &[String]) -> Vec<String> {
+    let mut flags = vec!["-x".into(), "cl".into()];
+    if !options.iter().any(|option| option.starts_with("-cl-std=")) {
+        flags.push("-cl-std=CL1.2".into());
+    }
+    flags.extend(
+        [
+            "-O2",
+            "-emit-llvm",
+            "-c",
+            "-target",
+            "x86_64-unknown-linux-gnu",
+            "-Xclang",
+            "-finclude-default-header",
+            "-fno-discard-value-names",
+        ]
+        .map(String::from),
+    );
+    flags.extend(options.iter().cloned());
+    flags
+}
+
+/// Builds `source` with the application's `options` (split at white space).
+pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
+    let mut log = String::new();
+    let dir = work_directory().map_err(|error| format!("lanewise: {error}"))?;
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text).map_err(|error| format!("lanewise: {name}: {error}"))
+    };
+    write("program.cl", source)?;
+    write("workitem.cl", WORKITEM_BUILTINS)?;
+    write("runtime.c", RUNTIME)?;
+    let options: Vec<String> = options.split_whitespace().map(String::from).collect();
+    let flags = clang_opencl_flags(&options);
+    let compile = |input: &str, output: &str, log: &mut String| {
+        let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
+        args.extend([input, "-o", output]);
+        run("clang-22", &args, &dir, log)
+    };
+    let failed = |log: String| {
+        remove_work_directory(&dir.join("program.so"));
+        Err(log)
+    };
+    if compile("program.cl", "program.bc", &mut log).is_err() {
+        return failed(log);
+    }
+    let mut builtins_log = String::new();
+    if compile("workitem.cl", "workitem.bc", &mut builtins_log).is_err() {
+        return failed(format!(
+            "lanewise: the work-item builtins did not compile:\n{builtins_log}"
+        ));
+    }
+    if run("llvm-link-22", &["program.bc", "workitem.bc", "-o", "linked.bc"], &dir, &mut log)
+        .is_err()
+        || run(
+            "opt-22",
+            &["-passes=default<O2>", "linked.bc", "-o", "optimized.bc"],
+            &dir,
+            &mut log,
+        )
+        .is_err()
+    {
+        return failed(log);
+    }
+    if let Err(missing) = check_builtins(&dir, &mut log) {
+        return failed(missing);
+    }
+    let (isa, width) = host_isa();
+    let optimized = std::fs::read(dir.join("optimized.bc")).map_err(|error| error.to_string())?;
+    let kernels = vectorize(&optimized, &dir.join("vectorized.bc"), isa, width, &mut log)?;
+    std::fs::write(dir.join("trampolines.ll"), trampolines(&kernels, isa, width))
+        .map_err(|error| error.to_string())?;
+    let args = [
+        "-O2",
+        "-shared",
+        "-fPIC",
+        "-march=native",
+        "-Wno-override-module",
+        "vectorized.bc",
+        "trampolines.ll",
+        "runtime.c",
+        "-lm",
+        "-o",
+        "program.so",
+    ];
+    if run("clang-22", &args, &dir, &mut log).is_err() {
+        return failed(log);
+    }
+    Ok(BuiltProgram { library: dir.join("program.so"), width, kernels, log })
+}
+
+/// The OpenCL C builtins the program calls and the platform does not
+/// define (clang's `opencl-c.h` declares them all; their mangled names
+/// stay undefined): a build error naming each one, in C++ syntax.
+fn check_builtins(dir: &Path, log: &mut String) -> Result<(), String> {
+    let output = Command::new("llvm-nm-22")
+        .args(["--undefined-only", "--format=just-symbols", "optimized.bc"])
+        .current_dir(dir)
+        .output()
+        .map_err(|error| format!("{log}lanewise: cannot run llvm-nm-22: {error}\n"))?;
+    let undefined = String::from_utf8_lossy(&output.stdout);
+    let missing: Vec<&str> = undefined
+        .lines()
+        .filter(|symbol| {
+            symbol
+                .strip_prefix("_Z")
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let demangled = Command::new("llvm-cxxfilt-22")
+        .args(&missing)
+        .output()
+        .map(|output| String::from_utf8_lossy(&output.stdout).lines().map(String::from).collect())
+        .unwrap_or_else(|_| missing.iter().map(|symbol| symbol.to_string()).collect::<Vec<_>>());
+    for (symbol, name) in missing.iter().zip(&demangled) {
+        let what = if name.starts_with("barrier(") || name.starts_with("work_group_barrier(") {
+            "work-group barriers are not supported yet"
+        } else {
+            "this OpenCL C builtin is not provided yet"
+        };
+        let _ = writeln!(log, "lanewise: the program calls `{name}` ({symbol}): {what}");
+    }
+    Err(log.clone())
+}
+
+/// Step 2: adds the vector variant of every kernel whose parameters can be
+/// passed; returns the kernels.
+fn vectorize(
+    input: &[u8],
+    output: &Path,
+    isa: Isa,
+    width: u32,
+    log: &mut String,
+) -> Result<Vec<KernelInfo>, String> {
+    let result = with_module_from_bytes(input, "program", |module| {
+        let data_layout: DataLayout = module.data_layout();
+        let mut kernels = Vec::new();
+        for name in module.defined_function_names() {
+            let Some(kernel) = name.strip_prefix(KERNEL_PREFIX) else { continue };
+            let (params, _) = module.function_signature(&name)?;
+            let mut infos = Vec::new();
+            let mut passable = true;
+            for ty in params {
+                passable &= ty.is_int() || ty.is_float() || ty.is_ptr() || ty.is_vector();
+                let size = data_layout.alloc_size(&ty) as usize;
+                infos.push(ParamInfo { ty, size });
+            }
+            if !passable {
+                let _ = writeln!(
+                    log,
+                    "lanewise: kernel `{kernel}`: a parameter of aggregate type (a struct passed \
+                     by value) is not supported yet"
+                );
+                return Ok(None);
+            }
+            let variant = variant_name(&name, infos.len(), isa, width);
+            module.add_variant_attributes(&name, std::slice::from_ref(&variant));
+            kernels.push(KernelInfo { name: kernel.to_owned(), params: infos, vectorized: false });
+        }
+        let options = Options {
+            mode: Mode::DeclareSimd,
+            keep_going: true,
+            cleanup: true,
+            ..Options::default()
+        };
+        let report = lanewise::vectorize_module(module, &options);
+        match report {
+            Ok(report) => {
+                for skipped in &report.skipped {
+                    let _ = writeln!(log, "lanewise: kept scalar: {skipped}");
+                }
+            }
+            Err(error) => {
+                let _ = writeln!(log, "lanewise: kernels kept scalar: {error}");
+            }
+        }
+        for kernel in &mut kernels {
+            let implementation = format!("{KERNEL_PREFIX}{}", kernel.name);
+            let variant = variant_name(&implementation, kernel.params.len(), isa, width);
+            kernel.vectorized = module.defines_function(&variant);
+        }
+        module.write(output, OutputFormat::Bitcode)?;
+        Ok(Some(kernels))
+    });
+    match result {
+        Ok(Some(kernels)) => Ok(kernels),
+        Ok(None) => Err(log.clone()),
+        Err(error) => Err(format!("{log}lanewise: {error}\n")),
+    }
+}
+
+fn variant_name(function: &str, params: usize, isa: Isa, width: u32) -> String {
+    format!("_ZGV{}N{width}{}_{function}", isa.letter(), "u".repeat(params))
+}
+
+/// Step 3: the trampolines' LLVM IR.
+fn trampolines(kernels: &[KernelInfo], isa: Isa, width: u32) -> String {
+    let mut text = String::new();
+    for kernel in kernels {
+        let implementation = format!("{KERNEL_PREFIX}{}", kernel.name);
+        let types: Vec<String> = kernel.params.iter().map(|param| param.ty.to_string()).collect();
+        let mut targets = vec![(format!("__lw_scalar_{}", kernel.name), implementation.clone())];
+        if kernel.vectorized {
+            targets.push((
+                format!("__lw_vector_{}", kernel.name),
+                variant_name(&implementation, kernel.params.len(), isa, width),
+            ));
+        }
+        for (trampoline, callee) in targets {
+            let _ = writeln!(text, "declare void @{callee}({})", types.join(", "));
+            let _ = writeln!(text, "define void @{trampoline}(ptr %args) {{");
+            let mut args = Vec::new();
+            for (index, ty) in types.iter().enumerate() {
+                let _ =
+                    writeln!(text, "  %slot{index} = getelementptr ptr, ptr %args, i64 {index}");
+                let _ = writeln!(text, "  %pointer{index} = load ptr, ptr %slot{index}");
+                let _ = writeln!(text, "  %arg{index} = load {ty}, ptr %pointer{index}, align 1");
+                args.push(format!("{ty} %arg{index}"));
+            }
+            let _ = writeln!(text, "  call void @{callee}({})", args.join(", "));
+            let _ = writeln!(text, "  ret void\n}}\n");
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_follow_the_vector_function_abi() {
+        assert_eq!(
+            variant_name("__clang_ocl_kern_imp_saxpy", 3, Isa::Avx2, 8),
+            "_ZGVdN8uuu___clang_ocl_kern_imp_saxpy"
+        );
+    }
+
+    #[test]
+    fn missing_builtins_and_barriers_are_named_in_the_log() {
+        let source = "__kernel void k(__global float *p) { p[0] = sqrt(p[1]); \
+                      barrier(CLK_LOCAL_MEM_FENCE); }";
+        let Err(log) = build(source, "") else { panic!("a kernel calling sqrt builds") };
+        assert!(log.contains("`sqrt(float)` (_Z4sqrtf): this OpenCL C builtin"), "{log}");
+        assert!(log.contains("`barrier(unsigned int)`"), "{log}");
+        assert!(log.contains("work-group barriers are not supported yet"), "{log}");
+    }
+
+    #[test]
+    fn the_build_log_holds_clangs_diagnostics() {
+        let Err(log) = build("__kernel void k(__global int *p) { p[0] = undeclared; }", "") else {
+            panic!("an undeclared identifier builds");
+        };
+        assert!(log.contains("undeclared"), "{log}");
+    }
+
+    #[test]
+    fn divergent_and_multidimensional_kernels_are_vectorized() {
+        let source = "__kernel void collatz(__global int *steps, int base) { \
+                      int v = base + (int)get_global_id(0), s = 0; \
+                      while (v > 1) { v = (v & 1) ? 3 * v + 1 : v / 2; s++; } \
+                      steps[get_global_id(0)] = s; } \
+                      __kernel void grid(__global int *out) { \
+                      out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = 1; }";
+        let built = build(source, "").unwrap_or_else(|log| panic!("{log}"));
+        assert_eq!(built.kernels.len(), 2);
+        assert!(built.kernels.iter().all(|kernel| kernel.vectorized), "{}", built.log);
+        remove_work_directory(&built.library);
+    }
+
+    #[test]
+    fn a_kernel_builds_vectorized_with_build_options() {
+        let source = "__kernel void scale(__global float *p, float s) { \
+                      p[get_global_id(0)] *= s * FACTOR; }";
+        let built = build(source, "-D FACTOR=2.0f").unwrap_or_else(|log| panic!("{log}"));
+        assert_eq!(built.kernels.len(), 1, "{}", built.log);
+        assert_eq!(built.kernels[0].name, "scale");
+        assert!(built.kernels[0].vectorized, "{}", built.log);
+        assert!(built.library.exists());
+        remove_work_directory(&built.library);
+    }
+}

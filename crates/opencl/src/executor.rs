@@ -1,0 +1,181 @@
+//! `clEnqueueNDRangeKernel`: runs a kernel over an NDRange.
+//!
+//! Work-groups run in parallel on as many threads as the machine has cores
+//! (never more threads than groups). Within a work-group, one thread runs
+//! the work-items row by row in dimension 0, W at a time through the
+//! kernel's vector variant, and the last `local_size[0] % W` one at a time
+//! through the scalar kernel (a masked variant for them is future work).
+//! Before each call the thread sets its `lw_work_group` (builtins/
+//! runtime.c) to the group and the first work-item's local id.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use crate::cl::*;
+use crate::kernel::{ArgValue, Kernel};
+use crate::platform::BUFFER_ALIGN_BYTES;
+use crate::raw::{self, Allocation};
+
+/// `lw_work_group` of builtins/runtime.c.
+#[repr(C)]
+#[derive(Clone, Copy, Default)]
+pub struct WorkGroup {
+    pub dims: u32,
+    pub global_offset: [usize; 3],
+    pub global_size: [usize; 3],
+    pub local_size: [usize; 3],
+    pub group_id: [usize; 3],
+    pub num_groups: [usize; 3],
+    pub local_id: [usize; 3],
+}
+
+/// The index space of one enqueue, with unused dimensions of size 1.
+#[derive(Clone, Copy, Debug)]
+pub struct NdRange {
+    pub dims: u32,
+    pub offset: [usize; 3],
+    pub global: [usize; 3],
+    pub local: [usize; 3],
+}
+
+/// A work-group size for dimension 0 when the application gives none: the
+/// largest divisor of the global size up to 256, preferring multiples of
+/// the SIMD width.
+pub fn choose_local_size(global: usize, width: usize) -> usize {
+    let limit = global.min(256);
+    let divisors = (1..=limit).rev().filter(|size| global.is_multiple_of(*size));
+    divisors.clone().find(|size| size.is_multiple_of(width)).or(divisors.max()).unwrap_or(1)
+}
+
+/// Runs `kernel` with `args` over `range`; `CL_COMPLETE` or an error code.
+pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
+    let library = &kernel.executable.library;
+    let name = &kernel.info_of().name;
+    let (Some(setter), Some(scalar)) =
+        (library.function("__lw_set_work_group"), library.function(&format!("__lw_scalar_{name}")))
+    else {
+        return CL_INVALID_PROGRAM_EXECUTABLE;
+    };
+    let vector = if kernel.info_of().vectorized {
+        library.function(&format!("__lw_vector_{name}"))
+    } else {
+        None
+    };
+    let width = kernel.executable.width as usize;
+    let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);
+    let total = groups.iter().product::<usize>();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total).max(1);
+    let next = AtomicUsize::new(0);
+    let mut failed = false;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..threads)
+            .map(|_| {
+                scope.spawn(|| {
+                    let Some(storage) = ArgStorage::new(args) else { return false };
+                    let pointers = storage.pointers();
+                    loop {
+                        let index = next.fetch_add(1, Ordering::Relaxed);
+                        if index >= total {
+                            return true;
+                        }
+                        let group_id = [
+                            index % groups[0],
+                            index / groups[0] % groups[1],
+                            index / (groups[0] * groups[1]),
+                        ];
+                        let mut group = WorkGroup {
+                            dims: range.dims,
+                            global_offset: range.offset,
+                            global_size: range.global,
+                            local_size: range.local,
+                            group_id,
+                            num_groups: groups,
+                            local_id: [0; 3],
+                        };
+                        for z in 0..range.local[2] {
+                            for y in 0..range.local[1] {
+                                let mut x = 0;
+                                if let Some(vector) = vector {
+                                    while x + width <= range.local[0] {
+                                        group.local_id = [x, y, z];
+                                        raw::set_work_group(setter, &group);
+                                        raw::call_kernel(vector, &pointers);
+                                        x += width;
+                                    }
+                                }
+                                while x < range.local[0] {
+                                    group.local_id = [x, y, z];
+                                    raw::set_work_group(setter, &group);
+                                    raw::call_kernel(scalar, &pointers);
+                                    x += 1;
+                                }
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        for worker in workers {
+            failed |= !worker.join().unwrap_or(false);
+        }
+    });
+    if failed {
+        CL_OUT_OF_RESOURCES
+    } else {
+        CL_COMPLETE
+    }
+}
+
+/// One thread's argument values: by-value bytes, buffer addresses, and
+/// its own `__local` memory.
+struct ArgStorage {
+    values: Vec<Vec<u8>>,
+    _local: Vec<Allocation>,
+}
+
+impl ArgStorage {
+    fn new(args: &[ArgValue]) -> Option<ArgStorage> {
+        let mut values = Vec::new();
+        let mut local = Vec::new();
+        for arg in args {
+            let bytes = match arg {
+                ArgValue::Bytes(bytes) => bytes.clone(),
+                ArgValue::Buffer(buffer) => {
+                    buffer.as_ref().map_or(0, |buffer| buffer.address(0)).to_ne_bytes().to_vec()
+                }
+                ArgValue::Local(size) => {
+                    let allocation = Allocation::new(*size, BUFFER_ALIGN_BYTES)?;
+                    let address = allocation.address();
+                    local.push(allocation);
+                    address.to_ne_bytes().to_vec()
+                }
+            };
+            values.push(bytes);
+        }
+        Some(ArgStorage { values, _local: local })
+    }
+
+    /// The address of each value, for the trampoline's `void **args`.
+    fn pointers(&self) -> Vec<usize> {
+        self.values.iter().map(|value| value.as_ptr() as usize).collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chosen_local_sizes_divide_the_global_size() {
+        assert_eq!(choose_local_size(1024, 8), 256);
+        assert_eq!(choose_local_size(1000, 8), 200);
+        assert_eq!(choose_local_size(7, 8), 7);
+        assert_eq!(choose_local_size(1, 16), 1);
+        assert_eq!(choose_local_size(999, 8), 111);
+    }
+
+    #[test]
+    fn the_work_group_has_the_runtimes_layout() {
+        // unsigned, padding, then six arrays of three size_t.
+        assert_eq!(std::mem::size_of::<WorkGroup>(), 8 + 6 * 3 * 8);
+    }
+}

@@ -1,0 +1,171 @@
+/* OpenCL kernels run through the platform named argv[1] and checked
+ * against the host's own computation: a 1-D kernel over sizes that are and
+ * are not multiples of the SIMD width (given, chosen and odd local sizes,
+ * a global offset), divergent control flow, a 2-D kernel, a __local
+ * argument, build options, and the build log of a program with an error. */
+#define CL_TARGET_OPENCL_VERSION 120
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CHECK(cond, ...)                                                   \
+    do {                                                                   \
+        if (!(cond)) {                                                     \
+            printf("FAIL line %d: %s: ", __LINE__, #cond);                  \
+            printf(__VA_ARGS__);                                           \
+            printf("\n");                                                  \
+            exit(1);                                                       \
+        }                                                                  \
+    } while (0)
+#define OK(call) do { cl_int e_ = (call); CHECK(e_ == CL_SUCCESS, "%s returned %d", #call, e_); } while (0)
+
+static const char *source =
+    "__kernel void saxpy(__global float *y, __global const float *x, float a, int n) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  if (i < (size_t)n) y[i] = a * x[i] + y[i];\n"
+    "}\n"
+    "__kernel void collatz(__global int *steps, int base) {\n"
+    "  int v = base + (int)get_global_id(0), s = 0;\n"
+    "  while (v > 1) { v = (v & 1) ? 3 * v + 1 : v / 2; s++; }\n"
+    "  steps[get_global_id(0) - get_global_offset(0)] = s;\n"
+    "}\n"
+    "__kernel void grid(__global int *out) {\n"
+    "  size_t x = get_global_id(0), y = get_global_id(1);\n"
+    "  out[y * get_global_size(0) + x] = (int)(x * 1000 + y * 10 + get_local_id(0) + 100000 * get_group_id(1));\n"
+    "}\n"
+    "__kernel void group_sum(__global const int *in, __global int *out, __local int *scratch) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  scratch[l] = in[get_global_id(0)] * SCALE;\n"
+    "  if (l == 0) { int s = 0; for (size_t k = 0; k < get_local_size(0); k++) s += k == 0 ? scratch[0] : in[get_global_id(0) + k] * SCALE; out[get_group_id(0)] = s; }\n"
+    "}\n";
+
+int main(int argc, char **argv) {
+    const char *wanted = argc > 1 ? argv[1] : "Lanewise";
+    cl_int err;
+    cl_uint count;
+    cl_platform_id platforms[16], platform = NULL;
+    OK(clGetPlatformIDs(16, platforms, &count));
+    for (cl_uint i = 0; i < count && i < 16; i++) {
+        char name[256];
+        OK(clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
+        if (strstr(name, wanted)) platform = platforms[i];
+    }
+    CHECK(platform, "no platform %s", wanted);
+    cl_device_id device;
+    OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL));
+    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+    CHECK(context, "context %d", err);
+    cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+
+    /* A program with an error: the build fails and the log says why. */
+    const char *bad = "__kernel void k(__global int *p) { p[0] = not_declared; }";
+    cl_program broken = clCreateProgramWithSource(context, 1, &bad, NULL, &err);
+    CHECK(clBuildProgram(broken, 1, &device, NULL, NULL, NULL) == CL_BUILD_PROGRAM_FAILURE, "bad build");
+    char log[4096];
+    OK(clGetProgramBuildInfo(broken, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    CHECK(strstr(log, "not_declared"), "log: %s", log);
+    OK(clReleaseProgram(broken));
+
+    cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
+    CHECK(program, "program %d", err);
+    err = clBuildProgram(program, 1, &device, "-D SCALE=3", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        clGetProgramBuildInfo(program, device, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        CHECK(0, "build %d: %s", err, log);
+    }
+    size_t num_kernels;
+    OK(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof num_kernels, &num_kernels, NULL));
+    CHECK(num_kernels == 4, "%zu kernels", num_kernels);
+
+    /* saxpy at several sizes and local sizes. */
+    cl_kernel saxpy = clCreateKernel(program, "saxpy", &err);
+    CHECK(saxpy, "saxpy %d", err);
+    CHECK(clCreateKernel(program, "nothing", &err) == NULL && err == CL_INVALID_KERNEL_NAME, "bad name");
+    enum { N = 1000 };
+    float x[N], y[N], expected[N];
+    size_t sizes[][2] = {{1000, 0}, {1000, 8}, {1000, 40}, {999, 37}, {17, 17}, {1, 1}};
+    for (size_t c = 0; c < sizeof sizes / sizeof sizes[0]; c++) {
+        size_t global = sizes[c][0], local = sizes[c][1];
+        for (int i = 0; i < N; i++) { x[i] = (float)i * 0.5f; y[i] = (float)(N - i); }
+        float a = 3.0f;
+        int n = (int)global - 3;
+        for (int i = 0; i < N; i++) expected[i] = i < n ? a * x[i] + y[i] : y[i];
+        cl_mem yb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof y, y, &err);
+        cl_mem xb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof x, x, &err);
+        OK(clSetKernelArg(saxpy, 0, sizeof yb, &yb));
+        OK(clSetKernelArg(saxpy, 1, sizeof xb, &xb));
+        OK(clSetKernelArg(saxpy, 2, sizeof a, &a));
+        OK(clSetKernelArg(saxpy, 3, sizeof n, &n));
+        OK(clEnqueueNDRangeKernel(queue, saxpy, 1, NULL, &global, local ? &local : NULL, 0, NULL, NULL));
+        OK(clEnqueueReadBuffer(queue, yb, CL_TRUE, 0, sizeof y, y, 0, NULL, NULL));
+        for (int i = 0; i < N; i++) {
+            float want = i < n ? (float)(a * x[i] + expected[i] - a * x[i]) : expected[i];
+            (void)want;
+            /* fmuladd may fuse: accept the fused or the unfused result. */
+            float fused = i < n ? __builtin_fmaf(a, x[i], (float)(N - i)) : (float)(N - i);
+            CHECK(y[i] == expected[i] || y[i] == fused, "saxpy %zu/%zu element %d: %g, not %g", global, local, i, y[i], expected[i]);
+        }
+        OK(clReleaseMemObject(yb));
+        OK(clReleaseMemObject(xb));
+    }
+    size_t bad_local = 7, global1000 = 1000;
+    CHECK(clEnqueueNDRangeKernel(queue, saxpy, 1, NULL, &global1000, &bad_local, 0, NULL, NULL) == CL_INVALID_WORK_GROUP_SIZE,
+          "1000 %% 7 != 0");
+
+    /* Divergent loop, global offset. */
+    cl_kernel collatz = clCreateKernel(program, "collatz", &err);
+    int steps[300];
+    cl_mem sb = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof steps, NULL, &err);
+    int base = 5;
+    size_t offset = 20, global = 300, local = 30;
+    OK(clSetKernelArg(collatz, 0, sizeof sb, &sb));
+    OK(clSetKernelArg(collatz, 1, sizeof base, &base));
+    OK(clEnqueueNDRangeKernel(queue, collatz, 1, &offset, &global, &local, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, sb, CL_TRUE, 0, sizeof steps, steps, 0, NULL, NULL));
+    for (int i = 0; i < 300; i++) {
+        int v = base + 20 + i, s = 0;
+        while (v > 1) { v = (v & 1) ? 3 * v + 1 : v / 2; s++; }
+        CHECK(steps[i] == s, "collatz %d: %d, not %d", i, steps[i], s);
+    }
+
+    /* 2-D. */
+    cl_kernel grid = clCreateKernel(program, "grid", &err);
+    int cells[24 * 10];
+    cl_mem gb = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof cells, NULL, &err);
+    size_t global2[2] = {24, 10}, local2[2] = {12, 5};
+    OK(clSetKernelArg(grid, 0, sizeof gb, &gb));
+    OK(clEnqueueNDRangeKernel(queue, grid, 2, NULL, global2, local2, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, gb, CL_TRUE, 0, sizeof cells, cells, 0, NULL, NULL));
+    for (int yy = 0; yy < 10; yy++)
+        for (int xx = 0; xx < 24; xx++) {
+            int want = xx * 1000 + yy * 10 + xx % 12 + 100000 * (yy / 5);
+            CHECK(cells[yy * 24 + xx] == want, "grid %d,%d: %d", xx, yy, cells[yy * 24 + xx]);
+        }
+
+    /* __local memory and a build option. */
+    cl_kernel sum = clCreateKernel(program, "group_sum", &err);
+    int in[256], out[8];
+    for (int i = 0; i < 256; i++) in[i] = i - 100;
+    cl_mem ib = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, sizeof in, in, &err);
+    cl_mem ob = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof out, NULL, &err);
+    size_t global256 = 256, local32 = 32;
+    OK(clSetKernelArg(sum, 0, sizeof ib, &ib));
+    OK(clSetKernelArg(sum, 1, sizeof ob, &ob));
+    OK(clSetKernelArg(sum, 2, 32 * sizeof(int), NULL));
+    OK(clEnqueueNDRangeKernel(queue, sum, 1, NULL, &global256, &local32, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, ob, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    for (int g = 0; g < 8; g++) {
+        int want = 0;
+        for (int k = 0; k < 32; k++) want += in[g * 32 + k] * 3;
+        CHECK(out[g] == want, "group %d: %d, not %d", g, out[g], want);
+    }
+
+    clReleaseMemObject(sb); clReleaseMemObject(gb); clReleaseMemObject(ib); clReleaseMemObject(ob);
+    clReleaseKernel(saxpy); clReleaseKernel(collatz); clReleaseKernel(grid); clReleaseKernel(sum);
+    OK(clReleaseProgram(program));
+    OK(clReleaseCommandQueue(queue));
+    OK(clReleaseContext(context));
+    printf("ok: kernels on %s\n", wanted);
+    return 0;
+}
