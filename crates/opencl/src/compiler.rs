@@ -1,9 +1,9 @@
 //! The OpenCL C compiler: `clBuildProgram`'s pipeline.
 //!
 //! 1. clang-22 compiles the program's source (`-x cl -cl-std=CL1.2` and the
-//!    application's build options) and the work-item builtins
-//!    (builtins/workitem.cl) to LLVM IR; llvm-link-22 joins them and
-//!    opt-22 `-O2` inlines the builtins.
+//!    application's build options) to LLVM IR; llvm-link-22 adds the
+//!    builtins it calls (builtins/workitem.cl, builtins/math.cl, compiled
+//!    once per process) and opt-22 `-O2` inlines them.
 //! 2. For each kernel `k`, clang's implementation function
 //!    `__clang_ocl_kern_imp_k` gets a vector variant with every parameter
 //!    uniform (`_ZGV<isa>N<W>u...u`): the lanes differ only by
@@ -23,6 +23,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::OnceLock;
 
 use lanewise::{Mode, Options};
 use lanewise_ir::vfabi::Isa;
@@ -30,6 +31,7 @@ use lanewise_ir::{DataLayout, Type};
 use lanewise_llvm::{with_module_from_bytes, OutputFormat};
 
 const WORKITEM_BUILTINS: &str = include_str!("../builtins/workitem.cl");
+const MATH_BUILTINS: &str = include_str!("../builtins/math.cl");
 const RUNTIME: &str = include_str!("../builtins/runtime.c");
 const KERNEL_PREFIX: &str = "__clang_ocl_kern_imp_";
 
@@ -85,6 +87,35 @@ fn work_directory() -> std::io::Result<PathBuf> {
     let dir = std::env::temp_dir().join(format!("lanewise-opencl-{}-{serial}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
+}
+
+/// The builtins library (builtins/*.cl) as one bitcode module, compiled
+/// once per process; each program links the functions it calls.
+fn builtins_bitcode() -> Result<&'static [u8], String> {
+    static BUILTINS: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
+    let compiled = BUILTINS.get_or_init(|| {
+        let dir = work_directory().map_err(|error| format!("lanewise: {error}"))?;
+        let mut log = String::new();
+        let flags = clang_opencl_flags(&[]);
+        let mut ok = true;
+        for (name, text) in [("workitem", WORKITEM_BUILTINS), ("math", MATH_BUILTINS)] {
+            let source = format!("{name}.cl");
+            let output = format!("{name}.bc");
+            ok &= std::fs::write(dir.join(&source), text).is_ok();
+            let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
+            args.extend([source.as_str(), "-o", output.as_str()]);
+            ok &= run("clang-22", &args, &dir, &mut log).is_ok();
+        }
+        let link = ["workitem.bc", "math.bc", "-o", "builtins.bc"];
+        ok = ok && run("llvm-link-22", &link, &dir, &mut log).is_ok();
+        let bytes = std::fs::read(dir.join("builtins.bc"));
+        let _ = std::fs::remove_dir_all(&dir);
+        match bytes {
+            Ok(bytes) if ok => Ok(bytes),
+            _ => Err(format!("lanewise: the OpenCL builtins did not compile:\n{log}")),
+        }
+    });
+    compiled.as_ref().map(Vec::as_slice).map_err(Clone::clone)
 }
 
 /// Deletes the build's files once its shared object is loaded (or failed
@@ -148,8 +179,9 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
         std::fs::write(dir.join(name), text).map_err(|error| format!("lanewise: {name}: {error}"))
     };
     write("program.cl", source)?;
-    write("workitem.cl", WORKITEM_BUILTINS)?;
     write("runtime.c", RUNTIME)?;
+    std::fs::write(dir.join("builtins.bc"), builtins_bitcode()?)
+        .map_err(|error| format!("lanewise: builtins.bc: {error}"))?;
     let options: Vec<String> = options.split_whitespace().map(String::from).collect();
     let flags = clang_opencl_flags(&options);
     let compile = |input: &str, output: &str, log: &mut String| {
@@ -164,14 +196,8 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     if compile("program.cl", "program.bc", &mut log).is_err() {
         return failed(log);
     }
-    let mut builtins_log = String::new();
-    if compile("workitem.cl", "workitem.bc", &mut builtins_log).is_err() {
-        return failed(format!(
-            "lanewise: the work-item builtins did not compile:\n{builtins_log}"
-        ));
-    }
-    if run("llvm-link-22", &["program.bc", "workitem.bc", "-o", "linked.bc"], &dir, &mut log)
-        .is_err()
+    let link = ["program.bc", "--only-needed", "builtins.bc", "-o", "linked.bc"];
+    if run("llvm-link-22", &link, &dir, &mut log).is_err()
         || run(
             "opt-22",
             &["-passes=default<O2>", "linked.bc", "-o", "optimized.bc"],
@@ -361,10 +387,11 @@ mod tests {
 
     #[test]
     fn missing_builtins_and_barriers_are_named_in_the_log() {
-        let source = "__kernel void k(__global float *p) { p[0] = sqrt(p[1]); \
-                      barrier(CLK_LOCAL_MEM_FENCE); }";
-        let Err(log) = build(source, "") else { panic!("a kernel calling sqrt builds") };
-        assert!(log.contains("`sqrt(float)` (_Z4sqrtf): this OpenCL C builtin"), "{log}");
+        let source = "__kernel void k(__global float *p) { p[0] = sqrt(p[1]) + \
+                      (float)popcount((int)p[2]); barrier(CLK_LOCAL_MEM_FENCE); }";
+        let Err(log) = build(source, "") else { panic!("a kernel calling popcount builds") };
+        assert!(log.contains("`popcount(int)` (_Z8popcounti): this OpenCL C builtin"), "{log}");
+        assert!(!log.contains("sqrt"), "sqrt is provided: {log}");
         assert!(log.contains("`barrier(unsigned int)`"), "{log}");
         assert!(log.contains("work-group barriers are not supported yet"), "{log}");
     }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #define CHECK(cond, ...)                                                   \
     do {                                                                   \
@@ -38,6 +39,12 @@ static const char *source =
     "  size_t l = get_local_id(0);\n"
     "  scratch[l] = in[get_global_id(0)] * SCALE;\n"
     "  if (l == 0) { int s = 0; for (size_t k = 0; k < get_local_size(0); k++) s += k == 0 ? scratch[0] : in[get_global_id(0) + k] * SCALE; out[get_group_id(0)] = s; }\n"
+    "}\n"
+    "__kernel void math(__global const float4 *in, __global float *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  float4 v = in[i];\n"
+    "  float d = dot(v, v);\n"
+    "  out[i] = sqrt(d) + clamp(v.x, -1.0f, 1.0f) + fmin(v.y, v.z) + exp(v.w * 0.01f) + (float)max((int)v.x, 3) + fabs(v.y);\n"
     "}\n";
 
 int main(int argc, char **argv) {
@@ -76,7 +83,7 @@ int main(int argc, char **argv) {
     }
     size_t num_kernels;
     OK(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof num_kernels, &num_kernels, NULL));
-    CHECK(num_kernels == 4, "%zu kernels", num_kernels);
+    CHECK(num_kernels == 5, "%zu kernels", num_kernels);
 
     /* saxpy at several sizes and local sizes. */
     cl_kernel saxpy = clCreateKernel(program, "saxpy", &err);
@@ -160,6 +167,34 @@ int main(int argc, char **argv) {
         for (int k = 0; k < 32; k++) want += in[g * 32 + k] * 3;
         CHECK(out[g] == want, "group %d: %d, not %d", g, out[g], want);
     }
+
+    /* Math, common, integer and geometric builtins on float4. */
+    cl_kernel math = clCreateKernel(program, "math", &err);
+    CHECK(math, "math %d", err);
+    enum { M = 203 };
+    cl_float4 vin[M];
+    float vout[M];
+    for (int i = 0; i < M; i++) {
+        vin[i].s[0] = (float)(i % 7) - 3.5f;
+        vin[i].s[1] = (float)i * 0.25f - 20.0f;
+        vin[i].s[2] = (float)(M - i) * 0.125f;
+        vin[i].s[3] = (float)i;
+    }
+    cl_mem vb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, sizeof vin, vin, &err);
+    cl_mem mb = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof vout, NULL, &err);
+    size_t globalM = M;
+    OK(clSetKernelArg(math, 0, sizeof vb, &vb));
+    OK(clSetKernelArg(math, 1, sizeof mb, &mb));
+    OK(clEnqueueNDRangeKernel(queue, math, 1, NULL, &globalM, NULL, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, mb, CL_TRUE, 0, sizeof vout, vout, 0, NULL, NULL));
+    for (int i = 0; i < M; i++) {
+        float x = vin[i].s[0], y = vin[i].s[1], z = vin[i].s[2], w = vin[i].s[3];
+        float d = x * x + y * y + z * z + w * w;
+        int mx = (int)x > 3 ? (int)x : 3;
+        float want = sqrtf(d) + fminf(fmaxf(x, -1.0f), 1.0f) + fminf(y, z) + expf(w * 0.01f) + (float)mx + fabsf(y);
+        CHECK(fabsf(vout[i] - want) <= 1e-5f * fabsf(want) + 1e-5f, "math %d: %.9g, not %.9g", i, vout[i], want);
+    }
+    clReleaseMemObject(vb); clReleaseMemObject(mb); clReleaseKernel(math);
 
     clReleaseMemObject(sb); clReleaseMemObject(gb); clReleaseMemObject(ib); clReleaseMemObject(ob);
     clReleaseKernel(saxpy); clReleaseKernel(collatz); clReleaseKernel(grid); clReleaseKernel(sum);

@@ -1,0 +1,263 @@
+// Lanewise's OpenCL C builtins, part 2: math (OpenCL 1.2 6.12.2), common
+// (6.12.4), integer (6.12.3, a subset), geometric (6.12.5) and relational
+// (6.12.6, a subset) functions, for float and double scalars and their
+// 2-, 3-, 4-, 8- and 16-element vectors.
+//
+// Scalar functions map to clang's builtins: LLVM intrinsics where LLVM has
+// one (sqrt, fabs, floor, fma, ...), which Lanewise widens to vector
+// instructions, and the C math library otherwise (exp, sin, ...: correctly
+// rounded or within 1 ulp, inside OpenCL's bounds), which Lanewise calls
+// per lane or through libmvec as its vector-math setting allows. Vector
+// forms apply the scalar form per element.
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+#define DEF __attribute__((overloadable, always_inline))
+
+// ----- Per-element vector forms of scalar functions -----
+
+#define VEC1(name, T)                                                                   \
+    DEF T##2 name(T##2 x) { return (T##2)(name(x.s0), name(x.s1)); }                    \
+    DEF T##3 name(T##3 x) { return (T##3)(name(x.s0), name(x.s1), name(x.s2)); }        \
+    DEF T##4 name(T##4 x) { return (T##4)(name(x.s01), name(x.s23)); }                  \
+    DEF T##8 name(T##8 x) { return (T##8)(name(x.lo), name(x.hi)); }                    \
+    DEF T##16 name(T##16 x) { return (T##16)(name(x.lo), name(x.hi)); }
+
+#define VEC2(name, T)                                                                   \
+    DEF T##2 name(T##2 x, T##2 y) { return (T##2)(name(x.s0, y.s0), name(x.s1, y.s1)); } \
+    DEF T##3 name(T##3 x, T##3 y) {                                                     \
+        return (T##3)(name(x.s0, y.s0), name(x.s1, y.s1), name(x.s2, y.s2));            \
+    }                                                                                   \
+    DEF T##4 name(T##4 x, T##4 y) { return (T##4)(name(x.s01, y.s01), name(x.s23, y.s23)); } \
+    DEF T##8 name(T##8 x, T##8 y) { return (T##8)(name(x.lo, y.lo), name(x.hi, y.hi)); } \
+    DEF T##16 name(T##16 x, T##16 y) { return (T##16)(name(x.lo, y.lo), name(x.hi, y.hi)); }
+
+#define VEC3(name, T)                                                                   \
+    DEF T##2 name(T##2 x, T##2 y, T##2 z) {                                             \
+        return (T##2)(name(x.s0, y.s0, z.s0), name(x.s1, y.s1, z.s1));                  \
+    }                                                                                   \
+    DEF T##3 name(T##3 x, T##3 y, T##3 z) {                                             \
+        return (T##3)(name(x.s0, y.s0, z.s0), name(x.s1, y.s1, z.s1), name(x.s2, y.s2, z.s2)); \
+    }                                                                                   \
+    DEF T##4 name(T##4 x, T##4 y, T##4 z) {                                             \
+        return (T##4)(name(x.s01, y.s01, z.s01), name(x.s23, y.s23, z.s23));            \
+    }                                                                                   \
+    DEF T##8 name(T##8 x, T##8 y, T##8 z) {                                             \
+        return (T##8)(name(x.lo, y.lo, z.lo), name(x.hi, y.hi, z.hi));                  \
+    }                                                                                   \
+    DEF T##16 name(T##16 x, T##16 y, T##16 z) {                                         \
+        return (T##16)(name(x.lo, y.lo, z.lo), name(x.hi, y.hi, z.hi));                 \
+    }
+
+// ----- Float and double: scalar forms through clang's builtins -----
+
+#define UNARY(name, builtin_f, builtin_d)                                               \
+    DEF float name(float x) { return builtin_f(x); }                                    \
+    DEF double name(double x) { return builtin_d(x); }                                  \
+    VEC1(name, float) VEC1(name, double)
+
+#define BINARY(name, builtin_f, builtin_d)                                              \
+    DEF float name(float x, float y) { return builtin_f(x, y); }                        \
+    DEF double name(double x, double y) { return builtin_d(x, y); }                     \
+    VEC2(name, float) VEC2(name, double)
+
+#define TERNARY(name, builtin_f, builtin_d)                                             \
+    DEF float name(float x, float y, float z) { return builtin_f(x, y, z); }            \
+    DEF double name(double x, double y, double z) { return builtin_d(x, y, z); }        \
+    VEC3(name, float) VEC3(name, double)
+
+UNARY(sqrt, __builtin_sqrtf, __builtin_sqrt)
+UNARY(fabs, __builtin_fabsf, __builtin_fabs)
+UNARY(floor, __builtin_floorf, __builtin_floor)
+UNARY(ceil, __builtin_ceilf, __builtin_ceil)
+UNARY(trunc, __builtin_truncf, __builtin_trunc)
+UNARY(round, __builtin_roundf, __builtin_round)
+UNARY(rint, __builtin_rintf, __builtin_rint)
+UNARY(exp, __builtin_expf, __builtin_exp)
+UNARY(exp2, __builtin_exp2f, __builtin_exp2)
+UNARY(exp10, __builtin_exp10f, __builtin_exp10)
+UNARY(expm1, __builtin_expm1f, __builtin_expm1)
+UNARY(log, __builtin_logf, __builtin_log)
+UNARY(log2, __builtin_log2f, __builtin_log2)
+UNARY(log10, __builtin_log10f, __builtin_log10)
+UNARY(log1p, __builtin_log1pf, __builtin_log1p)
+UNARY(sin, __builtin_sinf, __builtin_sin)
+UNARY(cos, __builtin_cosf, __builtin_cos)
+UNARY(tan, __builtin_tanf, __builtin_tan)
+UNARY(asin, __builtin_asinf, __builtin_asin)
+UNARY(acos, __builtin_acosf, __builtin_acos)
+UNARY(atan, __builtin_atanf, __builtin_atan)
+UNARY(sinh, __builtin_sinhf, __builtin_sinh)
+UNARY(cosh, __builtin_coshf, __builtin_cosh)
+UNARY(tanh, __builtin_tanhf, __builtin_tanh)
+UNARY(asinh, __builtin_asinhf, __builtin_asinh)
+UNARY(acosh, __builtin_acoshf, __builtin_acosh)
+UNARY(atanh, __builtin_atanhf, __builtin_atanh)
+UNARY(cbrt, __builtin_cbrtf, __builtin_cbrt)
+UNARY(erf, __builtin_erff, __builtin_erf)
+UNARY(erfc, __builtin_erfcf, __builtin_erfc)
+UNARY(tgamma, __builtin_tgammaf, __builtin_tgamma)
+UNARY(lgamma, __builtin_lgammaf, __builtin_lgamma)
+UNARY(logb, __builtin_logbf, __builtin_logb)
+
+BINARY(pow, __builtin_powf, __builtin_pow)
+BINARY(fmin, __builtin_fminf, __builtin_fmin)
+BINARY(fmax, __builtin_fmaxf, __builtin_fmax)
+BINARY(fmod, __builtin_fmodf, __builtin_fmod)
+BINARY(atan2, __builtin_atan2f, __builtin_atan2)
+BINARY(hypot, __builtin_hypotf, __builtin_hypot)
+BINARY(copysign, __builtin_copysignf, __builtin_copysign)
+BINARY(fdim, __builtin_fdimf, __builtin_fdim)
+BINARY(nextafter, __builtin_nextafterf, __builtin_nextafter)
+BINARY(remainder, __builtin_remainderf, __builtin_remainder)
+
+TERNARY(fma, __builtin_fmaf, __builtin_fma)
+
+// Functions defined from the ones above.
+#define DERIVED_FLOAT(T)                                                                \
+    DEF T rsqrt(T x) { return (T)1 / sqrt(x); }                                         \
+    DEF T mad(T a, T b, T c) { return a * b + c; }                                      \
+    DEF T powr(T x, T y) { return pow(x, y); }                                          \
+    DEF T pown(T x, int n) { return pow(x, (T)n); }                                     \
+    DEF T rootn(T x, int n) { return pow(x, (T)1 / (T)n); }                             \
+    DEF T sinpi(T x) { return sin(x * (T)M_PI); }                                       \
+    DEF T cospi(T x) { return cos(x * (T)M_PI); }                                       \
+    DEF T tanpi(T x) { return tan(x * (T)M_PI); }                                       \
+    DEF T asinpi(T x) { return asin(x) / (T)M_PI; }                                     \
+    DEF T acospi(T x) { return acos(x) / (T)M_PI; }                                     \
+    DEF T atanpi(T x) { return atan(x) / (T)M_PI; }                                     \
+    DEF T atan2pi(T y, T x) { return atan2(y, x) / (T)M_PI; }                           \
+    DEF T maxmag(T x, T y) { return fabs(x) > fabs(y) ? x : fabs(y) > fabs(x) ? y : fmax(x, y); } \
+    DEF T minmag(T x, T y) { return fabs(x) < fabs(y) ? x : fabs(y) < fabs(x) ? y : fmin(x, y); } \
+    DEF T clamp(T x, T lo, T hi) { return fmin(fmax(x, lo), hi); }                      \
+    DEF T min(T x, T y) { return y < x ? y : x; }                                       \
+    DEF T max(T x, T y) { return x < y ? y : x; }                                       \
+    DEF T mix(T x, T y, T a) { return x + (y - x) * a; }                                \
+    DEF T step(T edge, T x) { return x < edge ? (T)0 : (T)1; }                          \
+    DEF T smoothstep(T e0, T e1, T x) {                                                 \
+        T t = clamp((x - e0) / (e1 - e0), (T)0, (T)1);                                  \
+        return t * t * ((T)3 - (T)2 * t);                                               \
+    }                                                                                   \
+    DEF T sign(T x) { return x > (T)0 ? (T)1 : x < (T)0 ? (T)-1 : x != x ? (T)0 : x; }  \
+    DEF T radians(T x) { return x * (T)(M_PI / 180.0); }                                \
+    DEF T degrees(T x) { return x * (T)(180.0 / M_PI); }
+
+DERIVED_FLOAT(float)
+DERIVED_FLOAT(double)
+
+#define DERIVED_VEC(T)                                                                  \
+    VEC1(rsqrt, T) VEC3(mad, T) VEC2(powr, T) VEC2(maxmag, T) VEC2(minmag, T)            \
+    VEC3(clamp, T) VEC2(min, T) VEC2(max, T) VEC3(mix, T) VEC2(step, T)                 \
+    VEC3(smoothstep, T) VEC1(sign, T) VEC1(radians, T) VEC1(degrees, T)                 \
+    VEC1(sinpi, T) VEC1(cospi, T) VEC1(tanpi, T) VEC1(asinpi, T) VEC1(acospi, T)        \
+    VEC1(atanpi, T) VEC2(atan2pi, T)
+
+DERIVED_VEC(float)
+DERIVED_VEC(double)
+
+// Vector-scalar forms of the common functions.
+#define SCALAR_ARG_FORMS(T, n)                                                          \
+    DEF T##n min(T##n x, T y) { return min(x, (T##n)(y)); }                             \
+    DEF T##n max(T##n x, T y) { return max(x, (T##n)(y)); }                             \
+    DEF T##n fmin(T##n x, T y) { return fmin(x, (T##n)(y)); }                           \
+    DEF T##n fmax(T##n x, T y) { return fmax(x, (T##n)(y)); }                           \
+    DEF T##n clamp(T##n x, T lo, T hi) { return clamp(x, (T##n)(lo), (T##n)(hi)); }     \
+    DEF T##n mix(T##n x, T##n y, T a) { return mix(x, y, (T##n)(a)); }                  \
+    DEF T##n step(T edge, T##n x) { return step((T##n)(edge), x); }
+
+#define SCALAR_ARG_ALL(T)                                                               \
+    SCALAR_ARG_FORMS(T, 2) SCALAR_ARG_FORMS(T, 3) SCALAR_ARG_FORMS(T, 4)                \
+    SCALAR_ARG_FORMS(T, 8) SCALAR_ARG_FORMS(T, 16)
+
+SCALAR_ARG_ALL(float)
+SCALAR_ARG_ALL(double)
+
+// native_ and half_ forms: the full-precision functions (allowed: their
+// precision is implementation-defined).
+#define NATIVE(name)                                                                    \
+    DEF float native_##name(float x) { return name(x); }                                \
+    DEF float half_##name(float x) { return name(x); }                                  \
+    VEC1(native_##name, float) VEC1(half_##name, float)
+
+NATIVE(sqrt) NATIVE(rsqrt) NATIVE(exp) NATIVE(exp2) NATIVE(exp10) NATIVE(log) NATIVE(log2)
+NATIVE(log10) NATIVE(sin) NATIVE(cos) NATIVE(tan)
+
+DEF float native_recip(float x) { return 1.0f / x; }
+DEF float half_recip(float x) { return 1.0f / x; }
+DEF float native_divide(float x, float y) { return x / y; }
+DEF float half_divide(float x, float y) { return x / y; }
+DEF float native_powr(float x, float y) { return pow(x, y); }
+DEF float half_powr(float x, float y) { return pow(x, y); }
+VEC1(native_recip, float) VEC1(half_recip, float) VEC2(native_divide, float)
+VEC2(half_divide, float) VEC2(native_powr, float) VEC2(half_powr, float)
+
+// ----- Geometric functions (float and double, 1 to 4 elements) -----
+
+#define GEOMETRIC(T)                                                                    \
+    DEF T dot(T x, T y) { return x * y; }                                               \
+    DEF T dot(T##2 x, T##2 y) { return x.s0 * y.s0 + x.s1 * y.s1; }                     \
+    DEF T dot(T##3 x, T##3 y) { return x.s0 * y.s0 + x.s1 * y.s1 + x.s2 * y.s2; }       \
+    DEF T dot(T##4 x, T##4 y) {                                                         \
+        return x.s0 * y.s0 + x.s1 * y.s1 + x.s2 * y.s2 + x.s3 * y.s3;                   \
+    }                                                                                   \
+    DEF T length(T x) { return fabs(x); }                                               \
+    DEF T length(T##2 x) { return sqrt(dot(x, x)); }                                    \
+    DEF T length(T##3 x) { return sqrt(dot(x, x)); }                                    \
+    DEF T length(T##4 x) { return sqrt(dot(x, x)); }                                    \
+    DEF T distance(T x, T y) { return length(x - y); }                                  \
+    DEF T distance(T##2 x, T##2 y) { return length(x - y); }                            \
+    DEF T distance(T##3 x, T##3 y) { return length(x - y); }                            \
+    DEF T distance(T##4 x, T##4 y) { return length(x - y); }                            \
+    DEF T normalize(T x) { return sign(x); }                                            \
+    DEF T##2 normalize(T##2 x) { return x / length(x); }                                \
+    DEF T##3 normalize(T##3 x) { return x / length(x); }                                \
+    DEF T##4 normalize(T##4 x) { return x / length(x); }                                \
+    DEF T##3 cross(T##3 a, T##3 b) {                                                    \
+        return (T##3)(a.s1 * b.s2 - a.s2 * b.s1, a.s2 * b.s0 - a.s0 * b.s2,             \
+                      a.s0 * b.s1 - a.s1 * b.s0);                                       \
+    }                                                                                   \
+    DEF T##4 cross(T##4 a, T##4 b) {                                                    \
+        return (T##4)(cross(a.s012, b.s012), (T)0);                                     \
+    }
+
+GEOMETRIC(float)
+GEOMETRIC(double)
+
+DEF float fast_length(float x) { return length(x); }
+DEF float fast_length(float2 x) { return length(x); }
+DEF float fast_length(float3 x) { return length(x); }
+DEF float fast_length(float4 x) { return length(x); }
+DEF float4 fast_normalize(float4 x) { return normalize(x); }
+DEF float3 fast_normalize(float3 x) { return normalize(x); }
+DEF float2 fast_normalize(float2 x) { return normalize(x); }
+
+// ----- Integer functions (scalars and vectors of int, uint, long, ulong) -----
+
+#define INTEGER(T)                                                                      \
+    DEF T min(T x, T y) { return y < x ? y : x; }                                       \
+    DEF T max(T x, T y) { return x < y ? y : x; }                                       \
+    DEF T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }                        \
+    DEF T mad24(T a, T b, T c) { return a * b + c; }                                    \
+    DEF T mul24(T a, T b) { return a * b; }                                             \
+    VEC2(min, T) VEC2(max, T) VEC3(clamp, T)
+
+INTEGER(int)
+INTEGER(uint)
+INTEGER(long)
+INTEGER(ulong)
+
+DEF uint abs(int x) { return x < 0 ? -(uint)x : (uint)x; }
+DEF uint abs(uint x) { return x; }
+DEF ulong abs(long x) { return x < 0 ? -(ulong)x : (ulong)x; }
+DEF ulong abs(ulong x) { return x; }
+
+// ----- Relational functions (scalars) -----
+
+DEF int isnan(float x) { return x != x; }
+DEF int isinf(float x) { return fabs(x) == __builtin_inff(); }
+DEF int isfinite(float x) { return fabs(x) < __builtin_inff(); }
+DEF int signbit(float x) { return __builtin_signbit(x) != 0; }
+DEF int isnan(double x) { return x != x; }
+DEF int isinf(double x) { return fabs(x) == __builtin_inf(); }
+DEF int isfinite(double x) { return fabs(x) < __builtin_inf(); }
+DEF int signbit(double x) { return __builtin_signbit(x) != 0; }
