@@ -166,6 +166,10 @@ pub struct Options {
     pub cleanup: bool,
     /// Which declare-simd variants to produce (see [`VariantSelection`]).
     pub variants: VariantSelection,
+    /// Functions a vector variant calls once for all its lanes (with the
+    /// same arguments in every lane), not once per lane: the OpenCL
+    /// platform's work-group barrier (see `WidenConfig::group_functions`).
+    pub group_functions: Vec<String>,
 }
 
 /// Which of the variants that the `_ZGV` attributes ask for a run produces.
@@ -215,6 +219,7 @@ impl Default for Options {
             weak_variant_fallbacks: false,
             cleanup: true,
             variants: VariantSelection::All,
+            group_functions: Vec::new(),
         }
     }
 }
@@ -1256,6 +1261,7 @@ pub(crate) fn widen_variant(
     // calls the scalar function.
     config.callee_variants.remove(&scalar.name);
     config.native_scatter |= enables_avx512_scatters(target_features);
+    config.group_functions = options.group_functions.clone();
     let widened = pass_times::time("widen", || {
         widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
     })

@@ -340,6 +340,7 @@ fn run(cli: Cli) -> Result<(), String> {
             VariantsArg::All => VariantSelection::All,
             VariantsArg::Referenced => VariantSelection::Referenced,
         },
+        group_functions: Vec::new(),
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

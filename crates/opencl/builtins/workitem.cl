@@ -53,3 +53,20 @@ LW_DEF size_t get_global_id(uint d) {
     if (d >= 3) return 0;
     return group->global_offset[d] + group->group_id[d] * group->local_size[d] + get_local_id(d);
 }
+
+// Synchronization (6.12.8). A barrier suspends the SIMD group (a fiber of
+// runtime.c) until every SIMD group of the work-group reached it.
+// `__lw_barrier` is a group function of the build (compiler.rs): the
+// vector variant calls it once for its W work-items, not once per lane.
+void __lw_barrier(void);
+
+__attribute__((overloadable)) void barrier(cl_mem_fence_flags flags) {
+    (void)flags;
+    __lw_barrier();
+}
+
+// The work-items of a group share one thread, so a fence needs nothing
+// beyond the ordering the compiler keeps around these calls.
+__attribute__((overloadable)) void mem_fence(cl_mem_fence_flags flags) { (void)flags; }
+__attribute__((overloadable)) void read_mem_fence(cl_mem_fence_flags flags) { (void)flags; }
+__attribute__((overloadable)) void write_mem_fence(cl_mem_fence_flags flags) { (void)flags; }

@@ -18,6 +18,10 @@
 //! 4. clang-22 links everything with builtins/runtime.c into a shared
 //!    object, which is loaded with every symbol resolved (an undefined
 //!    builtin is a build error naming it).
+//!
+//! `barrier` calls the runtime's `__lw_barrier`, which Lanewise treats as
+//! a group function (`Options::group_functions`): the vector variant calls
+//! it once for its W work-items, and the runtime switches fibers there.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -34,6 +38,9 @@ const WORKITEM_BUILTINS: &str = include_str!("../builtins/workitem.cl");
 const MATH_BUILTINS: &str = include_str!("../builtins/math.cl");
 const RUNTIME: &str = include_str!("../builtins/runtime.c");
 const KERNEL_PREFIX: &str = "__clang_ocl_kern_imp_";
+/// The runtime's barrier (builtins/runtime.c), which `barrier` calls: a
+/// group function for Lanewise, called once per SIMD group.
+const BARRIER: &str = "__lw_barrier";
 
 /// A kernel parameter: its LLVM type and the bytes `clSetKernelArg` gives.
 #[derive(Clone, Debug)]
@@ -63,6 +70,9 @@ pub struct BuiltProgram {
     pub library: PathBuf,
     pub width: u32,
     pub kernels: Vec<KernelInfo>,
+    /// Whether a kernel calls `barrier` (its work-groups then run as
+    /// fibers, one per SIMD group; see builtins/runtime.c).
+    pub uses_barriers: bool,
     pub log: String,
 }
 
@@ -208,9 +218,10 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     {
         return failed(log);
     }
-    if let Err(missing) = check_builtins(&dir, &mut log) {
-        return failed(missing);
-    }
+    let uses_barriers = match check_builtins(&dir, &mut log) {
+        Ok(uses_barriers) => uses_barriers,
+        Err(missing) => return failed(missing),
+    };
     let (isa, width) = host_isa();
     let optimized = std::fs::read(dir.join("optimized.bc")).map_err(|error| error.to_string())?;
     let kernels = vectorize(&optimized, &dir.join("vectorized.bc"), isa, width, &mut log)?;
@@ -232,19 +243,20 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     if run("clang-22", &args, &dir, &mut log).is_err() {
         return failed(log);
     }
-    Ok(BuiltProgram { library: dir.join("program.so"), width, kernels, log })
+    Ok(BuiltProgram { library: dir.join("program.so"), width, kernels, uses_barriers, log })
 }
 
 /// The OpenCL C builtins the program calls and the platform does not
 /// define (clang's `opencl-c.h` declares them all; their mangled names
 /// stay undefined): a build error naming each one, in C++ syntax.
-fn check_builtins(dir: &Path, log: &mut String) -> Result<(), String> {
+fn check_builtins(dir: &Path, log: &mut String) -> Result<bool, String> {
     let output = Command::new("llvm-nm-22")
         .args(["--undefined-only", "--format=just-symbols", "optimized.bc"])
         .current_dir(dir)
         .output()
         .map_err(|error| format!("{log}lanewise: cannot run llvm-nm-22: {error}\n"))?;
     let undefined = String::from_utf8_lossy(&output.stdout);
+    let uses_barriers = undefined.lines().any(|symbol| symbol == BARRIER);
     let missing: Vec<&str> = undefined
         .lines()
         .filter(|symbol| {
@@ -254,7 +266,7 @@ fn check_builtins(dir: &Path, log: &mut String) -> Result<(), String> {
         })
         .collect();
     if missing.is_empty() {
-        return Ok(());
+        return Ok(uses_barriers);
     }
     let demangled = Command::new("llvm-cxxfilt-22")
         .args(&missing)
@@ -262,12 +274,11 @@ fn check_builtins(dir: &Path, log: &mut String) -> Result<(), String> {
         .map(|output| String::from_utf8_lossy(&output.stdout).lines().map(String::from).collect())
         .unwrap_or_else(|_| missing.iter().map(|symbol| symbol.to_string()).collect::<Vec<_>>());
     for (symbol, name) in missing.iter().zip(&demangled) {
-        let what = if name.starts_with("barrier(") || name.starts_with("work_group_barrier(") {
-            "work-group barriers are not supported yet"
-        } else {
-            "this OpenCL C builtin is not provided yet"
-        };
-        let _ = writeln!(log, "lanewise: the program calls `{name}` ({symbol}): {what}");
+        let _ = writeln!(
+            log,
+            "lanewise: the program calls `{name}` ({symbol}): this OpenCL C builtin is not \
+             provided yet"
+        );
     }
     Err(log.clone())
 }
@@ -310,6 +321,7 @@ fn vectorize(
             mode: Mode::DeclareSimd,
             keep_going: true,
             cleanup: true,
+            group_functions: vec![BARRIER.to_owned()],
             ..Options::default()
         };
         let report = lanewise::vectorize_module(module, &options);
@@ -386,14 +398,12 @@ mod tests {
     }
 
     #[test]
-    fn missing_builtins_and_barriers_are_named_in_the_log() {
+    fn missing_builtins_are_named_in_the_log() {
         let source = "__kernel void k(__global float *p) { p[0] = sqrt(p[1]) + \
                       (float)popcount((int)p[2]); barrier(CLK_LOCAL_MEM_FENCE); }";
         let Err(log) = build(source, "") else { panic!("a kernel calling popcount builds") };
         assert!(log.contains("`popcount(int)` (_Z8popcounti): this OpenCL C builtin"), "{log}");
-        assert!(!log.contains("sqrt"), "sqrt is provided: {log}");
-        assert!(log.contains("`barrier(unsigned int)`"), "{log}");
-        assert!(log.contains("work-group barriers are not supported yet"), "{log}");
+        assert!(!log.contains("sqrt") && !log.contains("barrier"), "both are provided: {log}");
     }
 
     #[test]

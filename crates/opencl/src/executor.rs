@@ -4,9 +4,11 @@
 //! (never more threads than groups). Within a work-group, one thread runs
 //! the work-items row by row in dimension 0, W at a time through the
 //! kernel's vector variant, and the last `local_size[0] % W` one at a time
-//! through the scalar kernel (a masked variant for them is future work).
-//! Before each call the thread sets its `lw_work_group` (builtins/
-//! runtime.c) to the group and the first work-item's local id.
+//! through the scalar kernel (a masked variant for them is future work):
+//! the runtime's `__lw_run_work_group` (builtins/runtime.c), which sets the
+//! thread's `lw_work_group` before each call and, for a program with
+//! barriers, runs each call as a fiber that a barrier suspends until all
+//! have reached it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -50,39 +52,40 @@ pub fn choose_local_size(global: usize, width: usize) -> usize {
 pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
     let library = &kernel.executable.library;
     let name = &kernel.info_of().name;
-    let (Some(setter), Some(scalar)) =
-        (library.function("__lw_set_work_group"), library.function(&format!("__lw_scalar_{name}")))
+    let (Some(runner), Some(scalar)) =
+        (library.function("__lw_run_work_group"), library.function(&format!("__lw_scalar_{name}")))
     else {
         return CL_INVALID_PROGRAM_EXECUTABLE;
     };
     let vector = if kernel.info_of().vectorized {
-        library.function(&format!("__lw_vector_{name}"))
+        library.function(&format!("__lw_vector_{name}")).unwrap_or(0)
     } else {
-        None
+        0
     };
-    let width = kernel.executable.width as usize;
+    let use_fibers = kernel.executable.uses_barriers;
+    let width = kernel.executable.width;
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);
     let total = groups.iter().product::<usize>();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total).max(1);
     let next = AtomicUsize::new(0);
-    let mut failed = false;
+    let mut status = CL_COMPLETE;
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
             .map(|_| {
                 scope.spawn(|| {
-                    let Some(storage) = ArgStorage::new(args) else { return false };
+                    let Some(storage) = ArgStorage::new(args) else { return Err(-1) };
                     let pointers = storage.pointers();
                     loop {
                         let index = next.fetch_add(1, Ordering::Relaxed);
                         if index >= total {
-                            return true;
+                            return Ok(());
                         }
                         let group_id = [
                             index % groups[0],
                             index / groups[0] % groups[1],
                             index / (groups[0] * groups[1]),
                         ];
-                        let mut group = WorkGroup {
+                        let group = WorkGroup {
                             dims: range.dims,
                             global_offset: range.offset,
                             global_size: range.global,
@@ -91,38 +94,27 @@ pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
                             num_groups: groups,
                             local_id: [0; 3],
                         };
-                        for z in 0..range.local[2] {
-                            for y in 0..range.local[1] {
-                                let mut x = 0;
-                                if let Some(vector) = vector {
-                                    while x + width <= range.local[0] {
-                                        group.local_id = [x, y, z];
-                                        raw::set_work_group(setter, &group);
-                                        raw::call_kernel(vector, &pointers);
-                                        x += width;
-                                    }
-                                }
-                                while x < range.local[0] {
-                                    group.local_id = [x, y, z];
-                                    raw::set_work_group(setter, &group);
-                                    raw::call_kernel(scalar, &pointers);
-                                    x += 1;
-                                }
-                            }
+                        let status = raw::run_work_group(
+                            runner, &group, vector, scalar, width, &pointers, use_fibers,
+                        );
+                        if status != 0 {
+                            return Err(status);
                         }
                     }
                 })
             })
             .collect();
         for worker in workers {
-            failed |= !worker.join().unwrap_or(false);
+            match worker.join().unwrap_or(Err(-1)) {
+                Ok(()) => {}
+                Err(-2) => status = CL_INVALID_OPERATION.min(status),
+                Err(_) => status = CL_OUT_OF_RESOURCES.min(status),
+            }
         }
     });
-    if failed {
-        CL_OUT_OF_RESOURCES
-    } else {
-        CL_COMPLETE
-    }
+    // A barrier that some work-items of a group never reached (undefined
+    // in OpenCL) fails the command with CL_INVALID_OPERATION.
+    status
 }
 
 /// One thread's argument values: by-value bytes, buffer addresses, and

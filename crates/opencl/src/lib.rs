@@ -9,10 +9,10 @@
 //! profiling) functions are implemented, and so are programs from source
 //! and kernels ([`compiler`]: clang-22 for OpenCL C, Lanewise across the
 //! work-items of dimension 0; [`executor`]: work-groups in parallel on all
-//! cores, W work-items per call), with the work-item, math, common,
-//! geometric and part of the integer and relational builtins
-//! (builtins/). Not yet: work-group barriers, the other builtins (vector
-//! load/store, conversions, atomics, ...), a masked variant for a partial
+//! cores, W work-items per call, fibers for barriers), with the
+//! work-item, synchronization, math, common, geometric and part of the
+//! integer and relational builtins (builtins/). Not yet: the other
+//! builtins (vector load/store, conversions, atomics, ...), a masked variant for a partial
 //! last SIMD group (it runs work-item by work-item), binaries, separate
 //! compilation. A program that calls a missing builtin fails to build and
 //! the log names it.

@@ -121,28 +121,36 @@ impl LoadedLibrary {
     }
 }
 
-/// Calls a kernel trampoline (`void __lw_*_k(void **args)`, see
-/// `compiler::trampolines`). `args` points to one pointer per kernel
-/// parameter, each to a value of the parameter's type.
-pub fn call_kernel(trampoline: usize, args: &[usize]) {
-    type Trampoline = unsafe extern "C" fn(*const usize);
-    // SAFETY: `trampoline` is the address of a trampoline of the loaded
-    // library, whose C type is `Trampoline`; the executor built `args` with
-    // one valid pointer per parameter, and the values (buffer addresses,
-    // local memory, by-value bytes) live until the call returns.
+/// Calls the runtime's `__lw_run_work_group` (builtins/runtime.c): runs
+/// one work-group through the kernel's trampolines (`void __lw_*_k(void
+/// **args)`, see `compiler::trampolines`; `vector` 0 when there is none).
+/// `args` holds one pointer per kernel parameter, each to a value of the
+/// parameter's type. Returns the runtime's status (0: done).
+pub fn run_work_group(
+    runner: usize,
+    group: &crate::executor::WorkGroup,
+    vector: usize,
+    scalar: usize,
+    width: u32,
+    args: &[usize],
+    use_fibers: bool,
+) -> i32 {
+    type Runner = unsafe extern "C" fn(
+        *const crate::executor::WorkGroup,
+        usize,
+        usize,
+        u32,
+        *const usize,
+        i32,
+    ) -> i32;
+    // SAFETY: `runner` is `__lw_run_work_group` of the loaded library, of
+    // C type `int (const lw_work_group *, lw_trampoline, lw_trampoline,
+    // unsigned, void **, int)` (a null `vector` trampoline is allowed);
+    // `WorkGroup` has `lw_work_group`'s layout; the trampolines are the
+    // library's; the executor keeps every argument value alive until the
+    // call returns.
     unsafe {
-        let function = std::mem::transmute::<usize, Trampoline>(trampoline);
-        function(args.as_ptr());
-    }
-}
-
-/// Calls the runtime's `__lw_set_work_group(const lw_work_group *)`.
-pub fn set_work_group(setter: usize, group: &crate::executor::WorkGroup) {
-    type Setter = unsafe extern "C" fn(*const crate::executor::WorkGroup);
-    // SAFETY: `setter` is `__lw_set_work_group` of the loaded library, and
-    // `WorkGroup` has the C layout of its `lw_work_group`.
-    unsafe {
-        let function = std::mem::transmute::<usize, Setter>(setter);
-        function(group);
+        let function = std::mem::transmute::<usize, Runner>(runner);
+        function(group, vector, scalar, width, args.as_ptr(), i32::from(use_fibers))
     }
 }

@@ -2,7 +2,8 @@
  * against the host's own computation: a 1-D kernel over sizes that are and
  * are not multiples of the SIMD width (given, chosen and odd local sizes,
  * a global offset), divergent control flow, a 2-D kernel, a __local
- * argument, build options, and the build log of a program with an error. */
+ * argument, barriers (also in a loop), math builtins, build options, and
+ * the build log of a program with an error. */
 #define CL_TARGET_OPENCL_VERSION 120
 #include <CL/cl.h>
 #include <stdio.h>
@@ -39,6 +40,22 @@ static const char *source =
     "  size_t l = get_local_id(0);\n"
     "  scratch[l] = in[get_global_id(0)] * SCALE;\n"
     "  if (l == 0) { int s = 0; for (size_t k = 0; k < get_local_size(0); k++) s += k == 0 ? scratch[0] : in[get_global_id(0) + k] * SCALE; out[get_group_id(0)] = s; }\n"
+    "}\n"
+    "__kernel void reverse(__global int *data, __local int *tile) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  tile[l] = data[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  data[get_global_id(0)] = tile[n - 1 - l];\n"
+    "}\n"
+    "__kernel void tree_sum(__global const int *in, __global int *out, __local int *partial) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  partial[l] = in[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t stride = get_local_size(0) / 2; stride > 0; stride /= 2) {\n"
+    "    if (l < stride) partial[l] += partial[l + stride];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  if (l == 0) out[get_group_id(0)] = partial[0];\n"
     "}\n"
     "__kernel void math(__global const float4 *in, __global float *out) {\n"
     "  size_t i = get_global_id(0);\n"
@@ -83,7 +100,7 @@ int main(int argc, char **argv) {
     }
     size_t num_kernels;
     OK(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof num_kernels, &num_kernels, NULL));
-    CHECK(num_kernels == 5, "%zu kernels", num_kernels);
+    CHECK(num_kernels == 7, "%zu kernels", num_kernels);
 
     /* saxpy at several sizes and local sizes. */
     cl_kernel saxpy = clCreateKernel(program, "saxpy", &err);
@@ -167,6 +184,45 @@ int main(int argc, char **argv) {
         for (int k = 0; k < 32; k++) want += in[g * 32 + k] * 3;
         CHECK(out[g] == want, "group %d: %d, not %d", g, out[g], want);
     }
+
+    /* Barriers: a reversal through local memory (local sizes with and
+     * without a partial SIMD group) and a tree reduction, barriers in a loop. */
+    cl_kernel reverse = clCreateKernel(program, "reverse", &err);
+    CHECK(reverse, "reverse %d", err);
+    size_t reverse_locals[] = {64, 24, 37};
+    for (int c = 0; c < 3; c++) {
+        size_t local_r = reverse_locals[c], global_r = local_r * 5;
+        int data[5 * 64];
+        for (size_t i = 0; i < global_r; i++) data[i] = (int)(i * 3 + 1);
+        cl_mem db = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, global_r * sizeof(int), data, &err);
+        OK(clSetKernelArg(reverse, 0, sizeof db, &db));
+        OK(clSetKernelArg(reverse, 1, local_r * sizeof(int), NULL));
+        OK(clEnqueueNDRangeKernel(queue, reverse, 1, NULL, &global_r, &local_r, 0, NULL, NULL));
+        int back[5 * 64];
+        OK(clEnqueueReadBuffer(queue, db, CL_TRUE, 0, global_r * sizeof(int), back, 0, NULL, NULL));
+        for (size_t i = 0; i < global_r; i++) {
+            size_t group = i / local_r, l = i % local_r;
+            CHECK(back[i] == data[group * local_r + local_r - 1 - l], "reverse %zu/%zu: %d", local_r, i, back[i]);
+        }
+        clReleaseMemObject(db);
+    }
+    cl_kernel tree = clCreateKernel(program, "tree_sum", &err);
+    int values[512], sums[4];
+    for (int i = 0; i < 512; i++) values[i] = i * 7 % 101 - 50;
+    cl_mem tb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, sizeof values, values, &err);
+    cl_mem rb = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof sums, NULL, &err);
+    size_t global_t = 512, local_t = 128;
+    OK(clSetKernelArg(tree, 0, sizeof tb, &tb));
+    OK(clSetKernelArg(tree, 1, sizeof rb, &rb));
+    OK(clSetKernelArg(tree, 2, local_t * sizeof(int), NULL));
+    OK(clEnqueueNDRangeKernel(queue, tree, 1, NULL, &global_t, &local_t, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, rb, CL_TRUE, 0, sizeof sums, sums, 0, NULL, NULL));
+    for (int g = 0; g < 4; g++) {
+        int want = 0;
+        for (int k = 0; k < 128; k++) want += values[g * 128 + k];
+        CHECK(sums[g] == want, "tree sum %d: %d, not %d", g, sums[g], want);
+    }
+    clReleaseMemObject(tb); clReleaseMemObject(rb); clReleaseKernel(tree); clReleaseKernel(reverse);
 
     /* Math, common, integer and geometric builtins on float4. */
     cl_kernel math = clCreateKernel(program, "math", &err);

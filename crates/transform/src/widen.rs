@@ -132,6 +132,11 @@ pub struct WidenConfig {
     /// built with `-march=native` on an AVX-512 host): the vector ABI fixes
     /// the registers, the target features what instructions may be used.
     pub native_scatter: bool,
+    /// Functions that run once per SIMD group rather than once per lane:
+    /// a call of one, with the same arguments in every lane, becomes one
+    /// call, made when a lane is active (an OpenCL work-group barrier,
+    /// which the W work-items in the lanes reach together). Default empty.
+    pub group_functions: Vec<String>,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -154,6 +159,7 @@ impl WidenConfig {
             instrument_utilization: false,
             callee_variants: CalleeVariants::new(),
             native_scatter: isa == Isa::Avx512,
+            group_functions: Vec::new(),
         }
     }
 }
@@ -1072,6 +1078,11 @@ impl<'a> Widener<'a> {
                 return Ok(());
             }
         }
+        if let Callee::Direct(name) = &callee {
+            if self.config.group_functions.contains(name) {
+                return self.widen_group_call(inst, name, all_uniform);
+            }
+        }
         if all_uniform && effects != CallEffects::SideEffects {
             let data = self.lane0_copy(inst)?;
             // A read-only call reads memory like a load, a pure one may trap
@@ -1100,6 +1111,36 @@ impl<'a> Widener<'a> {
         }
         self.call_stats.per_lane += 1;
         self.duplicate_call(inst, has_result)
+    }
+
+    /// A call of a group function ([`WidenConfig::group_functions`]): one
+    /// call on the lane-0 arguments, when a lane is active.
+    fn widen_group_call(
+        &mut self,
+        inst: Inst,
+        name: &str,
+        all_uniform: bool,
+    ) -> Result<(), WidenError> {
+        if !all_uniform {
+            return Err(self.unsupported(format!(
+                "`{name}` runs once for all lanes, so its arguments must be the same in every lane"
+            )));
+        }
+        let data = self.lane0_copy(inst)?;
+        let ret_ty = match &data {
+            InstData::Call { ret_ty, .. } => ret_ty.clone(),
+            _ => unreachable!("a call"),
+        };
+        let result = match self.block_mask()? {
+            None => self.append(data, ret_ty),
+            Some(mask) => self.emit_if_any_lane_active(mask, "group_call", |this| {
+                Ok(this.append(data, ret_ty))
+            })?,
+        };
+        if let Some(result) = result {
+            self.define_result(inst, Widened::Uniform(result));
+        }
+        Ok(())
     }
 
     /// A vector intrinsic or libmvec call for an elementwise intrinsic or a

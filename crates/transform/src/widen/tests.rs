@@ -1003,6 +1003,32 @@ fn strided_lane0_copies_drop_flags_an_inactive_lane_0_would_break() {
     }
 }
 
+/// A group function (an OpenCL work-group barrier) runs once for all lanes;
+/// any other function with side effects runs once per lane.
+#[test]
+fn group_functions_run_once_for_all_lanes() {
+    let mut func = Function::new("sync", vec![Type::I32], Type::Void);
+    let flags = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    b.call(Callee::Direct("barrier".into()), vec![flags], Type::Void, CallEffects::SideEffects);
+    b.ret(None);
+    let mut config = config(8, Isa::Avx2, &[UNIFORM]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let per_lane = widen(&func, &info, &config);
+    assert_eq!(callees(&per_lane), vec!["barrier"; 8]);
+    config.group_functions = vec!["barrier".into()];
+    let once = widen(&func, &info, &config);
+    assert_eq!(callees(&once), vec!["barrier"]);
+
+    let mut varying = config.clone();
+    varying.params = vec![spec(VECTOR)];
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &varying.params).unwrap();
+    let error = error_of(&func, &info, &varying);
+    assert!(error.to_string().contains("must be the same in every lane"), "{error}");
+}
+
 #[test]
 fn spmd_builtins_combine_lanes() {
     let mut func = Function::new("spmd", vec![Type::I32], Type::I32);
