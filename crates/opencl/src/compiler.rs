@@ -29,7 +29,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-use lanewise::{Mode, Options};
+use lanewise::{Mode, Options, VectorMath};
 use lanewise_ir::vfabi::Isa;
 use lanewise_ir::{DataLayout, Type};
 use lanewise_llvm::{with_module_from_bytes, OutputFormat};
@@ -62,6 +62,9 @@ pub struct KernelInfo {
     pub params: Vec<ParamInfo>,
     /// Whether a vector variant (`__lw_vector_<name>`) exists.
     pub vectorized: bool,
+    /// Whether the kernel calls `barrier` (its work-groups then run as
+    /// fibers, one per SIMD group; see builtins/runtime.c).
+    pub uses_barriers: bool,
 }
 
 /// The result of a successful build: the shared object's path, the SIMD
@@ -70,9 +73,6 @@ pub struct BuiltProgram {
     pub library: PathBuf,
     pub width: u32,
     pub kernels: Vec<KernelInfo>,
-    /// Whether a kernel calls `barrier` (its work-groups then run as
-    /// fibers, one per SIMD group; see builtins/runtime.c).
-    pub uses_barriers: bool,
     pub log: String,
 }
 
@@ -218,10 +218,9 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     {
         return failed(log);
     }
-    let uses_barriers = match check_builtins(&dir, &mut log) {
-        Ok(uses_barriers) => uses_barriers,
-        Err(missing) => return failed(missing),
-    };
+    if let Err(missing) = check_builtins(&dir, &mut log) {
+        return failed(missing);
+    }
     let (isa, width) = host_isa();
     let optimized = std::fs::read(dir.join("optimized.bc")).map_err(|error| error.to_string())?;
     let kernels = vectorize(&optimized, &dir.join("vectorized.bc"), isa, width, &mut log)?;
@@ -236,6 +235,7 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
         "vectorized.bc",
         "trampolines.ll",
         "runtime.c",
+        "-lmvec",
         "-lm",
         "-o",
         "program.so",
@@ -243,20 +243,19 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     if run("clang-22", &args, &dir, &mut log).is_err() {
         return failed(log);
     }
-    Ok(BuiltProgram { library: dir.join("program.so"), width, kernels, uses_barriers, log })
+    Ok(BuiltProgram { library: dir.join("program.so"), width, kernels, log })
 }
 
 /// The OpenCL C builtins the program calls and the platform does not
 /// define (clang's `opencl-c.h` declares them all; their mangled names
 /// stay undefined): a build error naming each one, in C++ syntax.
-fn check_builtins(dir: &Path, log: &mut String) -> Result<bool, String> {
+fn check_builtins(dir: &Path, log: &mut String) -> Result<(), String> {
     let output = Command::new("llvm-nm-22")
         .args(["--undefined-only", "--format=just-symbols", "optimized.bc"])
         .current_dir(dir)
         .output()
         .map_err(|error| format!("{log}lanewise: cannot run llvm-nm-22: {error}\n"))?;
     let undefined = String::from_utf8_lossy(&output.stdout);
-    let uses_barriers = undefined.lines().any(|symbol| symbol == BARRIER);
     let missing: Vec<&str> = undefined
         .lines()
         .filter(|symbol| {
@@ -266,7 +265,7 @@ fn check_builtins(dir: &Path, log: &mut String) -> Result<bool, String> {
         })
         .collect();
     if missing.is_empty() {
-        return Ok(uses_barriers);
+        return Ok(());
     }
     let demangled = Command::new("llvm-cxxfilt-22")
         .args(&missing)
@@ -315,10 +314,22 @@ fn vectorize(
             }
             let variant = variant_name(&name, infos.len(), isa, width);
             module.add_variant_attributes(&name, std::slice::from_ref(&variant));
-            kernels.push(KernelInfo { name: kernel.to_owned(), params: infos, vectorized: false });
+            kernels.push(KernelInfo {
+                name: kernel.to_owned(),
+                params: infos,
+                vectorized: false,
+                uses_barriers: false,
+            });
+        }
+        for kernel in &mut kernels {
+            kernel.uses_barriers =
+                calls_transitively(module, &format!("{KERNEL_PREFIX}{}", kernel.name), BARRIER);
         }
         let options = Options {
             mode: Mode::DeclareSimd,
+            // OpenCL allows 3 ulp and more for exp, log, sin, ... (OpenCL
+            // 1.2, 7.4); glibc's libmvec stays within 4 ulp and mostly 1.
+            vector_math: VectorMath::Libmvec,
             keep_going: true,
             cleanup: true,
             group_functions: vec![BARRIER.to_owned()],
@@ -348,6 +359,34 @@ fn vectorize(
         Ok(None) => Err(log.clone()),
         Err(error) => Err(format!("{log}lanewise: {error}\n")),
     }
+}
+
+/// Whether `function` calls `target`, directly or through functions the
+/// module defines. A function that cannot be lifted counts as calling it
+/// (the answer only chooses the slower, always correct fiber execution).
+fn calls_transitively(
+    module: &lanewise_llvm::LlvmModule<'_>,
+    function: &str,
+    target: &str,
+) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut pending = vec![function.to_owned()];
+    while let Some(name) = pending.pop() {
+        if !seen.insert(name.clone()) {
+            continue;
+        }
+        let Ok(lifted) = module.lift(&name) else { return true };
+        for inst in lifted.layout.insts() {
+            let Some(callee) = lifted.dfg.callee_name(inst) else { continue };
+            if callee == target {
+                return true;
+            }
+            if module.defines_function(callee) {
+                pending.push(callee.to_owned());
+            }
+        }
+    }
+    false
 }
 
 fn variant_name(function: &str, params: usize, isa: Isa, width: u32) -> String {
@@ -425,6 +464,22 @@ mod tests {
         let built = build(source, "").unwrap_or_else(|log| panic!("{log}"));
         assert_eq!(built.kernels.len(), 2);
         assert!(built.kernels.iter().all(|kernel| kernel.vectorized), "{}", built.log);
+        assert!(built.kernels.iter().all(|kernel| !kernel.uses_barriers));
+        remove_work_directory(&built.library);
+    }
+
+    #[test]
+    fn kernels_that_reach_a_barrier_through_a_helper_are_known() {
+        let source = "void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); } \
+                      __attribute__((noinline)) void helper(__local int *t) { t[0] = 1; sync(); } \
+                      __kernel void direct(__global int *p, __local int *t) { \
+                      t[get_local_id(0)] = p[0]; barrier(CLK_LOCAL_MEM_FENCE); p[1] = t[0]; } \
+                      __kernel void indirect(__local int *t) { helper(t); } \
+                      __kernel void none(__global int *p) { p[get_global_id(0)] = 1; }";
+        let built = build(source, "").unwrap_or_else(|log| panic!("{log}"));
+        let uses =
+            |name: &str| built.kernels.iter().find(|k| k.name == name).unwrap().uses_barriers;
+        assert!(uses("direct") && uses("indirect") && !uses("none"));
         remove_work_directory(&built.library);
     }
 

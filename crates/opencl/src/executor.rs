@@ -6,7 +6,7 @@
 //! kernel's vector variant, and the last `local_size[0] % W` one at a time
 //! through the scalar kernel (a masked variant for them is future work):
 //! the runtime's `__lw_run_work_group` (builtins/runtime.c), which sets the
-//! thread's `lw_work_group` before each call and, for a program with
+//! thread's `lw_work_group` before each call and, for a kernel with
 //! barriers, runs each call as a fiber that a barrier suspends until all
 //! have reached it.
 
@@ -62,7 +62,7 @@ pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
     } else {
         0
     };
-    let use_fibers = kernel.executable.uses_barriers;
+    let use_fibers = kernel.info_of().uses_barriers;
     let width = kernel.executable.width;
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);
     let total = groups.iter().product::<usize>();

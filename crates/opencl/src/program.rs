@@ -15,8 +15,6 @@ pub struct Executable {
     pub library: LoadedLibrary,
     pub width: u32,
     pub kernels: Vec<KernelInfo>,
-    /// Work-groups run as fibers (a kernel of the program has barriers).
-    pub uses_barriers: bool,
 }
 
 struct BuildState {
@@ -75,12 +73,7 @@ impl Program {
             let library = library.map_err(|error| {
                 format!("{}lanewise: loading the program: {error}\n", built.log)
             })?;
-            let executable = Executable {
-                library,
-                width: built.width,
-                kernels: built.kernels,
-                uses_barriers: built.uses_barriers,
-            };
+            let executable = Executable { library, width: built.width, kernels: built.kernels };
             Ok((executable, built.log))
         });
         let mut state = self.lock();
