@@ -87,14 +87,19 @@ enum Run {
 }
 
 /// Runs `command` with stdout and stderr into files, killing it after
-/// `limit`.
+/// `limit`, and with it every process it started: it runs in a process
+/// group of its own, and the whole group is killed (`lanewise cc` waits
+/// for its clang steps; killing only `lanewise cc` left a hung clang
+/// running for hours).
 fn run_with_timeout(
     mut command: Command,
     stdout: &Path,
     stderr: &Path,
     limit: Duration,
 ) -> std::io::Result<Run> {
+    use std::os::unix::process::CommandExt;
     command.stdin(Stdio::null()).stdout(File::create(stdout)?).stderr(File::create(stderr)?);
+    command.process_group(0);
     let mut child = command.spawn()?;
     let start = Instant::now();
     loop {
@@ -102,6 +107,8 @@ fn run_with_timeout(
             return Ok(Run::Exited(status));
         }
         if start.elapsed() > limit {
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-KILL", "--", &group]).status();
             let _ = child.kill();
             let _ = child.wait();
             return Ok(Run::TimedOut);
@@ -340,4 +347,39 @@ pub fn fails_as(
     };
     let result = binary.and_then(|binary| run_lanewise(dir, march, &binary, &expected, config));
     matches!(result, Err(failure) if failure.kind == kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A timed-out build takes the processes it started with it.
+    #[test]
+    fn a_timeout_kills_the_whole_process_group() {
+        let dir =
+            std::env::temp_dir().join(format!("lanewise-fuzz-timeout-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let pid_file = dir.join("grandchild");
+        let mut command = Command::new("sh");
+        command.arg("-c").arg(format!("sleep 60 & echo $! > {}; wait", pid_file.display()));
+        let run = run_with_timeout(
+            command,
+            &dir.join("out"),
+            &dir.join("err"),
+            Duration::from_millis(300),
+        )
+        .unwrap();
+        assert!(matches!(run, Run::TimedOut));
+        let pid = fs::read_to_string(&pid_file).unwrap().trim().to_owned();
+        let alive = || {
+            fs::read_to_string(format!("/proc/{pid}/stat"))
+                .is_ok_and(|stat| !stat.split_whitespace().nth(2).is_some_and(|state| state == "Z"))
+        };
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while alive() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        assert!(!alive(), "the grandchild {pid} survived the timeout");
+        let _ = fs::remove_dir_all(&dir);
+    }
 }
