@@ -373,7 +373,7 @@ mod tests {
         let pid = fs::read_to_string(&pid_file).unwrap().trim().to_owned();
         let alive = || {
             fs::read_to_string(format!("/proc/{pid}/stat"))
-                .is_ok_and(|stat| !stat.split_whitespace().nth(2).is_some_and(|state| state == "Z"))
+                .is_ok_and(|stat| stat.split_whitespace().nth(2).is_none_or(|state| state != "Z"))
         };
         let deadline = Instant::now() + Duration::from_secs(5);
         while alive() && Instant::now() < deadline {
