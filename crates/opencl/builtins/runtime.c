@@ -18,11 +18,17 @@ typedef struct {
     size_t local_id[3];
 } lw_work_group;
 
-typedef void (*lw_trampoline)(void **args);
+/* `__lw_vector_K(args, count)` runs `count` SIMD groups of a row;
+ * `__lw_scalar_K(args)` one work-item (compiler.rs writes both). */
+typedef void (*lw_vector_trampoline)(void **args, size_t count);
+typedef void (*lw_scalar_trampoline)(void **args);
 
 static __thread lw_work_group current;
 
 const lw_work_group *__lw_work_group(void) { return &current; }
+
+/* Moves the record to the next SIMD group of the row. */
+void __lw_next_simd_group(size_t width) { current.local_id[0] += width; }
 
 /* ----- Fibers ----- */
 
@@ -33,7 +39,8 @@ enum { LW_STACK_BYTES = 256 * 1024 };
 typedef struct {
     ucontext_t context;
     lw_work_group group;
-    lw_trampoline function;
+    lw_vector_trampoline vector; /* one SIMD group, or */
+    lw_scalar_trampoline scalar; /* one work-item */
     void **args;
     int state;
     char *stack;
@@ -51,7 +58,10 @@ void __lw_barrier(void) {
 }
 
 static void fiber_main(void) {
-    running->function(running->args);
+    if (running->vector)
+        running->vector(running->args, 1);
+    else
+        running->scalar(running->args);
     running->state = LW_DONE; /* uc_link returns to the scheduler */
 }
 
@@ -77,34 +87,30 @@ static int reserve_fibers(size_t count) {
  * between them. Returns 0, -1 when memory for fibers ran out, -2 when some
  * work-items finished while others waited at a barrier (a barrier not
  * reached by every work-item: undefined in OpenCL, reported). */
-int __lw_run_work_group(const lw_work_group *group, lw_trampoline vector, lw_trampoline scalar,
-                        unsigned width, void **args, int use_fibers) {
+int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
+                        lw_scalar_trampoline scalar, unsigned width, void **args, int use_fibers) {
     lw_work_group item = *group;
     size_t count = 0;
+    size_t simd_groups = vector ? group->local_size[0] / width : 0;
     for (size_t z = 0; z < group->local_size[2]; z++) {
         for (size_t y = 0; y < group->local_size[1]; y++) {
-            size_t x = 0;
-            for (; vector && x + width <= group->local_size[0]; x += width) {
-                item.local_id[0] = x, item.local_id[1] = y, item.local_id[2] = z;
-                if (!use_fibers) {
-                    current = item;
-                    vector(args);
-                    continue;
-                }
-                if (reserve_fibers(count + 1)) return -1;
-                fibers[count].group = item;
-                fibers[count++].function = vector;
-            }
-            for (; x < group->local_size[0]; x++) {
-                item.local_id[0] = x, item.local_id[1] = y, item.local_id[2] = z;
-                if (!use_fibers) {
-                    current = item;
+            item.local_id[1] = y, item.local_id[2] = z;
+            if (!use_fibers) {
+                item.local_id[0] = 0;
+                current = item;
+                if (simd_groups) vector(args, simd_groups);
+                for (size_t x = simd_groups * width; x < group->local_size[0]; x++) {
+                    current.local_id[0] = x;
                     scalar(args);
-                    continue;
                 }
+                continue;
+            }
+            for (size_t x = 0; x < group->local_size[0]; x += x < simd_groups * width ? width : 1) {
                 if (reserve_fibers(count + 1)) return -1;
+                item.local_id[0] = x;
                 fibers[count].group = item;
-                fibers[count++].function = scalar;
+                fibers[count].vector = x < simd_groups * width ? vector : NULL;
+                fibers[count++].scalar = scalar;
             }
         }
     }

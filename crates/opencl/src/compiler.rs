@@ -15,8 +15,9 @@
 //!    **args)` (LLVM IR written here from the kernel's signature) call the
 //!    kernel with arguments read from an array of pointers, so the
 //!    executor can call any kernel through one C signature.
-//! 4. clang-22 links everything with builtins/runtime.c into a shared
-//!    object, which is loaded with every symbol resolved (an undefined
+//! 4. llvm-link-22 joins the kernels, the trampolines and builtins/
+//!    runtime.c into one module, which clang-22 compiles into a shared
+//!    object, loaded with every symbol resolved (an undefined
 //!    builtin is a build error naming it).
 //!
 //! `barrier` calls the runtime's `__lw_barrier`, which Lanewise treats as
@@ -38,6 +39,10 @@ const WORKITEM_BUILTINS: &str = include_str!("../builtins/workitem.cl");
 const MATH_BUILTINS: &str = include_str!("../builtins/math.cl");
 const RUNTIME: &str = include_str!("../builtins/runtime.c");
 const KERNEL_PREFIX: &str = "__clang_ocl_kern_imp_";
+/// clang-22's data layout for x86_64-unknown-linux-gnu (the trampolines'
+/// module must agree with the kernels' to be linked without warnings).
+const X86_64_DATA_LAYOUT: &str =
+    "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
 /// The runtime's barrier (builtins/runtime.c), which `barrier` calls: a
 /// group function for Lanewise, called once per SIMD group.
 const BARRIER: &str = "__lw_barrier";
@@ -174,6 +179,9 @@ fn clang_opencl_flags(options: &[String]) -> Vec<String> {
             "-Xclang",
             "-finclude-default-header",
             "-fno-discard-value-names",
+            // The program is linked into a shared object with runtime.c,
+            // whose thread-local record then needs the general TLS model.
+            "-fPIC",
         ]
         .map(String::from),
     );
@@ -226,21 +234,36 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     let kernels = vectorize(&optimized, &dir.join("vectorized.bc"), isa, width, &mut log)?;
     std::fs::write(dir.join("trampolines.ll"), trampolines(&kernels, isa, width))
         .map_err(|error| error.to_string())?;
-    let args = [
+    // One module, so the trampolines' loops can inline the variants and
+    // the runtime's record accesses.
+    let runtime = [
+        "-O2",
+        "-fPIC",
+        "-target",
+        "x86_64-unknown-linux-gnu",
+        "-emit-llvm",
+        "-c",
+        "runtime.c",
+        "-o",
+        "runtime.bc",
+    ];
+    let link = ["vectorized.bc", "trampolines.ll", "runtime.bc", "-o", "all.bc"];
+    let shared = [
         "-O2",
         "-shared",
         "-fPIC",
         "-march=native",
         "-Wno-override-module",
-        "vectorized.bc",
-        "trampolines.ll",
-        "runtime.c",
+        "all.bc",
         "-lmvec",
         "-lm",
         "-o",
         "program.so",
     ];
-    if run("clang-22", &args, &dir, &mut log).is_err() {
+    if run("clang-22", &runtime, &dir, &mut log).is_err()
+        || run("llvm-link-22", &link, &dir, &mut log).is_err()
+        || run("clang-22", &shared, &dir, &mut log).is_err()
+    {
         return failed(log);
     }
     Ok(BuiltProgram { library: dir.join("program.so"), width, kernels, log })
@@ -393,22 +416,20 @@ fn variant_name(function: &str, params: usize, isa: Isa, width: u32) -> String {
     format!("_ZGV{}N{width}{}_{function}", isa.letter(), "u".repeat(params))
 }
 
-/// Step 3: the trampolines' LLVM IR.
+/// Step 3: the trampolines' LLVM IR. `__lw_scalar_k(args)` runs one
+/// work-item; `__lw_vector_k(args, count)` runs `count` consecutive SIMD
+/// groups of a row, advancing the work-group record's first local id by W
+/// after each (`__lw_next_simd_group`, builtins/runtime.c), so the
+/// arguments are read once per row rather than once per SIMD group.
 fn trampolines(kernels: &[KernelInfo], isa: Isa, width: u32) -> String {
-    let mut text = String::new();
+    let mut text = format!(
+        "target datalayout = \"{X86_64_DATA_LAYOUT}\"\ntarget triple = \"x86_64-unknown-linux-gnu\"\n\n\
+         declare void @__lw_next_simd_group(i64)\n\n"
+    );
     for kernel in kernels {
         let implementation = format!("{KERNEL_PREFIX}{}", kernel.name);
         let types: Vec<String> = kernel.params.iter().map(|param| param.ty.to_string()).collect();
-        let mut targets = vec![(format!("__lw_scalar_{}", kernel.name), implementation.clone())];
-        if kernel.vectorized {
-            targets.push((
-                format!("__lw_vector_{}", kernel.name),
-                variant_name(&implementation, kernel.params.len(), isa, width),
-            ));
-        }
-        for (trampoline, callee) in targets {
-            let _ = writeln!(text, "declare void @{callee}({})", types.join(", "));
-            let _ = writeln!(text, "define void @{trampoline}(ptr %args) {{");
+        let load_args = |text: &mut String| {
             let mut args = Vec::new();
             for (index, ty) in types.iter().enumerate() {
                 let _ =
@@ -417,9 +438,31 @@ fn trampolines(kernels: &[KernelInfo], isa: Isa, width: u32) -> String {
                 let _ = writeln!(text, "  %arg{index} = load {ty}, ptr %pointer{index}, align 1");
                 args.push(format!("{ty} %arg{index}"));
             }
-            let _ = writeln!(text, "  call void @{callee}({})", args.join(", "));
-            let _ = writeln!(text, "  ret void\n}}\n");
+            args.join(", ")
+        };
+        let _ = writeln!(text, "declare void @{implementation}({})", types.join(", "));
+        let _ = writeln!(text, "define void @__lw_scalar_{}(ptr %args) {{", kernel.name);
+        let args = load_args(&mut text);
+        let _ = writeln!(text, "  call void @{implementation}({args})\n  ret void\n}}\n");
+        if !kernel.vectorized {
+            continue;
         }
+        let variant = variant_name(&implementation, kernel.params.len(), isa, width);
+        let _ = writeln!(text, "declare void @{variant}({})", types.join(", "));
+        let _ =
+            writeln!(text, "define void @__lw_vector_{}(ptr %args, i64 %count) {{", kernel.name);
+        let _ = writeln!(text, "entry:");
+        let args = load_args(&mut text);
+        let _ = writeln!(text, "  %empty = icmp eq i64 %count, 0");
+        let _ = writeln!(text, "  br i1 %empty, label %exit, label %loop");
+        let _ = writeln!(text, "loop:");
+        let _ = writeln!(text, "  %done = phi i64 [ 0, %entry ], [ %next, %loop ]");
+        let _ = writeln!(text, "  call void @{variant}({args})");
+        let _ = writeln!(text, "  call void @__lw_next_simd_group(i64 {width})");
+        let _ = writeln!(text, "  %next = add i64 %done, 1");
+        let _ = writeln!(text, "  %more = icmp ult i64 %next, %count");
+        let _ = writeln!(text, "  br i1 %more, label %loop, label %exit");
+        let _ = writeln!(text, "exit:\n  ret void\n}}\n");
     }
     text
 }
