@@ -73,12 +73,28 @@ impl Isa {
 
     /// The LLVM target features the variant needs on top of the scalar
     /// function's own.
+    ///
+    /// AVX-512 means x86-64-v4's set (F, CD, VL, BW, DQ), which every
+    /// AVX-512 processor since Skylake-SP has (not the Xeon Phi). AVX-512F
+    /// alone is also a combination LLVM 22's code generator handles badly:
+    /// on a module built for `-march=x86-64-v2` it looped forever selecting
+    /// instructions for an `e` variant (fuzz seed 20333,
+    /// tests/regressions/llc-avx512f-only-hang.ll).
     pub fn target_features(self) -> &'static [&'static str] {
         match self {
             Isa::Sse => &["+sse2"],
             Isa::Avx => &["+sse2", "+avx"],
             Isa::Avx2 => &["+sse2", "+avx", "+avx2"],
-            Isa::Avx512 => &["+sse2", "+avx", "+avx2", "+avx512f"],
+            Isa::Avx512 => &[
+                "+sse2",
+                "+avx",
+                "+avx2",
+                "+avx512f",
+                "+avx512cd",
+                "+avx512vl",
+                "+avx512bw",
+                "+avx512dq",
+            ],
         }
     }
 }
