@@ -2,8 +2,7 @@
 //!
 //! 1. clang-22 compiles the program's source (`-x cl -cl-std=CL1.2` and the
 //!    application's build options) to LLVM IR; llvm-link-22 adds the
-//!    builtins it calls (builtins/workitem.cl, builtins/math.cl, compiled
-//!    once per process) and opt-22 `-O2` inlines them.
+//!    builtins it calls (builtins/*.cl, compiled once per process) and opt-22 `-O2` inlines them.
 //! 2. For each kernel `k`, clang's implementation function
 //!    `__clang_ocl_kern_imp_k` gets a vector variant with every parameter
 //!    uniform (`_ZGV<isa>N<W>u...u`): the lanes differ only by
@@ -37,6 +36,7 @@ use lanewise_llvm::{with_module_from_bytes, OutputFormat};
 
 const WORKITEM_BUILTINS: &str = include_str!("../builtins/workitem.cl");
 const MATH_BUILTINS: &str = include_str!("../builtins/math.cl");
+const INTEGER_BUILTINS: &str = include_str!("../builtins/integer.cl");
 const RUNTIME: &str = include_str!("../builtins/runtime.c");
 const KERNEL_PREFIX: &str = "__clang_ocl_kern_imp_";
 /// clang-22's data layout for x86_64-unknown-linux-gnu (the trampolines'
@@ -113,7 +113,12 @@ fn builtins_bitcode() -> Result<&'static [u8], String> {
         let mut log = String::new();
         let flags = clang_opencl_flags(&[]);
         let mut ok = true;
-        for (name, text) in [("workitem", WORKITEM_BUILTINS), ("math", MATH_BUILTINS)] {
+        let sources = [
+            ("workitem", WORKITEM_BUILTINS),
+            ("math", MATH_BUILTINS),
+            ("integer", INTEGER_BUILTINS),
+        ];
+        for (name, text) in sources {
             let source = format!("{name}.cl");
             let output = format!("{name}.bc");
             ok &= std::fs::write(dir.join(&source), text).is_ok();
@@ -121,7 +126,7 @@ fn builtins_bitcode() -> Result<&'static [u8], String> {
             args.extend([source.as_str(), "-o", output.as_str()]);
             ok &= run("clang-22", &args, &dir, &mut log).is_ok();
         }
-        let link = ["workitem.bc", "math.bc", "-o", "builtins.bc"];
+        let link = ["workitem.bc", "math.bc", "integer.bc", "-o", "builtins.bc"];
         ok = ok && run("llvm-link-22", &link, &dir, &mut log).is_ok();
         let bytes = std::fs::read(dir.join("builtins.bc"));
         let _ = std::fs::remove_dir_all(&dir);
@@ -482,9 +487,9 @@ mod tests {
     #[test]
     fn missing_builtins_are_named_in_the_log() {
         let source = "__kernel void k(__global float *p) { p[0] = sqrt(p[1]) + \
-                      (float)popcount((int)p[2]); barrier(CLK_LOCAL_MEM_FENCE); }";
-        let Err(log) = build(source, "") else { panic!("a kernel calling popcount builds") };
-        assert!(log.contains("`popcount(int)` (_Z8popcounti): this OpenCL C builtin"), "{log}");
+                      nan(1u); barrier(CLK_LOCAL_MEM_FENCE); }";
+        let Err(log) = build(source, "") else { panic!("a kernel calling nan builds") };
+        assert!(log.contains("`nan(unsigned int)` (_Z3nanj): this OpenCL C builtin"), "{log}");
         assert!(!log.contains("sqrt") && !log.contains("barrier"), "both are provided: {log}");
     }
 

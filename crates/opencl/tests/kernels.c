@@ -57,6 +57,21 @@ static const char *source =
     "  }\n"
     "  if (l == 0) out[get_group_id(0)] = partial[0];\n"
     "}\n"
+    "__kernel void histogram(__global const uint *in, __global int *bins, __local int *local_bins) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  if (l < 16) local_bins[l] = 0;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  atomic_inc(&local_bins[popcount(in[get_global_id(0)]) & 15]);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l < 16) atomic_add(&bins[l], local_bins[l]);\n"
+    "}\n"
+    "__kernel void vectors(__global const float *in, __global int *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  float4 v = vload4(i, in);\n"
+    "  int4 r = convert_int4(v * 2.0f);\n"
+    "  r = select(r, (int4)(-1), r < 0);\n"
+    "  vstore4(r + (int4)(rotate((int)i, 3)), i, out);\n"
+    "}\n"
     "__kernel void math(__global const float4 *in, __global float *out) {\n"
     "  size_t i = get_global_id(0);\n"
     "  float4 v = in[i];\n"
@@ -100,7 +115,7 @@ int main(int argc, char **argv) {
     }
     size_t num_kernels;
     OK(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof num_kernels, &num_kernels, NULL));
-    CHECK(num_kernels == 7, "%zu kernels", num_kernels);
+    CHECK(num_kernels == 9, "%zu kernels", num_kernels);
 
     /* saxpy at several sizes and local sizes. */
     cl_kernel saxpy = clCreateKernel(program, "saxpy", &err);
@@ -223,6 +238,51 @@ int main(int argc, char **argv) {
         CHECK(sums[g] == want, "tree sum %d: %d, not %d", g, sums[g], want);
     }
     clReleaseMemObject(tb); clReleaseMemObject(rb); clReleaseKernel(tree); clReleaseKernel(reverse);
+
+    /* Atomics on local and global memory (a histogram of popcounts). */
+    cl_kernel histogram = clCreateKernel(program, "histogram", &err);
+    CHECK(histogram, "histogram %d", err);
+    enum { H = 4096 };
+    cl_uint hin[H];
+    int bins[16] = {0}, want_bins[16] = {0};
+    for (int i = 0; i < H; i++) {
+        hin[i] = (cl_uint)i * 2654435761u;
+        want_bins[__builtin_popcount(hin[i]) & 15]++;
+    }
+    cl_mem hb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, sizeof hin, hin, &err);
+    cl_mem bb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof bins, bins, &err);
+    size_t global_h = H, local_h = 64;
+    OK(clSetKernelArg(histogram, 0, sizeof hb, &hb));
+    OK(clSetKernelArg(histogram, 1, sizeof bb, &bb));
+    OK(clSetKernelArg(histogram, 2, 16 * sizeof(int), NULL));
+    OK(clEnqueueNDRangeKernel(queue, histogram, 1, NULL, &global_h, &local_h, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, bb, CL_TRUE, 0, sizeof bins, bins, 0, NULL, NULL));
+    for (int b = 0; b < 16; b++) CHECK(bins[b] == want_bins[b], "bin %d: %d, not %d", b, bins[b], want_bins[b]);
+    clReleaseMemObject(hb); clReleaseMemObject(bb); clReleaseKernel(histogram);
+
+    /* vload4/vstore4, convert_int4, select, rotate. */
+    cl_kernel vectors = clCreateKernel(program, "vectors", &err);
+    CHECK(vectors, "vectors %d", err);
+    enum { V = 100 };
+    float fin[4 * V];
+    int iout[4 * V];
+    for (int i = 0; i < 4 * V; i++) fin[i] = (float)(i % 13) * 0.75f - 3.0f;
+    cl_mem fb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR | CL_MEM_READ_ONLY, sizeof fin, fin, &err);
+    cl_mem ob2 = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof iout, NULL, &err);
+    size_t global_v = V;
+    OK(clSetKernelArg(vectors, 0, sizeof fb, &fb));
+    OK(clSetKernelArg(vectors, 1, sizeof ob2, &ob2));
+    OK(clEnqueueNDRangeKernel(queue, vectors, 1, NULL, &global_v, NULL, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, ob2, CL_TRUE, 0, sizeof iout, iout, 0, NULL, NULL));
+    for (int i = 0; i < V; i++)
+        for (int c = 0; c < 4; c++) {
+            int r = (int)(fin[4 * i + c] * 2.0f);
+            if (r < 0) r = -1;
+            unsigned u = (unsigned)i;
+            int rot = (int)((u << 3) | (u >> 29));
+            CHECK(iout[4 * i + c] == r + rot, "vectors %d.%d: %d, not %d", i, c, iout[4 * i + c], r + rot);
+        }
+    clReleaseMemObject(fb); clReleaseMemObject(ob2); clReleaseKernel(vectors);
 
     /* Math, common, integer and geometric builtins on float4. */
     cl_kernel math = clCreateKernel(program, "math", &err);
