@@ -144,3 +144,22 @@ int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
         if (done > 0) return -2;
     }
 }
+
+/* Runs the work-groups `first` .. `first + count - 1` of the NDRange that
+ * `range` describes (its group_id and local_id are ignored), in the order
+ * of their linear index (dimension 0 fastest): one call from the executor
+ * per chunk of groups rather than per group. */
+int __lw_run_work_groups(const lw_work_group *range, size_t first, size_t count,
+                         lw_vector_trampoline vector, lw_scalar_trampoline scalar, unsigned width,
+                         void **args, int use_fibers) {
+    lw_work_group group = *range;
+    size_t groups0 = range->num_groups[0], groups1 = range->num_groups[1];
+    for (size_t index = first; index < first + count; index++) {
+        group.group_id[0] = index % groups0;
+        group.group_id[1] = index / groups0 % groups1;
+        group.group_id[2] = index / (groups0 * groups1);
+        int status = __lw_run_work_group(&group, vector, scalar, width, args, use_fibers);
+        if (status) return status;
+    }
+    return 0;
+}

@@ -52,9 +52,10 @@ pub fn choose_local_size(global: usize, width: usize) -> usize {
 pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
     let library = &kernel.executable.library;
     let name = &kernel.info_of().name;
-    let (Some(runner), Some(scalar)) =
-        (library.function("__lw_run_work_group"), library.function(&format!("__lw_scalar_{name}")))
-    else {
+    let (Some(runner), Some(scalar)) = (
+        library.function("__lw_run_work_groups"),
+        library.function(&format!("__lw_scalar_{name}")),
+    ) else {
         return CL_INVALID_PROGRAM_EXECUTABLE;
     };
     let vector = if kernel.info_of().vectorized {
@@ -68,6 +69,10 @@ pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
     let total = groups.iter().product::<usize>();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total).max(1);
     let next = AtomicUsize::new(0);
+    // Groups are handed out in chunks (one runtime call each), about 16 per
+    // thread: small groups cost a call each otherwise, and 16 chunks per
+    // thread still balance uneven groups.
+    let chunk = (total / (threads * 16)).max(1);
     let mut status = CL_COMPLETE;
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..threads)
@@ -75,27 +80,24 @@ pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
                 scope.spawn(|| {
                     let Some(storage) = ArgStorage::new(args) else { return Err(-1) };
                     let pointers = storage.pointers();
+                    let range = WorkGroup {
+                        dims: range.dims,
+                        global_offset: range.offset,
+                        global_size: range.global,
+                        local_size: range.local,
+                        group_id: [0; 3],
+                        num_groups: groups,
+                        local_id: [0; 3],
+                    };
                     loop {
-                        let index = next.fetch_add(1, Ordering::Relaxed);
-                        if index >= total {
+                        let first = next.fetch_add(chunk, Ordering::Relaxed);
+                        if first >= total {
                             return Ok(());
                         }
-                        let group_id = [
-                            index % groups[0],
-                            index / groups[0] % groups[1],
-                            index / (groups[0] * groups[1]),
-                        ];
-                        let group = WorkGroup {
-                            dims: range.dims,
-                            global_offset: range.offset,
-                            global_size: range.global,
-                            local_size: range.local,
-                            group_id,
-                            num_groups: groups,
-                            local_id: [0; 3],
-                        };
-                        let status = raw::run_work_group(
-                            runner, &group, vector, scalar, width, &pointers, use_fibers,
+                        let count = chunk.min(total - first);
+                        let status = raw::run_work_groups(
+                            runner, &range, first, count, vector, scalar, width, &pointers,
+                            use_fibers,
                         );
                         if status != 0 {
                             return Err(status);

@@ -121,14 +121,19 @@ impl LoadedLibrary {
     }
 }
 
-/// Calls the runtime's `__lw_run_work_group` (builtins/runtime.c): runs
-/// one work-group through the kernel's trampolines (`void __lw_*_k(void
-/// **args)`, see `compiler::trampolines`; `vector` 0 when there is none).
-/// `args` holds one pointer per kernel parameter, each to a value of the
-/// parameter's type. Returns the runtime's status (0: done).
-pub fn run_work_group(
+/// Calls the runtime's `__lw_run_work_groups` (builtins/runtime.c): runs
+/// the work-groups `first..first + count` of the NDRange `range` through the
+/// kernel's trampolines (`__lw_vector_k(void **args, size_t count)`, 0 when
+/// there is none, and `__lw_scalar_k(void **args)`; see
+/// `compiler::trampolines`). `args` holds one pointer per kernel parameter,
+/// each to a value of the parameter's type. Returns the runtime's status
+/// (0: done).
+#[allow(clippy::too_many_arguments)]
+pub fn run_work_groups(
     runner: usize,
-    group: &crate::executor::WorkGroup,
+    range: &crate::executor::WorkGroup,
+    first: usize,
+    count: usize,
     vector: usize,
     scalar: usize,
     width: u32,
@@ -139,18 +144,20 @@ pub fn run_work_group(
         *const crate::executor::WorkGroup,
         usize,
         usize,
+        usize,
+        usize,
         u32,
         *const usize,
         i32,
     ) -> i32;
-    // SAFETY: `runner` is `__lw_run_work_group` of the loaded library, of
-    // C type `int (const lw_work_group *, lw_trampoline, lw_trampoline,
-    // unsigned, void **, int)` (a null `vector` trampoline is allowed);
-    // `WorkGroup` has `lw_work_group`'s layout; the trampolines are the
-    // library's; the executor keeps every argument value alive until the
-    // call returns.
+    // SAFETY: `runner` is `__lw_run_work_groups` of the loaded library, of
+    // C type `int (const lw_work_group *, size_t, size_t, lw_vector_trampoline,
+    // lw_scalar_trampoline, unsigned, void **, int)` (a null vector
+    // trampoline is allowed); `WorkGroup` has `lw_work_group`'s layout; the
+    // trampolines are the library's; the executor keeps every argument
+    // value alive until the call returns.
     unsafe {
         let function = std::mem::transmute::<usize, Runner>(runner);
-        function(group, vector, scalar, width, args.as_ptr(), i32::from(use_fibers))
+        function(range, first, count, vector, scalar, width, args.as_ptr(), i32::from(use_fibers))
     }
 }
