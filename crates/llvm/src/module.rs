@@ -869,4 +869,21 @@ impl<'ctx> LlvmModule<'ctx> {
     pub fn defines_function(&self, name: &str) -> bool {
         self.module.get_function(name).is_some_and(|function| function.count_basic_blocks() > 0)
     }
+
+    /// Makes every global variable the module defines and may write
+    /// (not `constant`) thread-local; returns their names. The OpenCL
+    /// platform's use: in an OpenCL 1.2 program such a global is a
+    /// kernel's `__local` variable, which each work-group needs a copy of,
+    /// and a work-group runs on one thread.
+    pub fn make_writable_globals_thread_local(&mut self) -> Vec<String> {
+        let mut names = Vec::new();
+        for global in self.module.get_globals() {
+            if global.is_declaration() || global.is_constant() || global.is_thread_local() {
+                continue;
+            }
+            global.set_thread_local(true);
+            names.push(global.get_name().to_string_lossy().into_owned());
+        }
+        names
+    }
 }

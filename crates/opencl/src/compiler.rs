@@ -320,6 +320,9 @@ fn vectorize(
     log: &mut String,
 ) -> Result<Vec<KernelInfo>, String> {
     let result = with_module_from_bytes(input, "program", |module| {
+        // A kernel's `__local` variables (the only writable globals of an
+        // OpenCL 1.2 program): one copy per thread, so per work-group.
+        module.make_writable_globals_thread_local();
         let data_layout: DataLayout = module.data_layout();
         let mut kernels = Vec::new();
         for name in module.defined_function_names() {
