@@ -105,13 +105,11 @@ unsafe fn wait_list(
         .collect()
 }
 
-/// Hands a command's event to the application (which then owns the one
-/// reference it was created with), or drops that reference.
+/// Hands a command's event to the application, which then owns its one
+/// reference (no handle is made when it does not ask for the event).
 unsafe fn give_event(event: &Arc<Event>, out: *mut Handle) {
-    if out.is_null() {
-        let _ = objects::release(event.handle);
-    } else {
-        *out = event.handle as Handle;
+    if !out.is_null() {
+        *out = event.register() as Handle;
     }
 }
 
@@ -854,7 +852,7 @@ unsafe extern "C" fn release_event(event: Handle) -> cl_int {
 unsafe extern "C" fn create_user_event(context: Handle, errcode_ret: *mut cl_int) -> Handle {
     try_create!(objects::context(context as usize), errcode_ret);
     let event = event::create(context as usize, 0, CL_COMMAND_USER, false);
-    created(Ok(event.handle), errcode_ret)
+    created(Ok(event.register()), errcode_ret)
 }
 
 unsafe extern "C" fn set_user_event_status(event: Handle, status: cl_int) -> cl_int {

@@ -33,7 +33,10 @@ struct EventState {
 }
 
 pub struct Event {
-    pub handle: usize,
+    /// The event's handle, made when the application gets the event (a
+    /// command's event stays internal when the application passes no
+    /// `event` argument: no handle, so none is ever leaked for it).
+    handle: OnceLock<usize>,
     pub context: usize,
     /// The queue's handle; 0 for a user event.
     pub queue: usize,
@@ -45,24 +48,29 @@ pub struct Event {
 
 pub fn create(context: usize, queue: usize, command_type: cl_uint, profiled: bool) -> Arc<Event> {
     let status = if queue == 0 { CL_SUBMITTED } else { CL_QUEUED };
-    let mut created = None;
-    objects::register(|handle| {
-        let event = Arc::new(Event {
-            handle,
-            context,
-            queue,
-            command_type,
-            profiled,
-            state: Mutex::new(EventState { status, times: [now_ns(), 0, 0, 0], callbacks: vec![] }),
-            changed: Condvar::new(),
-        });
-        created = Some(event.clone());
-        objects::Object::Event(event)
-    });
-    created.expect("registered")
+    Arc::new(Event {
+        handle: OnceLock::new(),
+        context,
+        queue,
+        command_type,
+        profiled,
+        state: Mutex::new(EventState { status, times: [now_ns(), 0, 0, 0], callbacks: vec![] }),
+        changed: Condvar::new(),
+    })
 }
 
 impl Event {
+    /// The event's handle, registering it (with the one reference the
+    /// application then owns) the first time.
+    pub fn register(self: &Arc<Self>) -> usize {
+        *self.handle.get_or_init(|| objects::register(|_| objects::Object::Event(self.clone())))
+    }
+
+    /// The handle, or 0 if the application never got the event.
+    pub fn handle(&self) -> usize {
+        self.handle.get().copied().unwrap_or(0)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, EventState> {
         self.state.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -99,7 +107,7 @@ impl Event {
         };
         self.changed.notify_all();
         for callback in due {
-            raw::call_event_callback(callback, self.handle, status);
+            raw::call_event_callback(callback, self.handle(), status);
         }
     }
 
@@ -121,7 +129,7 @@ impl Event {
             }
             state.status
         };
-        raw::call_event_callback(callback, self.handle, status);
+        raw::call_event_callback(callback, self.handle(), status);
     }
 
     pub fn info(&self, param: cl_uint) -> InfoResult {
@@ -130,7 +138,7 @@ impl Event {
             CL_EVENT_CONTEXT => info::pointer(self.context),
             CL_EVENT_COMMAND_TYPE => info::uint(self.command_type),
             CL_EVENT_COMMAND_EXECUTION_STATUS => info::int(self.status()),
-            CL_EVENT_REFERENCE_COUNT => info::uint(objects::reference_count(self.handle)),
+            CL_EVENT_REFERENCE_COUNT => info::uint(objects::reference_count(self.handle())),
             _ => Err(CL_INVALID_VALUE),
         }
     }

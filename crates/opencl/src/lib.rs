@@ -20,7 +20,7 @@
 //! # Design
 //! - [`abi`]: the C entry points and every `unsafe` of reading and writing
 //!   the application's memory; [`raw`]: the other unsafe operations
-//!   (handle words, buffer storage, copies, callbacks). Nothing else is
+//!   (buffer storage, copies, callbacks, calls into a program's code). Nothing else is
 //!   unsafe.
 //! - [`dispatch`]: the ICD dispatch table, built by name from
 //!   [`cl::DISPATCH_ORDER`] (generated from CL/cl_icd.h).

@@ -8,6 +8,13 @@
 //! object (an `Arc`), its kind and its API reference count. A handle is
 //! never dereferenced by the runtime: a stale or foreign pointer is simply
 //! not in the registry and gets the API's `CL_INVALID_*` code.
+//!
+//! Handle words are never freed: the loader reads a handle's first word
+//! before the call reaches us, also for a handle the application already
+//! released, so the word must stay readable, and it must not be reused for
+//! a new object, which the stale handle would then name. That is 8 bytes per
+//! object the application ever got (commands' events get a handle only
+//! when the application asks for them).
 //! Objects refer to each other through `Arc`s, so a queue keeps its context
 //! alive after the application released the context's last reference.
 
@@ -22,7 +29,6 @@ use crate::kernel::Kernel;
 use crate::memory::Mem;
 use crate::program::Program;
 use crate::queue::Queue;
-use crate::raw;
 
 /// The memory a handle points to: the dispatch table's address, first.
 #[repr(C)]
@@ -59,7 +65,9 @@ fn registry() -> MutexGuard<'static, Registry> {
 /// Allocates a handle, builds its object (which may record the handle) and
 /// registers it with one reference.
 pub fn register(make: impl FnOnce(usize) -> Object) -> usize {
-    let handle = raw::allocate_handle(dispatch_table_address());
+    // Never freed (see the module docs).
+    let word = Box::leak(Box::new(HandleWord { dispatch: dispatch_table_address() }));
+    let handle = word as *const HandleWord as usize;
     let object = make(handle);
     registry().live.insert(handle, Entry { references: 1, object });
     handle
@@ -87,8 +95,8 @@ pub enum Released {
     NotLive,
     /// References remain.
     StillReferenced,
-    /// That was the last reference: the handle is freed (no longer valid)
-    /// and this is its object.
+    /// That was the last reference: the handle is no longer valid (its
+    /// word stays, see the module docs) and this is its object.
     Last(Object),
 }
 
@@ -102,7 +110,6 @@ pub fn release(handle: usize) -> Released {
     }
     let entry = registry.live.remove(&handle).expect("present");
     drop(registry);
-    raw::free_handle(handle);
     Released::Last(entry.object)
 }
 

@@ -1,24 +1,8 @@
 //! The runtime's unsafe operations besides the C entry points
-//! ([`crate::abi`]): handle words, buffer storage, copies between host
-//! memory and buffers. Each function states what its callers guarantee.
+//! ([`crate::abi`]): buffer storage, copies between host memory and
+//! buffers, calls into callbacks and into a program's shared object. Each function states what its callers guarantee.
 
 use std::alloc::{self, Layout};
-
-use crate::objects::HandleWord;
-
-/// A new heap word holding the dispatch table's address; its address is
-/// the handle.
-pub fn allocate_handle(dispatch: usize) -> usize {
-    Box::into_raw(Box::new(HandleWord { dispatch })) as usize
-}
-
-/// Frees a handle word made by [`allocate_handle`]. The registry calls this
-/// once, when it removes the handle, so the word is live and not shared.
-pub fn free_handle(handle: usize) {
-    // SAFETY: `handle` came from `Box::into_raw` in `allocate_handle` and
-    // the registry frees each handle exactly once.
-    drop(unsafe { Box::from_raw(handle as *mut HandleWord) });
-}
 
 /// Zeroed, aligned heap memory of a buffer the runtime allocates.
 pub struct Allocation {
