@@ -3,10 +3,13 @@
  * and the loop over a work-group's SIMD groups, with fibers when the
  * kernel has barriers (the WFV thesis 8.2 splits kernels at barriers into
  * continuations; a fiber per SIMD group keeps the same semantics: every
- * SIMD group reaches a barrier before any passes it). */
+ * SIMD group reaches a barrier before any passes it). A fiber switch saves
+ * and restores only what the System V ABI says a call preserves (rbx, rbp,
+ * r12-r15, the stack pointer, MXCSR and the x87 control word): a dozen
+ * instructions, where ucontext's swapcontext made two system calls. */
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
-#include <ucontext.h>
 
 typedef struct {
     unsigned dims;
@@ -37,7 +40,7 @@ enum { LW_READY, LW_AT_BARRIER, LW_DONE };
 enum { LW_STACK_BYTES = 256 * 1024 };
 
 typedef struct {
-    ucontext_t context;
+    void *sp; /* saved stack pointer while the fiber is suspended */
     lw_work_group group;
     lw_vector_trampoline vector; /* one SIMD group, or */
     lw_scalar_trampoline scalar; /* one work-item */
@@ -46,7 +49,39 @@ typedef struct {
     char *stack;
 } lw_fiber;
 
-static __thread ucontext_t scheduler;
+/* __lw_switch(from, to): saves the callee-saved state on the current stack,
+ * stores the stack pointer in *from, and resumes the context whose stack
+ * pointer is `to` (saved the same way, or prepared by fiber_prepare). */
+void __lw_switch(void **from, void *to);
+__asm__(".text\n"
+        ".globl __lw_switch\n"
+        ".hidden __lw_switch\n"
+        ".type __lw_switch,@function\n"
+        "__lw_switch:\n"
+        "  pushq %rbp\n"
+        "  pushq %rbx\n"
+        "  pushq %r12\n"
+        "  pushq %r13\n"
+        "  pushq %r14\n"
+        "  pushq %r15\n"
+        "  subq $8, %rsp\n"
+        "  stmxcsr (%rsp)\n"
+        "  fnstcw 4(%rsp)\n"
+        "  movq %rsp, (%rdi)\n"
+        "  movq %rsi, %rsp\n"
+        "  ldmxcsr (%rsp)\n"
+        "  fldcw 4(%rsp)\n"
+        "  addq $8, %rsp\n"
+        "  popq %r15\n"
+        "  popq %r14\n"
+        "  popq %r13\n"
+        "  popq %r12\n"
+        "  popq %rbx\n"
+        "  popq %rbp\n"
+        "  ret\n"
+        ".size __lw_switch, .-__lw_switch\n");
+
+static __thread void *scheduler;
 static __thread lw_fiber *running;
 static __thread lw_fiber *fibers;
 static __thread size_t fiber_capacity;
@@ -54,15 +89,37 @@ static __thread size_t fiber_capacity;
 void __lw_barrier(void) {
     if (!running) return; /* run without fibers: the kernel has no barrier */
     running->state = LW_AT_BARRIER;
-    swapcontext(&running->context, &scheduler);
+    __lw_switch(&running->sp, scheduler);
 }
 
-static void fiber_main(void) {
-    if (running->vector)
-        running->vector(running->args, 1);
+/* Where a new fiber starts (through __lw_switch's `ret`); it never returns:
+ * when the work is done it switches back to the scheduler for good. */
+static void fiber_entry(void) {
+    lw_fiber *fiber = running;
+    if (fiber->vector)
+        fiber->vector(fiber->args, 1);
     else
-        running->scalar(running->args);
-    running->state = LW_DONE; /* uc_link returns to the scheduler */
+        fiber->scalar(fiber->args);
+    fiber->state = LW_DONE;
+    __lw_switch(&fiber->sp, scheduler);
+    __builtin_unreachable();
+}
+
+/* Lays out a new fiber's stack as __lw_switch leaves a suspended one: the
+ * entry point as the return address (so that fiber_entry starts with the
+ * stack aligned as after a call), zeroed callee-saved registers, and the
+ * current MXCSR and x87 control word. */
+static void fiber_prepare(lw_fiber *fiber) {
+    uintptr_t top = ((uintptr_t)fiber->stack + LW_STACK_BYTES) & ~(uintptr_t)15;
+    uint64_t *sp = (uint64_t *)top;
+    *--sp = 0;                         /* fiber_entry's own return address: none */
+    *--sp = (uint64_t)(uintptr_t)fiber_entry;
+    for (int i = 0; i < 6; i++) *--sp = 0; /* rbp, rbx, r12-r15 */
+    uint32_t control[2];
+    __asm__ volatile("stmxcsr %0" : "=m"(control[0]));
+    __asm__ volatile("fnstcw %0" : "=m"(control[1]));
+    *--sp = (uint64_t)control[0] | (uint64_t)(control[1] & 0xffff) << 32;
+    fiber->sp = sp;
 }
 
 static int reserve_fibers(size_t count) {
@@ -116,14 +173,9 @@ int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
     }
     if (!use_fibers) return 0;
     for (size_t i = 0; i < count; i++) {
-        lw_fiber *fiber = &fibers[i];
-        fiber->args = args;
-        fiber->state = LW_READY;
-        getcontext(&fiber->context);
-        fiber->context.uc_stack.ss_sp = fiber->stack;
-        fiber->context.uc_stack.ss_size = LW_STACK_BYTES;
-        fiber->context.uc_link = &scheduler;
-        makecontext(&fiber->context, fiber_main, 0);
+        fibers[i].args = args;
+        fibers[i].state = LW_READY;
+        fiber_prepare(&fibers[i]);
     }
     for (;;) {
         size_t done = 0;
@@ -136,7 +188,7 @@ int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
             fiber->state = LW_READY;
             running = fiber;
             current = fiber->group;
-            swapcontext(&scheduler, &fiber->context);
+            __lw_switch(&scheduler, fiber->sp);
             running = NULL;
             if (fiber->state == LW_DONE) done++;
         }

@@ -65,8 +65,9 @@ impl ParamInfo {
 pub struct KernelInfo {
     pub name: String,
     pub params: Vec<ParamInfo>,
-    /// Whether a vector variant (`__lw_vector_<name>`) exists.
-    pub vectorized: bool,
+    /// The widths of the vector variants built (`__lw_vector<W>_<name>`),
+    /// widest first; empty if Lanewise kept the kernel scalar.
+    pub widths: Vec<u32>,
     /// Whether the kernel calls `barrier` (its work-groups then run as
     /// fibers, one per SIMD group; see builtins/runtime.c).
     pub uses_barriers: bool,
@@ -81,18 +82,21 @@ pub struct BuiltProgram {
     pub log: String,
 }
 
-/// The widest x86 ISA of this CPU and the lanes of a 32-bit value there.
-fn host_isa() -> (Isa, u32) {
+/// The SIMD widths kernels are built for, widest first, each with the x86
+/// ISA whose registers hold that many 32-bit lanes: the widest this CPU
+/// has, and half of it, for work-groups narrower than the widest (an 8x8
+/// tile on an AVX-512 machine).
+fn host_widths() -> Vec<(Isa, u32)> {
     #[cfg(target_arch = "x86_64")]
     {
         if std::arch::is_x86_feature_detected!("avx512f") {
-            return (Isa::Avx512, 16);
+            return vec![(Isa::Avx512, 16), (Isa::Avx2, 8)];
         }
         if std::arch::is_x86_feature_detected!("avx2") {
-            return (Isa::Avx2, 8);
+            return vec![(Isa::Avx2, 8), (Isa::Sse, 4)];
         }
     }
-    (Isa::Sse, 4)
+    vec![(Isa::Sse, 4)]
 }
 
 /// A fresh directory for one build's files.
@@ -234,10 +238,10 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     if let Err(missing) = check_builtins(&dir, &mut log) {
         return failed(missing);
     }
-    let (isa, width) = host_isa();
+    let widths = host_widths();
     let optimized = std::fs::read(dir.join("optimized.bc")).map_err(|error| error.to_string())?;
-    let kernels = vectorize(&optimized, &dir.join("vectorized.bc"), isa, width, &mut log)?;
-    std::fs::write(dir.join("trampolines.ll"), trampolines(&kernels, isa, width))
+    let kernels = vectorize(&optimized, &dir.join("vectorized.bc"), &widths, &mut log)?;
+    std::fs::write(dir.join("trampolines.ll"), trampolines(&kernels, &widths))
         .map_err(|error| error.to_string())?;
     // One module, so the trampolines' loops can inline the variants and
     // the runtime's record accesses.
@@ -271,6 +275,7 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     {
         return failed(log);
     }
+    let width = widths[0].1;
     Ok(BuiltProgram { library: dir.join("program.so"), width, kernels, log })
 }
 
@@ -315,8 +320,7 @@ fn check_builtins(dir: &Path, log: &mut String) -> Result<(), String> {
 fn vectorize(
     input: &[u8],
     output: &Path,
-    isa: Isa,
-    width: u32,
+    widths: &[(Isa, u32)],
     log: &mut String,
 ) -> Result<Vec<KernelInfo>, String> {
     let result = with_module_from_bytes(input, "program", |module| {
@@ -343,12 +347,17 @@ fn vectorize(
                 );
                 return Ok(None);
             }
-            let variant = variant_name(&name, infos.len(), isa, width);
-            module.add_variant_attributes(&name, std::slice::from_ref(&variant));
+            if vectorization_enabled() {
+                let variants: Vec<String> = widths
+                    .iter()
+                    .map(|&(isa, width)| variant_name(&name, infos.len(), isa, width))
+                    .collect();
+                module.add_variant_attributes(&name, &variants);
+            }
             kernels.push(KernelInfo {
                 name: kernel.to_owned(),
                 params: infos,
-                vectorized: false,
+                widths: Vec::new(),
                 uses_barriers: false,
             });
         }
@@ -379,8 +388,18 @@ fn vectorize(
         }
         for kernel in &mut kernels {
             let implementation = format!("{KERNEL_PREFIX}{}", kernel.name);
-            let variant = variant_name(&implementation, kernel.params.len(), isa, width);
-            kernel.vectorized = module.defines_function(&variant);
+            kernel.widths = widths
+                .iter()
+                .filter(|&&(isa, width)| {
+                    module.defines_function(&variant_name(
+                        &implementation,
+                        kernel.params.len(),
+                        isa,
+                        width,
+                    ))
+                })
+                .map(|&(_, width)| width)
+                .collect();
         }
         module.write(output, OutputFormat::Bitcode)?;
         Ok(Some(kernels))
@@ -420,16 +439,22 @@ fn calls_transitively(
     false
 }
 
+/// `LANEWISE_OPENCL_VECTORIZE=off` builds every kernel scalar (work-item
+/// by work-item), for measuring what vectorization brings.
+fn vectorization_enabled() -> bool {
+    std::env::var("LANEWISE_OPENCL_VECTORIZE").map_or(true, |value| value != "off")
+}
+
 fn variant_name(function: &str, params: usize, isa: Isa, width: u32) -> String {
     format!("_ZGV{}N{width}{}_{function}", isa.letter(), "u".repeat(params))
 }
 
 /// Step 3: the trampolines' LLVM IR. `__lw_scalar_k(args)` runs one
-/// work-item; `__lw_vector_k(args, count)` runs `count` consecutive SIMD
+/// work-item; `__lw_vector<W>_k(args, count)` runs `count` consecutive SIMD
 /// groups of a row, advancing the work-group record's first local id by W
 /// after each (`__lw_next_simd_group`, builtins/runtime.c), so the
 /// arguments are read once per row rather than once per SIMD group.
-fn trampolines(kernels: &[KernelInfo], isa: Isa, width: u32) -> String {
+fn trampolines(kernels: &[KernelInfo], widths: &[(Isa, u32)]) -> String {
     let mut text = format!(
         "target datalayout = \"{X86_64_DATA_LAYOUT}\"\ntarget triple = \"x86_64-unknown-linux-gnu\"\n\n\
          declare void @__lw_next_simd_group(i64)\n\n"
@@ -452,25 +477,30 @@ fn trampolines(kernels: &[KernelInfo], isa: Isa, width: u32) -> String {
         let _ = writeln!(text, "define void @__lw_scalar_{}(ptr %args) {{", kernel.name);
         let args = load_args(&mut text);
         let _ = writeln!(text, "  call void @{implementation}({args})\n  ret void\n}}\n");
-        if !kernel.vectorized {
-            continue;
+        for &(isa, width) in widths {
+            if !kernel.widths.contains(&width) {
+                continue;
+            }
+            let variant = variant_name(&implementation, kernel.params.len(), isa, width);
+            let _ = writeln!(text, "declare void @{variant}({})", types.join(", "));
+            let _ = writeln!(
+                text,
+                "define void @__lw_vector{width}_{}(ptr %args, i64 %count) {{",
+                kernel.name
+            );
+            let _ = writeln!(text, "entry:");
+            let args = load_args(&mut text);
+            let _ = writeln!(text, "  %empty = icmp eq i64 %count, 0");
+            let _ = writeln!(text, "  br i1 %empty, label %exit, label %loop");
+            let _ = writeln!(text, "loop:");
+            let _ = writeln!(text, "  %done = phi i64 [ 0, %entry ], [ %next, %loop ]");
+            let _ = writeln!(text, "  call void @{variant}({args})");
+            let _ = writeln!(text, "  call void @__lw_next_simd_group(i64 {width})");
+            let _ = writeln!(text, "  %next = add i64 %done, 1");
+            let _ = writeln!(text, "  %more = icmp ult i64 %next, %count");
+            let _ = writeln!(text, "  br i1 %more, label %loop, label %exit");
+            let _ = writeln!(text, "exit:\n  ret void\n}}\n");
         }
-        let variant = variant_name(&implementation, kernel.params.len(), isa, width);
-        let _ = writeln!(text, "declare void @{variant}({})", types.join(", "));
-        let _ =
-            writeln!(text, "define void @__lw_vector_{}(ptr %args, i64 %count) {{", kernel.name);
-        let _ = writeln!(text, "entry:");
-        let args = load_args(&mut text);
-        let _ = writeln!(text, "  %empty = icmp eq i64 %count, 0");
-        let _ = writeln!(text, "  br i1 %empty, label %exit, label %loop");
-        let _ = writeln!(text, "loop:");
-        let _ = writeln!(text, "  %done = phi i64 [ 0, %entry ], [ %next, %loop ]");
-        let _ = writeln!(text, "  call void @{variant}({args})");
-        let _ = writeln!(text, "  call void @__lw_next_simd_group(i64 {width})");
-        let _ = writeln!(text, "  %next = add i64 %done, 1");
-        let _ = writeln!(text, "  %more = icmp ult i64 %next, %count");
-        let _ = writeln!(text, "  br i1 %more, label %loop, label %exit");
-        let _ = writeln!(text, "exit:\n  ret void\n}}\n");
     }
     text
 }
@@ -514,7 +544,7 @@ mod tests {
                       out[get_global_id(1) * get_global_size(0) + get_global_id(0)] = 1; }";
         let built = build(source, "").unwrap_or_else(|log| panic!("{log}"));
         assert_eq!(built.kernels.len(), 2);
-        assert!(built.kernels.iter().all(|kernel| kernel.vectorized), "{}", built.log);
+        assert!(built.kernels.iter().all(|kernel| !kernel.widths.is_empty()), "{}", built.log);
         assert!(built.kernels.iter().all(|kernel| !kernel.uses_barriers));
         remove_work_directory(&built.library);
     }
@@ -541,7 +571,7 @@ mod tests {
         let built = build(source, "-D FACTOR=2.0f").unwrap_or_else(|log| panic!("{log}"));
         assert_eq!(built.kernels.len(), 1, "{}", built.log);
         assert_eq!(built.kernels[0].name, "scale");
-        assert!(built.kernels[0].vectorized, "{}", built.log);
+        assert_eq!(built.kernels[0].widths.len(), 2, "{}", built.log);
         assert!(built.library.exists());
         remove_work_directory(&built.library);
     }

@@ -58,13 +58,15 @@ pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
     ) else {
         return CL_INVALID_PROGRAM_EXECUTABLE;
     };
-    let vector = if kernel.info_of().vectorized {
-        library.function(&format!("__lw_vector_{name}")).unwrap_or(0)
-    } else {
-        0
-    };
+    // The widest vector variant no wider than a work-group row (an 8-wide
+    // tile on an AVX-512 machine runs through the 8-lane variant).
+    let width =
+        kernel.info_of().widths.iter().copied().find(|&width| width as usize <= range.local[0]);
+    let vector = width
+        .and_then(|width| library.function(&format!("__lw_vector{width}_{name}")))
+        .unwrap_or(0);
+    let width = width.unwrap_or(1);
     let use_fibers = kernel.info_of().uses_barriers;
-    let width = kernel.executable.width;
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);
     let total = groups.iter().product::<usize>();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total).max(1);
