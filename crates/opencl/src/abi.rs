@@ -1153,7 +1153,7 @@ unsafe extern "C" fn enqueue_nd_range_kernel(
         }
     }
     let args = try_cl!(kernel.snapshot_args());
-    let work = Box::new(move || executor::run(&kernel, &args, range));
+    let work = Box::new(move || executor::run(kernel, args, range));
     enqueue(&queue, CL_COMMAND_NDRANGE_KERNEL, false, num_events, events, event, work)
 }
 

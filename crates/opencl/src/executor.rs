@@ -1,7 +1,7 @@
 //! `clEnqueueNDRangeKernel`: runs a kernel over an NDRange.
 //!
-//! Work-groups run in parallel on as many threads as the machine has cores
-//! (never more threads than groups). Within a work-group, one thread runs
+//! Work-groups run in parallel on the pool's threads, one per core
+//! ([`crate::pool`]), taken in chunks. Within a work-group, one thread runs
 //! the work-items row by row in dimension 0, W at a time through the
 //! kernel's vector variant, and the last `local_size[0] % W` one at a time
 //! through the scalar kernel (a masked variant for them is future work):
@@ -11,10 +11,12 @@
 //! have reached it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crate::cl::*;
 use crate::kernel::{ArgValue, Kernel};
 use crate::platform::BUFFER_ALIGN_BYTES;
+use crate::pool;
 use crate::raw::{self, Allocation};
 
 /// `lw_work_group` of builtins/runtime.c.
@@ -48,8 +50,71 @@ pub fn choose_local_size(global: usize, width: usize) -> usize {
     divisors.clone().find(|size| size.is_multiple_of(width)).or(divisors.max()).unwrap_or(1)
 }
 
-/// Runs `kernel` with `args` over `range`; `CL_COMPLETE` or an error code.
-pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
+/// One launch: what every thread of the pool needs to take chunks of
+/// work-groups and run them.
+struct Launch {
+    kernel: Arc<Kernel>,
+    args: Vec<ArgValue>,
+    runner: usize,
+    vector: usize,
+    scalar: usize,
+    width: u32,
+    use_fibers: bool,
+    range: WorkGroup,
+    total: usize,
+    chunk: usize,
+    next: AtomicUsize,
+    status: Mutex<cl_int>,
+}
+
+impl Launch {
+    fn fail(&self, status: cl_int) {
+        let mut current = self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        *current = (*current).min(status);
+    }
+
+    /// One thread's part: chunks of work-groups until none is left.
+    fn work(&self) {
+        let _alive = &self.kernel;
+        let Some(storage) = ArgStorage::new(&self.args) else {
+            return self.fail(CL_OUT_OF_RESOURCES);
+        };
+        let pointers = storage.pointers();
+        loop {
+            let first = self.next.fetch_add(self.chunk, Ordering::Relaxed);
+            if first >= self.total {
+                return;
+            }
+            let count = self.chunk.min(self.total - first);
+            let status = raw::run_work_groups(
+                self.runner,
+                &self.range,
+                first,
+                count,
+                self.vector,
+                self.scalar,
+                self.width,
+                &pointers,
+                self.use_fibers,
+            );
+            if status != 0 {
+                // A barrier that some work-items of a group never reached
+                // (undefined in OpenCL) fails the command with
+                // CL_INVALID_OPERATION; no memory for fibers, with
+                // CL_OUT_OF_RESOURCES.
+                return self.fail(if status == -2 {
+                    CL_INVALID_OPERATION
+                } else {
+                    CL_OUT_OF_RESOURCES
+                });
+            }
+        }
+    }
+}
+
+/// Runs `kernel` with `args` over `range` on the pool's threads;
+/// `CL_COMPLETE` or an error code.
+pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
     let library = &kernel.executable.library;
     let name = &kernel.info_of().name;
     let (Some(runner), Some(scalar)) = (
@@ -65,59 +130,38 @@ pub fn run(kernel: &Kernel, args: &[ArgValue], range: NdRange) -> cl_int {
     let vector = width
         .and_then(|width| library.function(&format!("__lw_vector{width}_{name}")))
         .unwrap_or(0);
-    let width = width.unwrap_or(1);
     let use_fibers = kernel.info_of().uses_barriers;
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);
     let total = groups.iter().product::<usize>();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(total).max(1);
-    let next = AtomicUsize::new(0);
     // Groups are handed out in chunks (one runtime call each), about 16 per
     // thread: small groups cost a call each otherwise, and 16 chunks per
     // thread still balance uneven groups.
-    let chunk = (total / (threads * 16)).max(1);
-    let mut status = CL_COMPLETE;
-    std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..threads)
-            .map(|_| {
-                scope.spawn(|| {
-                    let Some(storage) = ArgStorage::new(args) else { return Err(-1) };
-                    let pointers = storage.pointers();
-                    let range = WorkGroup {
-                        dims: range.dims,
-                        global_offset: range.offset,
-                        global_size: range.global,
-                        local_size: range.local,
-                        group_id: [0; 3],
-                        num_groups: groups,
-                        local_id: [0; 3],
-                    };
-                    loop {
-                        let first = next.fetch_add(chunk, Ordering::Relaxed);
-                        if first >= total {
-                            return Ok(());
-                        }
-                        let count = chunk.min(total - first);
-                        let status = raw::run_work_groups(
-                            runner, &range, first, count, vector, scalar, width, &pointers,
-                            use_fibers,
-                        );
-                        if status != 0 {
-                            return Err(status);
-                        }
-                    }
-                })
-            })
-            .collect();
-        for worker in workers {
-            match worker.join().unwrap_or(Err(-1)) {
-                Ok(()) => {}
-                Err(-2) => status = CL_INVALID_OPERATION.min(status),
-                Err(_) => status = CL_OUT_OF_RESOURCES.min(status),
-            }
-        }
+    let chunk = (total / (pool::threads() * 16)).max(1);
+    let launch = Arc::new(Launch {
+        kernel: kernel.clone(),
+        args,
+        runner,
+        vector,
+        scalar,
+        width: width.unwrap_or(1),
+        use_fibers,
+        range: WorkGroup {
+            dims: range.dims,
+            global_offset: range.offset,
+            global_size: range.global,
+            local_size: range.local,
+            group_id: [0; 3],
+            num_groups: groups,
+            local_id: [0; 3],
+        },
+        total,
+        chunk,
+        next: AtomicUsize::new(0),
+        status: Mutex::new(CL_COMPLETE),
     });
-    // A barrier that some work-items of a group never reached (undefined
-    // in OpenCL) fails the command with CL_INVALID_OPERATION.
+    let job = launch.clone();
+    pool::run_on_all_threads(move || job.work());
+    let status = *launch.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     status
 }
 

@@ -47,6 +47,7 @@ pub mod kernel;
 pub mod memory;
 pub mod objects;
 pub mod platform;
+pub mod pool;
 pub mod program;
 pub mod queue;
 pub mod raw;
