@@ -284,6 +284,79 @@ impl Widener<'_> {
         Ok(self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty))
     }
 
+    /// A scatter's consecutive fast path (7.2 for stores): when the
+    /// heuristic expects the store's addresses to be consecutive (as for a
+    /// gather), tests them and, if they are, stores `value` with one masked
+    /// vector store at lane 0's address. Returns the join block, with the
+    /// current block set to the scatter's path (which the caller emits and
+    /// then ends with a jump to the join); `None` when the store gets no
+    /// test. Consecutive addresses are distinct, so the vector store writes
+    /// what the lanes' stores in lane order would.
+    pub(super) fn begin_consecutive_store(
+        &mut self,
+        addr: Value,
+        elem_ty: &Type,
+        value: Value,
+        mask: Option<Value>,
+        align: u32,
+    ) -> Result<Option<lanewise_ir::Block>, WidenError> {
+        let elem_bytes = i128::from(self.data_layout.alloc_size(elem_ty));
+        if self.likely_stride(addr, HEURISTIC_DEPTH) != Some(elem_bytes) {
+            return Ok(None);
+        }
+        let width = self.width;
+        let mask_ty = Type::BOOL.vector_of(width);
+        let vector_value = self.vector(value)?;
+        let addrs = self.vector(addr)?;
+        let zero = self.func.dfg.int_const(Type::I32, 0);
+        let (all_lanes, lane0_active) = match mask {
+            Some(mask) => {
+                let active = self.append_value(
+                    InstData::ExtractElement { vector: mask, index: zero },
+                    Type::BOOL,
+                );
+                (mask, Some(active))
+            }
+            None => (self.all_true_mask(), None),
+        };
+        let pointer_ty = self.func.dfg.value_type(addrs).scalar_type().clone();
+        let first = self.append_value(
+            InstData::ExtractElement { vector: addrs, index: zero },
+            pointer_ty.clone(),
+        );
+        let ptr_vector = pointer_ty.vector_of(width);
+        let first_splat =
+            self.append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
+        let lane_numbers: Vec<Value> =
+            (0..width).map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane))).collect();
+        let ramp =
+            self.func.dfg.make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
+        let consecutive = self.append_value(
+            InstData::Gep {
+                source_ty: elem_ty.clone(),
+                base: first_splat,
+                indices: vec![ramp],
+                inbounds: false,
+            },
+            ptr_vector,
+        );
+        let ok = self.all_active_lanes_match(addrs, consecutive, all_lanes, lane0_active, &mask_ty);
+        let before = self.current.expect("a current block");
+        let prefix = self.next_guard_prefix();
+        let fast = self.func.dfg.make_block(Some(format!("{prefix}.consecutive")));
+        let slow = self.func.dfg.make_block(Some(format!("{prefix}.scatter")));
+        let join = self.func.dfg.make_block(Some(format!("{prefix}.join")));
+        self.func.layout.insert_block_after(fast, before);
+        self.func.layout.insert_block_after(slow, fast);
+        self.func.layout.insert_block_after(join, slow);
+        self.append(InstData::Branch { cond: ok, then_dest: fast, else_dest: slow }, Type::Void);
+        self.current = Some(fast);
+        self.contiguous_store(vector_value, first, align, mask);
+        self.append(InstData::Jump { dest: join }, Type::Void);
+        self.current = Some(slow);
+        Ok(Some(join))
+    }
+
     /// `(source type, base, index)` if the vector of addresses `addrs` (a
     /// value of the new function) is a GEP of one vector index off a scalar
     /// base.

@@ -221,6 +221,34 @@ impl<'a> Widener<'a> {
         let kind = self.access_kind(addr, &ty, volatile)?;
         let mask = self.block_mask()?;
         self.count_access(kind, addr, true, mask.is_some());
+        // Dynamic variant: a consecutive fast path before the scatter.
+        let join = match kind {
+            AccessKind::GatherScatter if !volatile => {
+                self.begin_consecutive_store(addr, &ty, value, mask, align)?
+            }
+            _ => None,
+        };
+        self.store_by_kind(kind, mask, value, addr, &ty, align, volatile)?;
+        if let Some(join) = join {
+            self.append(InstData::Jump { dest: join }, Type::Void);
+            self.current = Some(join);
+        }
+        Ok(())
+    }
+
+    /// The store of `widen_store` for an access of `kind`.
+    #[allow(clippy::too_many_arguments)]
+    fn store_by_kind(
+        &mut self,
+        kind: AccessKind,
+        mask: Option<Value>,
+        value: Value,
+        addr: Value,
+        ty: &Type,
+        align: u32,
+        volatile: bool,
+    ) -> Result<(), WidenError> {
+        let ty = ty.clone();
         match (kind, mask) {
             (AccessKind::Uniform, None) => {
                 // Lanes store in order: the last lane's value is what remains.

@@ -1029,6 +1029,36 @@ fn group_functions_run_once_for_all_lanes() {
     assert!(error.to_string().contains("must be the same in every lane"), "{error}");
 }
 
+/// A store whose address the shape analysis cannot prove consecutive (a
+/// zero extension of a linear index may wrap) but the heuristic expects to
+/// be: a run-time test picks one vector store, else the scatter.
+#[test]
+fn scatters_with_likely_consecutive_addresses_get_a_vector_store_fast_path() {
+    let mut func = Function::new("store", vec![Type::PTR, Type::I32, Type::F32], Type::Void);
+    let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let address = b.gep(Type::F32, p, vec![index]);
+    b.store(v, address, 4);
+    b.ret(None);
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    assert!(info.is_varying(address), "a zext of a linear value may wrap");
+    let vector = widen(&func, &info, &config);
+    let contiguous = count(&vector, |data| {
+        matches!(data, InstData::Store { .. } | InstData::MaskedStore { .. })
+    });
+    assert!(contiguous >= 1, "a vector store on the fast path");
+    assert!(
+        count(&vector, |data| matches!(data, InstData::Branch { .. })) >= 1,
+        "the run-time test"
+    );
+    let small_index = |rng: &mut Rng| Val::int(32, u128::from(rng.below(64)));
+    check_differential(&func, &vector, &config, &[memory_base, small_index, any_float], 30);
+}
+
 #[test]
 fn spmd_builtins_combine_lanes() {
     let mut func = Function::new("spmd", vec![Type::I32], Type::I32);
