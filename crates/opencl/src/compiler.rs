@@ -227,7 +227,16 @@ pub fn build(source: &str, options: &str) -> Result<BuiltProgram, String> {
     if run("llvm-link-22", &link, &dir, &mut log).is_err()
         || run(
             "opt-22",
-            &["-passes=default<O2>", "linked.bc", "-o", "optimized.bc"],
+            &[
+                "-passes=default<O2>",
+                // Kernels call helpers (`trace` in AOBench) that a vector
+                // variant would otherwise call once per lane: inline them,
+                // as OpenCL compilers do.
+                "-inline-threshold=2000",
+                "linked.bc",
+                "-o",
+                "optimized.bc",
+            ],
             &dir,
             &mut log,
         )
