@@ -12,7 +12,9 @@
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
+use crate::adaptive::{self, Choice};
 use crate::cl::*;
 use crate::kernel::{ArgValue, Kernel};
 use crate::platform::BUFFER_ALIGN_BYTES;
@@ -80,23 +82,37 @@ impl Launch {
             return self.fail(CL_OUT_OF_RESOURCES);
         };
         let pointers = storage.pointers();
+        let choice = &self.kernel.executable.choices[self.kernel.index];
+        let items_per_group = self.range.local_size.iter().product::<usize>() as u64;
         loop {
-            let first = self.next.fetch_add(self.chunk, Ordering::Relaxed);
+            let mode = choice.choice();
+            // While sampling, one group at a time.
+            let chunk = if mode == Choice::Sample { 1 } else { self.chunk };
+            let first = self.next.fetch_add(chunk, Ordering::Relaxed);
             if first >= self.total {
                 return;
             }
-            let count = self.chunk.min(self.total - first);
+            let count = chunk.min(self.total - first);
+            let use_vector = match mode {
+                Choice::Sample => choice.sample_vector(),
+                Choice::Vector => true,
+                Choice::Scalar => false,
+            };
+            let start = Instant::now();
             let status = raw::run_work_groups(
                 self.runner,
                 &self.range,
                 first,
                 count,
-                self.vector,
+                if use_vector { self.vector } else { 0 },
                 self.scalar,
                 self.width,
                 &pointers,
                 self.use_fibers,
             );
+            if mode == Choice::Sample {
+                choice.record(use_vector, start.elapsed(), items_per_group * count as u64);
+            }
             if status != 0 {
                 // A barrier that some work-items of a group never reached
                 // (undefined in OpenCL) fails the command with
@@ -131,6 +147,11 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
         .and_then(|width| library.function(&format!("__lw_vector{width}_{name}")))
         .unwrap_or(0);
     let use_fibers = kernel.info_of().uses_barriers;
+    // Only a kernel with a vector variant and no barriers chooses at run
+    // time (see `adaptive`).
+    if vector == 0 || use_fibers || !adaptive::enabled() {
+        kernel.executable.choices[kernel.index].always_vector();
+    }
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);
     let total = groups.iter().product::<usize>();
     // Groups are handed out in chunks (one runtime call each), about 16 per

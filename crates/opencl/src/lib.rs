@@ -36,6 +36,7 @@
 //! - [`executor`] runs `clEnqueueNDRangeKernel`.
 
 pub mod abi;
+pub mod adaptive;
 pub mod cl;
 pub mod compiler;
 pub mod context;

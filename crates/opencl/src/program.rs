@@ -3,6 +3,7 @@
 
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use crate::adaptive::KernelChoice;
 use crate::cl::*;
 use crate::compiler::{self, KernelInfo};
 use crate::info::{self, InfoResult};
@@ -15,6 +16,8 @@ pub struct Executable {
     pub library: LoadedLibrary,
     pub width: u32,
     pub kernels: Vec<KernelInfo>,
+    /// Per kernel: vector variant or scalar form ([`crate::adaptive`]).
+    pub choices: Vec<KernelChoice>,
 }
 
 struct BuildState {
@@ -73,7 +76,9 @@ impl Program {
             let library = library.map_err(|error| {
                 format!("{}lanewise: loading the program: {error}\n", built.log)
             })?;
-            let executable = Executable { library, width: built.width, kernels: built.kernels };
+            let choices = built.kernels.iter().map(|_| KernelChoice::default()).collect();
+            let executable =
+                Executable { library, width: built.width, kernels: built.kernels, choices };
             Ok((executable, built.log))
         });
         let mut state = self.lock();
