@@ -24,6 +24,9 @@ typedef struct {
 /* `__lw_vector_K(args, count)` runs `count` SIMD groups of a row;
  * `__lw_scalar_K(args)` one work-item (compiler.rs writes both). */
 typedef void (*lw_vector_trampoline)(void **args, size_t count);
+/* `__lw_masked<W>_K(args, active)` runs the first `active` lanes of one
+ * SIMD group (a row's last `local_size % W` work-items). */
+typedef void (*lw_masked_trampoline)(void **args, size_t active);
 typedef void (*lw_scalar_trampoline)(void **args);
 
 static __thread lw_work_group current;
@@ -145,7 +148,8 @@ static int reserve_fibers(size_t count) {
  * work-items finished while others waited at a barrier (a barrier not
  * reached by every work-item: undefined in OpenCL, reported). */
 int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
-                        lw_scalar_trampoline scalar, unsigned width, void **args, int use_fibers) {
+                        lw_masked_trampoline masked, lw_scalar_trampoline scalar, unsigned width,
+                        void **args, int use_fibers) {
     lw_work_group item = *group;
     size_t count = 0;
     size_t simd_groups = vector ? group->local_size[0] / width : 0;
@@ -156,6 +160,12 @@ int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
                 item.local_id[0] = 0;
                 current = item;
                 if (simd_groups) vector(args, simd_groups);
+                size_t rest = group->local_size[0] - simd_groups * width;
+                if (masked && rest) {
+                    current.local_id[0] = simd_groups * width;
+                    masked(args, rest);
+                    continue;
+                }
                 for (size_t x = simd_groups * width; x < group->local_size[0]; x++) {
                     current.local_id[0] = x;
                     scalar(args);
@@ -202,15 +212,15 @@ int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
  * of their linear index (dimension 0 fastest): one call from the executor
  * per chunk of groups rather than per group. */
 int __lw_run_work_groups(const lw_work_group *range, size_t first, size_t count,
-                         lw_vector_trampoline vector, lw_scalar_trampoline scalar, unsigned width,
-                         void **args, int use_fibers) {
+                         lw_vector_trampoline vector, lw_masked_trampoline masked,
+                         lw_scalar_trampoline scalar, unsigned width, void **args, int use_fibers) {
     lw_work_group group = *range;
     size_t groups0 = range->num_groups[0], groups1 = range->num_groups[1];
     for (size_t index = first; index < first + count; index++) {
         group.group_id[0] = index % groups0;
         group.group_id[1] = index / groups0 % groups1;
         group.group_id[2] = index / (groups0 * groups1);
-        int status = __lw_run_work_group(&group, vector, scalar, width, args, use_fibers);
+        int status = __lw_run_work_group(&group, vector, masked, scalar, width, args, use_fibers);
         if (status) return status;
     }
     return 0;

@@ -68,6 +68,9 @@ pub struct KernelInfo {
     /// The widths of the vector variants built (`__lw_vector<W>_<name>`),
     /// widest first; empty if Lanewise kept the kernel scalar.
     pub widths: Vec<u32>,
+    /// The widths of the masked variants built (`__lw_masked<W>_<name>`),
+    /// which run a row's last `local_size % W` work-items in one call.
+    pub masked_widths: Vec<u32>,
     /// Whether the kernel calls `barrier` (its work-groups then run as
     /// fibers, one per SIMD group; see builtins/runtime.c).
     pub uses_barriers: bool,
@@ -359,7 +362,12 @@ fn vectorize(
             if vectorization_enabled() {
                 let variants: Vec<String> = widths
                     .iter()
-                    .map(|&(isa, width)| variant_name(&name, infos.len(), isa, width))
+                    .flat_map(|&(isa, width)| {
+                        [
+                            variant_name(&name, infos.len(), isa, width),
+                            masked_variant_name(&name, infos.len(), isa, width),
+                        ]
+                    })
                     .collect();
                 module.add_variant_attributes(&name, &variants);
             }
@@ -367,6 +375,7 @@ fn vectorize(
                 name: kernel.to_owned(),
                 params: infos,
                 widths: Vec::new(),
+                masked_widths: Vec::new(),
                 uses_barriers: false,
             });
         }
@@ -401,6 +410,18 @@ fn vectorize(
                 .iter()
                 .filter(|&&(isa, width)| {
                     module.defines_function(&variant_name(
+                        &implementation,
+                        kernel.params.len(),
+                        isa,
+                        width,
+                    ))
+                })
+                .map(|&(_, width)| width)
+                .collect();
+            kernel.masked_widths = widths
+                .iter()
+                .filter(|&&(isa, width)| {
+                    module.defines_function(&masked_variant_name(
                         &implementation,
                         kernel.params.len(),
                         isa,
@@ -458,6 +479,12 @@ fn variant_name(function: &str, params: usize, isa: Isa, width: u32) -> String {
     format!("_ZGV{}N{width}{}_{function}", isa.letter(), "u".repeat(params))
 }
 
+/// The masked variant: the same with `M`, and a mask parameter last (an
+/// `iW` bit mask for AVX-512, a `<W x i32>` vector otherwise).
+fn masked_variant_name(function: &str, params: usize, isa: Isa, width: u32) -> String {
+    format!("_ZGV{}M{width}{}_{function}", isa.letter(), "u".repeat(params))
+}
+
 /// Step 3: the trampolines' LLVM IR. `__lw_scalar_k(args)` runs one
 /// work-item; `__lw_vector<W>_k(args, count)` runs `count` consecutive SIMD
 /// groups of a row, advancing the work-group record's first local id by W
@@ -509,6 +536,47 @@ fn trampolines(kernels: &[KernelInfo], widths: &[(Isa, u32)]) -> String {
             let _ = writeln!(text, "  %more = icmp ult i64 %next, %count");
             let _ = writeln!(text, "  br i1 %more, label %loop, label %exit");
             let _ = writeln!(text, "exit:\n  ret void\n}}\n");
+        }
+        for &(isa, width) in widths {
+            if !kernel.masked_widths.contains(&width) {
+                continue;
+            }
+            let variant = masked_variant_name(&implementation, kernel.params.len(), isa, width);
+            let (mask_ty, mask_code) = if isa == Isa::Avx512 {
+                (
+                    format!("i{width}"),
+                    format!(
+                        "  %bit = shl i64 1, %active\n  %bits = sub i64 %bit, 1\n  \
+                         %mask = trunc i64 %bits to i{width}\n"
+                    ),
+                )
+            } else {
+                let lanes: Vec<String> = (0..width).map(|lane| format!("i64 {lane}")).collect();
+                (
+                    format!("<{width} x i32>"),
+                    format!(
+                        "  %one = insertelement <{width} x i64> poison, i64 %active, i64 0\n  \
+                         %splat = shufflevector <{width} x i64> %one, <{width} x i64> poison, \
+                         <{width} x i32> zeroinitializer\n  \
+                         %on = icmp ult <{width} x i64> <{}>, %splat\n  \
+                         %mask = sext <{width} x i1> %on to <{width} x i32>\n",
+                        lanes.join(", ")
+                    ),
+                )
+            };
+            let mut params = types.clone();
+            params.push(mask_ty.clone());
+            let _ = writeln!(text, "declare void @{variant}({})", params.join(", "));
+            let _ = writeln!(
+                text,
+                "define void @__lw_masked{width}_{}(ptr %args, i64 %active) {{",
+                kernel.name
+            );
+            let args = load_args(&mut text);
+            text.push_str(&mask_code);
+            let separator = if args.is_empty() { "" } else { ", " };
+            let _ = writeln!(text, "  call void @{variant}({args}{separator}{mask_ty} %mask)");
+            let _ = writeln!(text, "  ret void\n}}\n");
         }
     }
     text

@@ -3,8 +3,9 @@
 //! Work-groups run in parallel on the pool's threads, one per core
 //! ([`crate::pool`]), taken in chunks. Within a work-group, one thread runs
 //! the work-items row by row in dimension 0, W at a time through the
-//! kernel's vector variant, and the last `local_size[0] % W` one at a time
-//! through the scalar kernel (a masked variant for them is future work):
+//! kernel's vector variant, and the last `local_size[0] % W` in one call of
+//! its masked variant (in a kernel with barriers, one at a time through the
+//! scalar kernel):
 //! the runtime's `__lw_run_work_group` (builtins/runtime.c), which sets the
 //! thread's `lw_work_group` before each call and, for a kernel with
 //! barriers, runs each call as a fiber that a barrier suspends until all
@@ -52,14 +53,21 @@ pub fn choose_local_size(global: usize, width: usize) -> usize {
     divisors.clone().find(|size| size.is_multiple_of(width)).or(divisors.max()).unwrap_or(1)
 }
 
+/// A kernel's entry points in its program's shared object (0: none).
+#[derive(Clone, Copy)]
+pub struct Trampolines {
+    pub vector: usize,
+    pub masked: usize,
+    pub scalar: usize,
+}
+
 /// One launch: what every thread of the pool needs to take chunks of
 /// work-groups and run them.
 struct Launch {
     kernel: Arc<Kernel>,
     args: Vec<ArgValue>,
     runner: usize,
-    vector: usize,
-    scalar: usize,
+    trampolines: Trampolines,
     width: u32,
     use_fibers: bool,
     range: WorkGroup,
@@ -104,8 +112,11 @@ impl Launch {
                 &self.range,
                 first,
                 count,
-                if use_vector { self.vector } else { 0 },
-                self.scalar,
+                if use_vector {
+                    self.trampolines
+                } else {
+                    Trampolines { vector: 0, masked: 0, ..self.trampolines }
+                },
                 self.width,
                 &pointers,
                 self.use_fibers,
@@ -146,6 +157,10 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
     let vector = width
         .and_then(|width| library.function(&format!("__lw_vector{width}_{name}")))
         .unwrap_or(0);
+    let masked = width
+        .filter(|width| kernel.info_of().masked_widths.contains(width))
+        .and_then(|width| library.function(&format!("__lw_masked{width}_{name}")))
+        .unwrap_or(0);
     let use_fibers = kernel.info_of().uses_barriers;
     // Only a kernel with a vector variant and no barriers chooses at run
     // time (see `adaptive`).
@@ -162,8 +177,7 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
         kernel: kernel.clone(),
         args,
         runner,
-        vector,
-        scalar,
+        trampolines: Trampolines { vector, masked, scalar },
         width: width.unwrap_or(1),
         use_fibers,
         range: WorkGroup {

@@ -11,10 +11,9 @@
 //! work-items of dimension 0; [`executor`]: work-groups in parallel on all
 //! cores, W work-items per call, fibers for barriers), with the
 //! work-item, synchronization, math, common, geometric and part of the
-//! integer and relational builtins (builtins/). Not yet: the other
-//! builtins (vector load/store, conversions, atomics, ...), a masked variant for a partial
-//! last SIMD group (it runs work-item by work-item), binaries, separate
-//! compilation. A program that calls a missing builtin fails to build and
+//! integer and relational builtins, conversions, vector loads and stores
+//! and 32-bit atomics (builtins/). Not yet: the other builtins (rounding
+//! modes, `vload_half`, `shuffle`, ...), binaries, separate compilation. A program that calls a missing builtin fails to build and
 //! the log names it.
 //!
 //! # Design

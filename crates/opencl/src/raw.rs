@@ -107,9 +107,9 @@ impl LoadedLibrary {
 
 /// Calls the runtime's `__lw_run_work_groups` (builtins/runtime.c): runs
 /// the work-groups `first..first + count` of the NDRange `range` through the
-/// kernel's trampolines (`__lw_vector_k(void **args, size_t count)`, 0 when
-/// there is none, and `__lw_scalar_k(void **args)`; see
-/// `compiler::trampolines`). `args` holds one pointer per kernel parameter,
+/// kernel's trampolines (`__lw_vector<W>_k(void **args, size_t count)` and
+/// `__lw_masked<W>_k(void **args, size_t active)`, 0 when there is none,
+/// and `__lw_scalar_k(void **args)`; see `compiler::trampolines`). `args` holds one pointer per kernel parameter,
 /// each to a value of the parameter's type. Returns the runtime's status
 /// (0: done).
 #[allow(clippy::too_many_arguments)]
@@ -118,8 +118,7 @@ pub fn run_work_groups(
     range: &crate::executor::WorkGroup,
     first: usize,
     count: usize,
-    vector: usize,
-    scalar: usize,
+    trampolines: crate::executor::Trampolines,
     width: u32,
     args: &[usize],
     use_fibers: bool,
@@ -130,18 +129,29 @@ pub fn run_work_groups(
         usize,
         usize,
         usize,
+        usize,
         u32,
         *const usize,
         i32,
     ) -> i32;
     // SAFETY: `runner` is `__lw_run_work_groups` of the loaded library, of
     // C type `int (const lw_work_group *, size_t, size_t, lw_vector_trampoline,
-    // lw_scalar_trampoline, unsigned, void **, int)` (a null vector
-    // trampoline is allowed); `WorkGroup` has `lw_work_group`'s layout; the
+    // lw_masked_trampoline, lw_scalar_trampoline, unsigned, void **, int)`
+    // (null vector and masked trampolines are allowed); `WorkGroup` has `lw_work_group`'s layout; the
     // trampolines are the library's; the executor keeps every argument
     // value alive until the call returns.
     unsafe {
         let function = std::mem::transmute::<usize, Runner>(runner);
-        function(range, first, count, vector, scalar, width, args.as_ptr(), i32::from(use_fibers))
+        function(
+            range,
+            first,
+            count,
+            trampolines.vector,
+            trampolines.masked,
+            trampolines.scalar,
+            width,
+            args.as_ptr(),
+            i32::from(use_fibers),
+        )
     }
 }
