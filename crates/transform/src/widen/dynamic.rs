@@ -301,7 +301,9 @@ impl Widener<'_> {
         align: u32,
     ) -> Result<Option<lanewise_ir::Block>, WidenError> {
         let elem_bytes = i128::from(self.data_layout.alloc_size(elem_ty));
-        if self.likely_stride(addr, HEURISTIC_DEPTH) != Some(elem_bytes) {
+        if !self.packs_like_memory(elem_ty)
+            || self.likely_stride(addr, HEURISTIC_DEPTH) != Some(elem_bytes)
+        {
             return Ok(None);
         }
         let width = self.width;

@@ -33,11 +33,7 @@ impl<'a> Widener<'a> {
             return Ok(AccessKind::Duplicated);
         }
         let element_bytes = self.data_layout.store_size(ty);
-        let contiguous_type = ty.is_scalar()
-            && ty
-                .scalar_bits()
-                .is_some_and(|bits| bits % 8 == 0 && u64::from(bits) / 8 == element_bytes)
-            && self.data_layout.alloc_size(ty) == element_bytes;
+        let contiguous_type = self.packs_like_memory(ty);
         Ok(match self.widened(addr)? {
             Widened::Uniform(_) => AccessKind::Uniform,
             Widened::Strided { stride, .. }
@@ -50,6 +46,18 @@ impl<'a> Widener<'a> {
             }
             _ => AccessKind::Duplicated,
         })
+    }
+
+    /// Whether W values of `ty` side by side in memory are a `<W x ty>`
+    /// vector's memory: whole bytes without padding. Not so for `i1`,
+    /// which takes a byte in memory and a bit in a vector.
+    pub(super) fn packs_like_memory(&self, ty: &Type) -> bool {
+        let element_bytes = self.data_layout.store_size(ty);
+        ty.is_scalar()
+            && ty
+                .scalar_bits()
+                .is_some_and(|bits| bits % 8 == 0 && u64::from(bits) / 8 == element_bytes)
+            && self.data_layout.alloc_size(ty) == element_bytes
     }
 
     /// The alignment of a contiguous vector access at `addr`: the scalar
@@ -139,7 +147,9 @@ impl<'a> Widener<'a> {
                 };
                 // Dynamic variants (Karrenberg 2014, 7.1/7.2): a uniform or
                 // consecutive fast path where the heuristic expects one.
-                let tests = self.dynamic_gather_tests(addr, self.data_layout.alloc_size(&ty));
+                let mut tests = self.dynamic_gather_tests(addr, self.data_layout.alloc_size(&ty));
+                // A vector load of `i1`s would read bits, not bytes.
+                tests.consecutive &= self.packs_like_memory(&ty);
                 if tests.uniform || tests.consecutive {
                     Widened::Vector(self.gather_with_dynamic_variants(
                         tests, &ty, vector_ty, addrs, mask, masked, align,

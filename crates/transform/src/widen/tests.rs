@@ -1059,6 +1059,35 @@ fn scatters_with_likely_consecutive_addresses_get_a_vector_store_fast_path() {
     check_differential(&func, &vector, &config, &[memory_base, small_index, any_float], 30);
 }
 
+/// `i1` takes a byte in memory and a bit in a vector: a store of bools
+/// gets no vector-store fast path (fuzz seed 23489: a conditional
+/// lastprivate's flags stored as packed bits).
+#[test]
+fn bool_stores_get_no_vector_store_fast_path() {
+    let mut func = Function::new("flags", vec![Type::PTR, Type::I32, Type::BOOL], Type::Void);
+    let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let address = b.gep(Type::BOOL, p, vec![index]);
+    b.store(v, address, 1);
+    b.ret(None);
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    let vector_stores = count(&vector, |data| match data {
+        InstData::Store { value, .. } | InstData::MaskedStore { value, .. } => {
+            vector.dfg.value_type(*value).is_vector()
+        }
+        _ => false,
+    });
+    assert_eq!(vector_stores, 0, "no <8 x i1> store");
+    let small_index = |rng: &mut Rng| Val::int(32, u128::from(rng.below(64)));
+    let bools = |rng: &mut Rng| Val::int(1, u128::from(rng.below(2)));
+    check_differential(&func, &vector, &config, &[memory_base, small_index, bools], 30);
+}
+
 #[test]
 fn spmd_builtins_combine_lanes() {
     let mut func = Function::new("spmd", vec![Type::I32], Type::I32);
