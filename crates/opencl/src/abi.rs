@@ -158,6 +158,62 @@ macro_rules! try_create {
     };
 }
 
+/// `clRetain*` and `clRelease*` of one kind of object (`lookup` checks the
+/// handle's kind, for the API's error code).
+macro_rules! reference_counting {
+    ($retain:ident, $release:ident, $lookup:path) => {
+        unsafe extern "C" fn $retain(handle: Handle) -> cl_int {
+            try_cl!($lookup(handle as usize));
+            objects::retain(handle as usize);
+            CL_SUCCESS
+        }
+
+        unsafe extern "C" fn $release(handle: Handle) -> cl_int {
+            try_cl!($lookup(handle as usize));
+            let _ = objects::release(handle as usize);
+            CL_SUCCESS
+        }
+    };
+}
+
+/// A `clGet*Info` query answered by `method` of the object behind the handle.
+macro_rules! info_query {
+    ($name:ident, $lookup:path, $method:ident) => {
+        unsafe extern "C" fn $name(
+            handle: Handle,
+            param: cl_uint,
+            size: usize,
+            value: *mut c_void,
+            size_ret: *mut usize,
+        ) -> cl_int {
+            let object = try_cl!($lookup(handle as usize));
+            write_info(object.$method(param), size, value, size_ret)
+        }
+    };
+}
+
+// ----- Retain, release and info queries of the API's objects -----
+
+reference_counting!(retain_context, release_context, objects::context);
+reference_counting!(retain_mem_object, release_mem_object, objects::mem);
+reference_counting!(retain_event, release_event, objects::event);
+reference_counting!(retain_program, release_program, objects::program);
+reference_counting!(retain_kernel, release_kernel, objects::kernel);
+
+info_query!(get_context_info, objects::context, info);
+info_query!(get_command_queue_info, objects::queue, info);
+info_query!(get_mem_object_info, objects::mem, info);
+info_query!(get_event_info, objects::event, info);
+info_query!(get_event_profiling_info, objects::event, profiling_info);
+info_query!(get_program_info, objects::program, info);
+info_query!(get_kernel_info, objects::kernel, info);
+
+unsafe extern "C" fn retain_command_queue(queue: Handle) -> cl_int {
+    try_cl!(objects::queue(queue as usize));
+    objects::retain(queue as usize);
+    CL_SUCCESS
+}
+
 // ----- ICD entry points (exported) -----
 
 /// # Safety
@@ -366,29 +422,6 @@ unsafe extern "C" fn create_context_from_type(
     created(Ok(context::create(properties)), errcode_ret)
 }
 
-unsafe extern "C" fn retain_context(context: Handle) -> cl_int {
-    try_cl!(objects::context(context as usize));
-    objects::retain(context as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn release_context(context: Handle) -> cl_int {
-    try_cl!(objects::context(context as usize));
-    let _ = objects::release(context as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn get_context_info(
-    context: Handle,
-    param: cl_uint,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    let context = try_cl!(objects::context(context as usize));
-    write_info(context.info(param), size, value, size_ret)
-}
-
 // ----- Command queues -----
 
 unsafe fn create_queue(
@@ -435,29 +468,12 @@ unsafe extern "C" fn create_command_queue_with_properties(
     created(create_queue(context, device, queue_properties), errcode_ret)
 }
 
-unsafe extern "C" fn retain_command_queue(queue: Handle) -> cl_int {
-    try_cl!(objects::queue(queue as usize));
-    objects::retain(queue as usize);
-    CL_SUCCESS
-}
-
 unsafe extern "C" fn release_command_queue(queue: Handle) -> cl_int {
     try_cl!(objects::queue(queue as usize));
     if let Released::Last(Object::Queue(queue)) = objects::release(queue as usize) {
         queue.shut_down();
     }
     CL_SUCCESS
-}
-
-unsafe extern "C" fn get_command_queue_info(
-    queue: Handle,
-    param: cl_uint,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    let queue = try_cl!(objects::queue(queue as usize));
-    write_info(queue.info(param), size, value, size_ret)
 }
 
 unsafe extern "C" fn flush(queue: Handle) -> cl_int {
@@ -526,29 +542,6 @@ unsafe extern "C" fn create_sub_buffer(
     }
     let region = &*(info as *const BufferRegion);
     created(memory::create_sub_buffer(&parent, flags, region.origin, region.size), errcode_ret)
-}
-
-unsafe extern "C" fn retain_mem_object(mem: Handle) -> cl_int {
-    try_cl!(objects::mem(mem as usize));
-    objects::retain(mem as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn release_mem_object(mem: Handle) -> cl_int {
-    try_cl!(objects::mem(mem as usize));
-    let _ = objects::release(mem as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn get_mem_object_info(
-    mem: Handle,
-    param: cl_uint,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    let mem = try_cl!(objects::mem(mem as usize));
-    write_info(mem.info(param), size, value, size_ret)
 }
 
 unsafe extern "C" fn set_mem_object_destructor_callback(
@@ -815,40 +808,6 @@ unsafe extern "C" fn wait_for_events(num_events: cl_uint, events: *const Handle)
     }
 }
 
-unsafe extern "C" fn get_event_info(
-    event: Handle,
-    param: cl_uint,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    let event = try_cl!(objects::event(event as usize));
-    write_info(event.info(param), size, value, size_ret)
-}
-
-unsafe extern "C" fn get_event_profiling_info(
-    event: Handle,
-    param: cl_uint,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    let event = try_cl!(objects::event(event as usize));
-    write_info(event.profiling_info(param), size, value, size_ret)
-}
-
-unsafe extern "C" fn retain_event(event: Handle) -> cl_int {
-    try_cl!(objects::event(event as usize));
-    objects::retain(event as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn release_event(event: Handle) -> cl_int {
-    try_cl!(objects::event(event as usize));
-    let _ = objects::release(event as usize);
-    CL_SUCCESS
-}
-
 unsafe extern "C" fn create_user_event(context: Handle, errcode_ret: *mut cl_int) -> Handle {
     try_create!(objects::context(context as usize), errcode_ret);
     let event = event::create(context as usize, 0, CL_COMMAND_USER, false);
@@ -965,29 +924,6 @@ unsafe extern "C" fn build_program(
     code
 }
 
-unsafe extern "C" fn retain_program(program: Handle) -> cl_int {
-    try_cl!(objects::program(program as usize));
-    objects::retain(program as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn release_program(program: Handle) -> cl_int {
-    try_cl!(objects::program(program as usize));
-    let _ = objects::release(program as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn get_program_info(
-    program: Handle,
-    param: cl_uint,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    let program = try_cl!(objects::program(program as usize));
-    write_info(program.info(param), size, value, size_ret)
-}
-
 unsafe extern "C" fn get_program_build_info(
     program: Handle,
     device: Handle,
@@ -1045,18 +981,6 @@ unsafe extern "C" fn create_kernels_in_program(
     CL_SUCCESS
 }
 
-unsafe extern "C" fn retain_kernel(kernel: Handle) -> cl_int {
-    try_cl!(objects::kernel(kernel as usize));
-    objects::retain(kernel as usize);
-    CL_SUCCESS
-}
-
-unsafe extern "C" fn release_kernel(kernel: Handle) -> cl_int {
-    try_cl!(objects::kernel(kernel as usize));
-    let _ = objects::release(kernel as usize);
-    CL_SUCCESS
-}
-
 unsafe extern "C" fn set_kernel_arg(
     kernel: Handle,
     index: cl_uint,
@@ -1066,17 +990,6 @@ unsafe extern "C" fn set_kernel_arg(
     let kernel = try_cl!(objects::kernel(kernel as usize));
     let bytes = (!value.is_null()).then(|| slice(value as *const u8, size));
     kernel.set_arg(index, size, bytes)
-}
-
-unsafe extern "C" fn get_kernel_info(
-    kernel: Handle,
-    param: cl_uint,
-    size: usize,
-    value: *mut c_void,
-    size_ret: *mut usize,
-) -> cl_int {
-    let kernel = try_cl!(objects::kernel(kernel as usize));
-    write_info(kernel.info(param), size, value, size_ret)
 }
 
 unsafe extern "C" fn get_kernel_work_group_info(

@@ -406,30 +406,18 @@ fn vectorize(
         }
         for kernel in &mut kernels {
             let implementation = format!("{KERNEL_PREFIX}{}", kernel.name);
-            kernel.widths = widths
-                .iter()
-                .filter(|&&(isa, width)| {
-                    module.defines_function(&variant_name(
-                        &implementation,
-                        kernel.params.len(),
-                        isa,
-                        width,
-                    ))
-                })
-                .map(|&(_, width)| width)
-                .collect();
-            kernel.masked_widths = widths
-                .iter()
-                .filter(|&&(isa, width)| {
-                    module.defines_function(&masked_variant_name(
-                        &implementation,
-                        kernel.params.len(),
-                        isa,
-                        width,
-                    ))
-                })
-                .map(|&(_, width)| width)
-                .collect();
+            let params = kernel.params.len();
+            let built = |name: fn(&str, usize, Isa, u32) -> String| -> Vec<u32> {
+                widths
+                    .iter()
+                    .filter(|&&(isa, width)| {
+                        module.defines_function(&name(&implementation, params, isa, width))
+                    })
+                    .map(|&(_, width)| width)
+                    .collect()
+            };
+            kernel.widths = built(variant_name);
+            kernel.masked_widths = built(masked_variant_name);
         }
         module.write(output, OutputFormat::Bitcode)?;
         Ok(Some(kernels))

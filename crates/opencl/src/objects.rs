@@ -62,12 +62,17 @@ fn registry() -> MutexGuard<'static, Registry> {
     REGISTRY.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+/// A new handle word holding the dispatch table's address; its address is
+/// the handle. Never freed (see the module docs).
+pub fn new_handle_word() -> usize {
+    Box::leak(Box::new(HandleWord { dispatch: dispatch_table_address() })) as *const HandleWord
+        as usize
+}
+
 /// Allocates a handle, builds its object (which may record the handle) and
 /// registers it with one reference.
 pub fn register(make: impl FnOnce(usize) -> Object) -> usize {
-    // Never freed (see the module docs).
-    let word = Box::leak(Box::new(HandleWord { dispatch: dispatch_table_address() }));
-    let handle = word as *const HandleWord as usize;
+    let handle = new_handle_word();
     let object = make(handle);
     registry().live.insert(handle, Entry { references: 1, object });
     handle

@@ -12,9 +12,8 @@ use std::fs;
 use std::sync::OnceLock;
 
 use crate::cl::*;
-use crate::dispatch::dispatch_table_address;
 use crate::info::{self, InfoResult};
-use crate::objects::HandleWord;
+use crate::objects;
 
 pub const PLATFORM_NAME: &str = "Lanewise";
 pub const PLATFORM_VENDOR: &str = "Lanewise";
@@ -31,19 +30,14 @@ pub const MAX_WORK_GROUP_SIZE: usize = 4096;
 /// bytes, enough for any vector type and for 64-byte cache lines.
 pub const BUFFER_ALIGN_BYTES: usize = 128;
 
-fn leaked_handle() -> usize {
-    Box::leak(Box::new(HandleWord { dispatch: dispatch_table_address() })) as *const HandleWord
-        as usize
-}
-
 pub fn platform_handle() -> usize {
     static HANDLE: OnceLock<usize> = OnceLock::new();
-    *HANDLE.get_or_init(leaked_handle)
+    *HANDLE.get_or_init(objects::new_handle_word)
 }
 
 pub fn device_handle() -> usize {
     static HANDLE: OnceLock<usize> = OnceLock::new();
-    *HANDLE.get_or_init(leaked_handle)
+    *HANDLE.get_or_init(objects::new_handle_word)
 }
 
 /// What the device reports, read once.

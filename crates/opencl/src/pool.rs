@@ -28,8 +28,6 @@ struct Pool {
     launch: Mutex<()>,
     /// The helper threads that started.
     helpers: AtomicUsize,
-    /// `State::generation`, readable without the lock (for spinning).
-    published: std::sync::atomic::AtomicU64,
 }
 
 fn lock(mutex: &Mutex<State>) -> MutexGuard<'_, State> {
@@ -45,7 +43,6 @@ fn pool() -> &'static Pool {
             changed: Condvar::new(),
             launch: Mutex::new(()),
             helpers: AtomicUsize::new(0),
-            published: std::sync::atomic::AtomicU64::new(0),
         }));
         for _ in 1..cores {
             let spawned = thread::Builder::new()
@@ -61,18 +58,9 @@ fn pool() -> &'static Pool {
     })
 }
 
-/// How long a helper spins for the next job before it sleeps: back-to-back
-/// launches (a sort or Floyd-Warshall launches hundreds of short kernels)
-/// then do not pay a wake-up each.
-const SPIN: std::time::Duration = std::time::Duration::from_micros(200);
-
 fn helper(pool: &'static Pool) {
     let mut seen = 0;
     loop {
-        let spin_start = std::time::Instant::now();
-        while pool.published.load(Ordering::Acquire) == seen && spin_start.elapsed() < SPIN {
-            std::hint::spin_loop();
-        }
         let job = {
             let mut state = lock(&pool.state);
             while state.generation == seen {
@@ -102,7 +90,6 @@ pub fn run_on_all_threads(job: impl Fn() + Send + Sync + 'static) {
         let mut state = lock(&pool.state);
         state.job = Some(job.clone());
         state.generation += 1;
-        pool.published.store(state.generation, Ordering::Release);
         state.running = pool.helpers.load(Ordering::Relaxed);
     }
     pool.changed.notify_all();

@@ -197,37 +197,14 @@ impl Widener<'_> {
                 pointer_ty,
             )
         } else {
-            // The address space of the pointers, not necessarily 0.
-            let pointer_ty = self.func.dfg.value_type(addrs).scalar_type().clone();
-            let first = self.append_value(
-                InstData::ExtractElement { vector: addrs, index: zero },
-                pointer_ty.clone(),
-            );
-            let ptr_vector = pointer_ty.vector_of(width);
-            let first_splat = self
-                .append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
+            let (first, first_splat) = self.lane0_address(addrs);
             if tests.uniform {
                 let ok =
                     self.all_active_lanes_match(addrs, first_splat, mask, lane0_active, &mask_ty);
                 fast_paths.push((ok, true));
             }
             if tests.consecutive {
-                let lane_numbers: Vec<Value> = (0..width)
-                    .map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane)))
-                    .collect();
-                let ramp = self
-                    .func
-                    .dfg
-                    .make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
-                let consecutive = self.append_value(
-                    InstData::Gep {
-                        source_ty: elem_ty.clone(),
-                        base: first_splat,
-                        indices: vec![ramp],
-                        inbounds: false,
-                    },
-                    ptr_vector,
-                );
+                let consecutive = self.consecutive_addresses(first_splat, elem_ty);
                 let ok =
                     self.all_active_lanes_match(addrs, consecutive, mask, lane0_active, &mask_ty);
                 fast_paths.push((ok, false));
@@ -321,27 +298,8 @@ impl Widener<'_> {
             }
             None => (self.all_true_mask(), None),
         };
-        let pointer_ty = self.func.dfg.value_type(addrs).scalar_type().clone();
-        let first = self.append_value(
-            InstData::ExtractElement { vector: addrs, index: zero },
-            pointer_ty.clone(),
-        );
-        let ptr_vector = pointer_ty.vector_of(width);
-        let first_splat =
-            self.append_value(InstData::Splat { scalar: first, lanes: width }, ptr_vector.clone());
-        let lane_numbers: Vec<Value> =
-            (0..width).map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane))).collect();
-        let ramp =
-            self.func.dfg.make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
-        let consecutive = self.append_value(
-            InstData::Gep {
-                source_ty: elem_ty.clone(),
-                base: first_splat,
-                indices: vec![ramp],
-                inbounds: false,
-            },
-            ptr_vector,
-        );
+        let (first, first_splat) = self.lane0_address(addrs);
+        let consecutive = self.consecutive_addresses(first_splat, elem_ty);
         let ok = self.all_active_lanes_match(addrs, consecutive, all_lanes, lane0_active, &mask_ty);
         let before = self.current.expect("a current block");
         let prefix = self.next_guard_prefix();
@@ -357,6 +315,42 @@ impl Widener<'_> {
         self.append(InstData::Jump { dest: join }, Type::Void);
         self.current = Some(slow);
         Ok(Some(join))
+    }
+
+    /// Lane 0's address of the vector of addresses `addrs`, and its splat
+    /// (in the pointers' address space, not necessarily 0).
+    fn lane0_address(&mut self, addrs: Value) -> (Value, Value) {
+        let pointer_ty = self.func.dfg.value_type(addrs).scalar_type().clone();
+        let zero = self.func.dfg.int_const(Type::I32, 0);
+        let first = self.append_value(
+            InstData::ExtractElement { vector: addrs, index: zero },
+            pointer_ty.clone(),
+        );
+        let splat = self.append_value(
+            InstData::Splat { scalar: first, lanes: self.width },
+            pointer_ty.vector_of(self.width),
+        );
+        (first, splat)
+    }
+
+    /// The addresses of consecutive `elem_ty` elements from lane 0's:
+    /// `first_splat + <0, 1, .., W-1>` elements.
+    fn consecutive_addresses(&mut self, first_splat: Value, elem_ty: &Type) -> Value {
+        let width = self.width;
+        let lane_numbers: Vec<Value> =
+            (0..width).map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane))).collect();
+        let ramp =
+            self.func.dfg.make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
+        let ptr_vector = self.func.dfg.value_type(first_splat).clone();
+        self.append_value(
+            InstData::Gep {
+                source_ty: elem_ty.clone(),
+                base: first_splat,
+                indices: vec![ramp],
+                inbounds: false,
+            },
+            ptr_vector,
+        )
     }
 
     /// `(source type, base, index)` if the vector of addresses `addrs` (a
