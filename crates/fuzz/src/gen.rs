@@ -469,7 +469,18 @@ impl Generator {
             let updates = reductions
                 .iter()
                 .map(|reduction| {
-                    let value = self.expr(&scope, reduction.op.ty(), 2);
+                    let mut value = self.expr(&scope, reduction.op.ty(), 2);
+                    if matches!(reduction.op, RedOp::MinF | RedOp::MaxF) {
+                        // OpenMP leaves open which of two equal values a
+                        // min/max combines to, and clang-22's inscan
+                        // combiner (`r < x ? r : x`) keeps the later one
+                        // where the serial `if (x < r) r = x` keeps the
+                        // earlier: the body would see -0.0 or +0.0 by the
+                        // order of combination (seed 23277). `x + 0.0f`
+                        // is never -0.0, so equal values are identical.
+                        let zero = Box::new(Expr::Lit(Lit::Float(0.0)));
+                        value = Expr::Binary(BinOp::Add, Ty::Float, Box::new(value), zero);
+                    }
                     let update =
                         Stmt::Reduce { var: reduction.name.clone(), op: reduction.op, value };
                     if self.rng.chance(35) {
@@ -1166,5 +1177,46 @@ pub(crate) fn collect_expr_calls(expr: &Expr, called: &mut std::collections::BTr
     }
     for child in expr.children() {
         collect_expr_calls(child, called);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The float min/max updates of a scan kernel, guarded ones included.
+    fn float_min_max_updates<'a>(stmts: &'a [Stmt], found: &mut Vec<&'a Expr>) {
+        for stmt in stmts {
+            if let Stmt::Reduce { op: RedOp::MinF | RedOp::MaxF, value, .. } = stmt {
+                found.push(value);
+            }
+            for block in stmt_blocks(stmt) {
+                float_min_max_updates(block, found);
+            }
+        }
+    }
+
+    /// Seed 23277: an inscan float min whose values included -0.0 and
+    /// +0.0 printed the sign of whichever zero the combination order kept.
+    /// Every such update now adds `+0.0f`, so no value is -0.0.
+    #[test]
+    fn scan_float_min_max_values_are_never_negative_zero() {
+        let mut checked = 0;
+        for seed in (23277..23280).chain(0..300) {
+            let program = generate(seed);
+            for kernel in &program.kernels {
+                let Some(scan) = &kernel.scan else { continue };
+                let mut updates = Vec::new();
+                float_min_max_updates(&scan.updates, &mut updates);
+                for value in updates {
+                    let Expr::Binary(BinOp::Add, Ty::Float, _, zero) = value else {
+                        panic!("seed {seed}, {}: update {value:?} may be -0.0", kernel.name);
+                    };
+                    assert_eq!(**zero, Expr::Lit(Lit::Float(0.0)), "seed {seed}");
+                    checked += 1;
+                }
+            }
+        }
+        assert!(checked > 0, "no scan kernel with a float min or max was generated");
     }
 }
