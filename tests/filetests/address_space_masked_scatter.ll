@@ -1,4 +1,4 @@
-; ARGS: -o {out}
+; ARGS: -o {out} --safety-net off
 ; EMIT: _ZGVbM4vv_scale
 ; Issue 14, class 4: a masked SSE variant whose loop loads and stores through
 ; a varying `ptr addrspace(5)` parameter. The masked scatter of the store

@@ -1,4 +1,4 @@
-; ARGS: -o {out} --function count_steps --width 8 --shapes v --isa avx2
+; ARGS: -o {out} --function count_steps --width 8 --shapes v --isa avx2 --safety-net off
 ; EMIT: _ZGVdN8v_count_steps
 ; A loop whose trip count differs between lanes: a live mask, a tracker for the
 ; result, and a latch on any(live) (PLDI18 section 5).

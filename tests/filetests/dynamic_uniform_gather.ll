@@ -1,4 +1,4 @@
-; ARGS: -o {out} --function lower_bound --width 8 --shapes uuv --isa avx2
+; ARGS: -o {out} --function lower_bound --width 8 --shapes uuv --isa avx2 --safety-net off
 ; EMIT: _ZGVdN8uuv_lower_bound
 ; A binary search over a uniform table (thesis 7.1, dynamic variants): the
 ; bounds start uniform, so the gather of table[middle] gets a run-time test

@@ -1,4 +1,4 @@
-; ARGS: -o {out} --function f --width 4 --shapes vu --isa sse --stats
+; ARGS: -o {out} --function f --width 4 --shapes vu --isa sse --stats --safety-net off
 ; EMIT: _ZGVbN4vu_f
 ; Two blocks enter the cycle a <-> b from the entry, on a varying condition:
 ; an irreducible CFG. The cycle gets one header, `a.irreducible.dispatch`,

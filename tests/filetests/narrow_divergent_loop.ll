@@ -1,4 +1,4 @@
-; ARGS: -o {out} --function collatz_steps --width 32 --shapes v --isa avx512 --stats
+; ARGS: -o {out} --function collatz_steps --width 32 --shapes v --isa avx512 --stats --safety-net off
 ; EMIT: _ZGVeN32v_collatz_steps
 ; A divergent loop at 32 lanes of 32 bits (two zmm registers per value) on a
 ; target with avx512f and avx512vl: once at most 16 lanes are live and the

@@ -1,4 +1,4 @@
-; ARGS: -o {out} --function mandelbrot --width 8 --shapes vvuu --isa avx2 --report {out}.json --stats
+; ARGS: -o {out} --function mandelbrot --width 8 --shapes vvuu --isa avx2 --report {out}.json --stats --safety-net off
 ; PLDI'18 Figures 9 and 10 (left): the inner Mandelbrot loop
 ;   for (i = 0; i < limit; ++i) { z = z * z + c; if (|z| >= escape) break; }
 ; on one float coordinate. z and c are varying, limit and escape uniform.

@@ -946,6 +946,9 @@ impl ShapeAnalysis<'_> {
             "rv_lane_id" => return ValueShape::new(Shape::Strided(1), MAX_TRACKED_ALIGN),
             "rv_num_lanes" | "rv_any" | "rv_all" | "rv_ballot" | "rv_popcount" | "rv_extract"
             | "rv_load" => return ValueShape::uniform(1),
+            // The run-time safety net's choice, made once for all lanes
+            // (lanewise_transform::dynamic_variants::safety_net::NET_BEGIN).
+            "__lanewise_net_begin" => return ValueShape::uniform(1),
             "rv_mask" | "rv_entry_mask" | "rv_insert" | "rv_shuffle" | "rv_index" => {
                 return ValueShape::varying()
             }

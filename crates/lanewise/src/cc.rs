@@ -56,8 +56,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use lanewise::pass_times::time;
 use lanewise::{
-    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, TailPolicy,
-    VariantSelection, VectorMath,
+    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, SafetyNetMode,
+    TailPolicy, VariantSelection, VectorMath,
 };
 
 /// The LLVM options that keep step 1 from unrolling (runtime, partial and
@@ -1016,6 +1016,7 @@ impl Driver {
             simd_loops_cost: !std::env::var("LANEWISE_SIMD_LOOPS_COST")
                 .is_ok_and(|value| value == "off"),
             narrow_loops: self.narrow_loops(),
+            safety_net: self.safety_net(),
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,
             variants: self.variant_selection(),
@@ -1136,6 +1137,29 @@ impl Driver {
                     );
                 }
                 NarrowLoops::Auto
+            }
+        }
+    }
+
+    /// `LANEWISE_SAFETY_NET=adaptive|off|per-lane` (`--safety-net` of the
+    /// `lanewise` command). An unknown value is a warning and means
+    /// `adaptive`.
+    fn safety_net(&self) -> SafetyNetMode {
+        let Ok(value) = std::env::var("LANEWISE_SAFETY_NET") else {
+            return SafetyNetMode::Adaptive;
+        };
+        match value.as_str() {
+            "" | "adaptive" => SafetyNetMode::Adaptive,
+            "off" => SafetyNetMode::Off,
+            "per-lane" => SafetyNetMode::PerLane,
+            other => {
+                if !self.invocation.no_warnings {
+                    eprintln!(
+                        "lanewise cc: warning: LANEWISE_SAFETY_NET={other}: expected adaptive, \
+                         off or per-lane; using adaptive"
+                    );
+                }
+                SafetyNetMode::Adaptive
             }
         }
     }

@@ -28,6 +28,7 @@ use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantN
 use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::abi::has_vector_abi;
+use lanewise_transform::dynamic_variants::{add_safety_net, may_run_per_lane, NET_BEGIN, NET_END};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
@@ -49,6 +50,7 @@ use lanewise_transform::{
 const BOSCC_MIN_REGION_COST: usize = 24;
 
 pub use lanewise_llvm::OutputFormat;
+pub use lanewise_transform::dynamic_variants::SafetyNetMode;
 pub use lanewise_transform::linearize::LinearizeMode;
 pub use lanewise_transform::loop_vectorize::TailPolicy;
 pub use lanewise_transform::VectorMath;
@@ -170,6 +172,10 @@ pub struct Options {
     /// same arguments in every lane), not once per lane: the OpenCL
     /// platform's work-group barrier (see `WidenConfig::group_functions`).
     pub group_functions: Vec<String>,
+    /// The run-time safety net of declare-simd variants with divergent
+    /// loops: choose per call between the vector body and per-lane calls
+    /// of the scalar function (`dynamic_variants::safety_net`).
+    pub safety_net: SafetyNetMode,
 }
 
 /// Which of the variants that the `_ZGV` attributes ask for a run produces.
@@ -220,6 +226,7 @@ impl Default for Options {
             cleanup: true,
             variants: VariantSelection::All,
             group_functions: Vec::new(),
+            safety_net: SafetyNetMode::Adaptive,
         }
     }
 }
@@ -238,6 +245,10 @@ pub struct ProducedFunction {
     pub memory: MemoryCounts,
     pub masked: MaskedCounts,
     pub calls: CallCounts,
+    /// Whether the variant has a run-time safety net (`--safety-net`): it
+    /// chooses per call between its vector body and per-lane calls of the
+    /// scalar function (or, with `per-lane`, always calls per lane).
+    pub safety_net: bool,
 }
 
 /// How the calls of user functions were vectorized.
@@ -353,6 +364,7 @@ impl ProducedFunction {
             memory: MemoryCounts::default(),
             masked: MaskedCounts::default(),
             calls: CallCounts::default(),
+            safety_net: false,
         }
     }
 
@@ -483,6 +495,13 @@ impl Report {
                 function.calls.vector_variant,
                 function.calls.per_lane,
             ));
+            if function.safety_net {
+                text.push_str(&format!(
+                    "  safety net: each call runs the vector body or calls `{}` per active lane \
+                     (--safety-net)\n",
+                    function.scalar
+                ));
+            }
         }
         for skipped in &self.skipped {
             text.push_str(&format!("skipped: {skipped}\n"));
@@ -878,6 +897,7 @@ fn define_weak_variant_fallbacks(
                 &CalleeVariants::new(),
                 "",
                 options,
+                SafetyNetMode::Off,
             );
             let Ok((mut vector, _)) = widened else { continue };
             // No loops to narrow: one call per lane.
@@ -1100,7 +1120,11 @@ fn vectorize_variant(
         &callee_variants,
         &target_features,
         options,
+        options.safety_net,
     )?;
+    if produced.safety_net && options.safety_net == SafetyNetMode::Adaptive {
+        module.add_safety_net_state(&safety_net_state(name))?;
+    }
     finish_variant(&mut vector, &mut produced, variant.isa, &target_features, options)?;
     pass_times::time("vector abi", || lower_vector_abi(&mut vector, variant.isa));
     check(&vector, Pass::Abi, options)?;
@@ -1108,6 +1132,9 @@ fn vectorize_variant(
     pass_times::time("lower", || {
         module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())
     })?;
+    if produced.safety_net {
+        module.mark_calls_noinline(name, &scalar.name);
+    }
     if wants_dump(options, Pass::Lower) {
         eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
     }
@@ -1118,6 +1145,9 @@ fn vectorize_variant(
 /// function in the Lanewise IR and what the report says about it.
 /// `target_features` are those of the function the variant is added to
 /// (they decide whether AVX-512 scatters may be used below AVX-512's ABI).
+/// `safety_net` applies to variants with a divergent loop that may run per
+/// lane; one whose per-lane form cannot be widened is produced without.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn widen_variant(
     scalar: &Function,
     variant: &VariantName,
@@ -1126,6 +1156,42 @@ pub(crate) fn widen_variant(
     callee_variants: &CalleeVariants,
     target_features: &str,
     options: &Options,
+    safety_net: SafetyNetMode,
+) -> Result<(Function, ProducedFunction), Error> {
+    let widen = |safety_net| {
+        widen_variant_once(
+            scalar,
+            variant,
+            name,
+            data_layout,
+            callee_variants,
+            target_features,
+            options,
+            safety_net,
+        )
+    };
+    match widen(safety_net) {
+        Err(_) if safety_net != SafetyNetMode::Off => widen(SafetyNetMode::Off),
+        result => result,
+    }
+}
+
+/// The record of `variant`'s run-time safety net (a thread-local global;
+/// not named `_ZGV...`, which tools read as a vector function).
+fn safety_net_state(variant: &str) -> String {
+    format!("__lanewise_net.{variant}")
+}
+
+#[allow(clippy::too_many_arguments)]
+fn widen_variant_once(
+    scalar: &Function,
+    variant: &VariantName,
+    name: &str,
+    data_layout: &DataLayout,
+    callee_variants: &CalleeVariants,
+    target_features: &str,
+    options: &Options,
+    safety_net: SafetyNetMode,
 ) -> Result<(Function, ProducedFunction), Error> {
     let analysis_error =
         |message: String| Error::Analysis { function: scalar.name.clone(), message };
@@ -1172,6 +1238,22 @@ pub(crate) fn widen_variant(
         });
         Ok((loops, facts))
     };
+
+    // The run-time safety net: a variant whose lanes may leave a loop at
+    // different times can lose to scalar code, depending on the data, so
+    // it chooses per call between its vector body and per-lane calls.
+    let with_safety_net = safety_net != SafetyNetMode::Off
+        && may_run_per_lane(&work, &options.group_functions)
+        && !divergence(&work)?.1.divergent_loops().is_empty()
+        && pass_times::time("safety net", || {
+            add_safety_net(
+                &mut work,
+                &scalar.name,
+                scalar.params.len(),
+                safety_net,
+                &safety_net_state(name),
+            )
+        });
 
     // Private arrays of structs become one array per member (WPMVP'18), so
     // that each member gets its own shape. Private memory that all lanes
@@ -1262,6 +1344,9 @@ pub(crate) fn widen_variant(
     config.callee_variants.remove(&scalar.name);
     config.native_scatter |= enables_avx512_scatters(target_features);
     config.group_functions = options.group_functions.clone();
+    if with_safety_net {
+        config.group_functions.extend([NET_BEGIN.to_owned(), NET_END.to_owned()]);
+    }
     let widened = pass_times::time("widen", || {
         widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
     })
@@ -1272,6 +1357,7 @@ pub(crate) fn widen_variant(
     produced.memory.split_private_structs = split_structs;
     produced.masked.memory = widened.stats.masked;
     produced.calls = widened.calls.into();
+    produced.safety_net = with_safety_net;
     let vector = widened.function;
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))

@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 
 use lanewise::{
-    ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, TailPolicy,
-    VariantSelection, VectorMath,
+    ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, SafetyNetMode,
+    TailPolicy, VariantSelection, VectorMath,
 };
 use lanewise_ir::vfabi::{is_supported_width, parse_shapes, Isa, MAX_WIDTH};
 
@@ -150,6 +150,24 @@ struct Cli {
     /// (for tests).
     #[arg(long, value_enum, default_value_t = NarrowLoopsArg::Auto)]
     narrow_loops: NarrowLoopsArg,
+
+    /// Declare-simd variants with a loop that lanes may leave at different
+    /// times: `adaptive` chooses at every call between the vector body and
+    /// one call of the scalar function per active lane, by the cycles each
+    /// took per lane over a few measured calls; `off` always runs the
+    /// vector body; `per-lane` always calls the scalar function (for tests).
+    #[arg(long, value_enum, default_value_t = SafetyNetArg::Adaptive)]
+    safety_net: SafetyNetArg,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum SafetyNetArg {
+    /// Choose per call, by measured cycles per lane.
+    Adaptive,
+    /// Always the vector body.
+    Off,
+    /// Always per-lane calls of the scalar function.
+    PerLane,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -341,6 +359,11 @@ fn run(cli: Cli) -> Result<(), String> {
             VariantsArg::Referenced => VariantSelection::Referenced,
         },
         group_functions: Vec::new(),
+        safety_net: match cli.safety_net {
+            SafetyNetArg::Adaptive => SafetyNetMode::Adaptive,
+            SafetyNetArg::Off => SafetyNetMode::Off,
+            SafetyNetArg::PerLane => SafetyNetMode::PerLane,
+        },
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

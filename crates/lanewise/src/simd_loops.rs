@@ -319,6 +319,9 @@ fn vectorize_loop(
             &callee_variants,
             target_features,
             options,
+            // The outlined body reads its iteration through the SPMD
+            // builtins: it cannot run per lane.
+            crate::SafetyNetMode::Off,
         )?;
         // The cost models weigh the vector body without narrow copies of
         // its divergent loops (they count every loop once).

@@ -121,7 +121,12 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
         })
         .collect();
     let reports = run_in_parallel(&cases, |(kernel, optimization)| {
-        run_lanewise_case(&LanewiseCase { kernel, optimization, gcc_caller: false })
+        run_lanewise_case(&LanewiseCase {
+            kernel,
+            optimization,
+            gcc_caller: false,
+            lanewise_flags: &[],
+        })
     });
     let failures = summarize("lanewise corpus", &reports);
     let untested: Vec<&str> = reports
@@ -131,6 +136,43 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
         .collect();
     assert!(failures.is_empty(), "{}", failure_message("lanewise corpus", &reports));
     assert!(untested.is_empty(), "cases with no variant executed: {untested:?}");
+}
+
+/// The run-time safety net's two forms, each forced, on the divergent
+/// kernels at -O2 (the default, `adaptive`, alternates them over its first
+/// measured calls, so the test above runs both already, in an order that
+/// depends on timing): per-lane calls of the scalar function, and the
+/// vector body alone.
+#[test]
+fn divergent_kernels_agree_in_each_form_of_the_safety_net() {
+    const FORMS: [&[&str]; 2] = [&["--safety-net", "per-lane"], &["--safety-net", "off"]];
+    let cases: Vec<(Kernel, &[&str])> = selected_kernels()
+        .into_iter()
+        .filter(|kernel| kernel.name.starts_with("div_"))
+        .flat_map(|kernel| FORMS.iter().map(move |flags| (kernel.clone(), *flags)))
+        .collect();
+    let reports = run_in_parallel(&cases, |(kernel, flags)| {
+        run_lanewise_case(&LanewiseCase {
+            kernel,
+            optimization: "-O2",
+            gcc_caller: false,
+            lanewise_flags: flags,
+        })
+    });
+    let failures = summarize("safety net forms", &reports);
+    assert!(failures.is_empty(), "{}", failure_message("safety net forms", &reports));
+    let per_lane_nets: usize = reports
+        .iter()
+        .filter(|report| report.label.ends_with("per-lane"))
+        .map(|report| report.safety_nets)
+        .sum();
+    let vector_nets: usize = reports
+        .iter()
+        .filter(|report| report.label.ends_with("off"))
+        .map(|report| report.safety_nets)
+        .sum();
+    assert!(per_lane_nets >= 10, "only {per_lane_nets} variants ran per lane");
+    assert_eq!(vector_nets, 0, "`--safety-net off` produced nets");
 }
 
 /// Every kernel at -O2 for each of [`X86_MARCHES`], through lanewise and
@@ -182,7 +224,12 @@ fn gcc_compiled_callers_agree_with_lanewise_variants() {
         "mark at least 4 kernels with `lanewise-test: gcc-caller`"
     );
     let reports = run_in_parallel(&kernels, |kernel| {
-        run_lanewise_case(&LanewiseCase { kernel, optimization: "-O2", gcc_caller: true })
+        run_lanewise_case(&LanewiseCase {
+            kernel,
+            optimization: "-O2",
+            gcc_caller: true,
+            lanewise_flags: &[],
+        })
     });
     let failures = summarize("gcc callers", &reports);
     let untested: Vec<&str> = reports

@@ -941,7 +941,12 @@ fn random_control_flow_agrees_with_the_scalar_function_on_machine_code() {
         })
         .collect();
     let reports = run_in_parallel(&cases, |(kernel, optimization)| {
-        run_lanewise_case(&LanewiseCase { kernel, optimization, gcc_caller: false })
+        run_lanewise_case(&LanewiseCase {
+            kernel,
+            optimization,
+            gcc_caller: false,
+            lanewise_flags: &[],
+        })
     });
     let mut summary = String::new();
     for report in &reports {

@@ -116,6 +116,15 @@ done:
 }
 "#;
 
+/// The runtime of the run-time safety net
+/// (`lanewise_transform::dynamic_variants::safety_net`), commented in the file.
+const SAFETY_NET_RUNTIME: &str = include_str!("safety_net_runtime.ll");
+/// The runtime function whose presence says the module has that runtime.
+const SAFETY_NET_BEGIN: &str = "__lanewise_net_begin";
+/// The functions of that runtime, internal to the module once linked.
+const SAFETY_NET_FUNCTIONS: [&str; 3] =
+    [SAFETY_NET_BEGIN, "__lanewise_net_end", "__lanewise_net_next_phase"];
+
 /// The per-function pipeline [`LlvmModule::cleanup`] runs on new functions.
 pub const CLEANUP_PIPELINE: &str =
     "instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,instcombine<no-verify-fixpoint>,dce,simplifycfg";
@@ -479,21 +488,75 @@ impl<'ctx> LlvmModule<'ctx> {
         if self.module.get_function(UTILIZATION_REPORT_FUNCTION).is_some() {
             return Ok(());
         }
+        self.link_runtime(UTILIZATION_RUNTIME, "utilization runtime", UTILIZATION_REPORT_FUNCTION)
+    }
+
+    /// Parses `text` (LLVM IR) and links it into the module; `what` and
+    /// `function` name it in errors.
+    fn link_runtime(&mut self, text: &str, what: &str, function: &str) -> Result<(), BridgeError> {
         let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(
-            UTILIZATION_RUNTIME.as_bytes(),
-            "lanewise-utilization-runtime",
+            text.as_bytes(),
+            what,
         );
-        let runtime =
-            self.context.create_module_from_ir(buffer).map_err(|message| BridgeError::Parse {
-                path: "<utilization runtime>".to_owned(),
-                message: message.to_string(),
-            })?;
+        let runtime = self.context.create_module_from_ir(buffer).map_err(|message| {
+            BridgeError::Parse { path: format!("<{what}>"), message: message.to_string() }
+        })?;
         runtime.set_triple(&self.module.get_triple());
         runtime.set_data_layout(&self.module.get_data_layout());
         self.module.link_in_module(runtime).map_err(|message| BridgeError::Function {
-            function: UTILIZATION_REPORT_FUNCTION.to_owned(),
-            message: format!("cannot link the utilization runtime: {message}"),
+            function: function.to_owned(),
+            message: format!("cannot link the {what}: {message}"),
         })
+    }
+
+    /// Marks every call of `callee` in `function` `noinline`: the per-lane
+    /// calls of a variant's safety net, which LLVM would otherwise inline W
+    /// times (each copy's branches then learn from 1/W of the calls; the
+    /// per-lane form of a tree walk ran 1.3x slower than the scalar loop).
+    /// Returns how many calls were marked.
+    pub fn mark_calls_noinline(&mut self, function: &str, callee: &str) -> usize {
+        let context = RawContext::new(self.context);
+        let module = RawModule::new(&self.module);
+        let (Some(caller), Some(target)) =
+            (module.named_function(function), module.named_function(callee))
+        else {
+            return 0;
+        };
+        let noinline = context.enum_attribute(context.enum_attribute_kind("noinline"), 0);
+        let mut marked = 0;
+        for block in caller.blocks() {
+            for inst in block.instructions() {
+                if inst.is_call() && inst.called_value() == Some(target) {
+                    inst.add_call_site_attribute(FUNCTION_ATTRIBUTE_INDEX, noinline);
+                    marked += 1;
+                }
+            }
+        }
+        marked
+    }
+
+    /// Adds the thread-local record `state` of a variant's run-time safety
+    /// net (`[8 x i64]`, zero) and, once per module, the runtime that keeps
+    /// it ([`SAFETY_NET_RUNTIME`]: `__lanewise_net_begin`, `__lanewise_net_end`).
+    pub fn add_safety_net_state(&mut self, state: &str) -> Result<(), BridgeError> {
+        if self.module.get_function(SAFETY_NET_BEGIN).is_none() {
+            self.link_runtime(SAFETY_NET_RUNTIME, "safety net runtime", SAFETY_NET_BEGIN)?;
+            for function in SAFETY_NET_FUNCTIONS {
+                if let Some(function) = self.module.get_function(function) {
+                    function.set_linkage(inkwell::module::Linkage::Internal);
+                    function.as_global_value().set_visibility(inkwell::GlobalVisibility::Default);
+                }
+            }
+        }
+        if self.module.get_global(state).is_none() {
+            let record = self.context.i64_type().array_type(8);
+            let global = self.module.add_global(record, None, state);
+            global.set_linkage(inkwell::module::Linkage::Internal);
+            global.set_thread_local(true);
+            global.set_initializer(&record.const_zero());
+            global.set_alignment(8);
+        }
+        Ok(())
     }
 
     /// Lifts the defined function `name` after canonicalizing a copy of the

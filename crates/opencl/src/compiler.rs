@@ -391,6 +391,10 @@ fn vectorize(
             keep_going: true,
             cleanup: true,
             group_functions: vec![BARRIER.to_owned()],
+            // Work-items read their ids through the SPMD builtins, and the
+            // executor chooses between vector and scalar code itself
+            // (`adaptive`).
+            safety_net: lanewise::SafetyNetMode::Off,
             ..Options::default()
         };
         let report = lanewise::vectorize_module(module, &options);

@@ -7,6 +7,8 @@
 //!   the block predicates of a linearized function ([`predicates`]).
 //! * [`narrow_loops`]: divergent loops of a widened function continue at
 //!   half the width once half of their lanes are idle.
+//! * [`dynamic_variants`]: run-time choices of a variant (the safety net
+//!   between the vector body and per-lane scalar calls).
 //! * [`abi`]: the Vector Function ABI signature of a variant (wide vectors
 //!   split into register-sized parts, booleans as bytes).
 //! * [`vector_math`]: vector forms of math calls (LLVM intrinsics, libmvec).
@@ -18,6 +20,7 @@ pub mod boscc;
 pub mod canonicalize;
 pub mod cfg_canon;
 pub mod divergent_loops;
+pub mod dynamic_variants;
 pub mod exit_stable;
 pub mod interp;
 pub mod linearize;

@@ -118,6 +118,9 @@ pub struct CaseReport {
     pub missing: Vec<String>,
     pub failures: Vec<String>,
     pub seconds: f64,
+    /// Produced functions with a run-time safety net (the report's
+    /// `safety_net`).
+    pub safety_nets: usize,
 }
 
 impl CaseReport {
@@ -358,6 +361,8 @@ pub struct LanewiseCase<'a> {
     pub optimization: &'a str,
     /// Compile the driver with gcc (vector_size types) instead of clang, C ABI variants only.
     pub gcc_caller: bool,
+    /// Extra `lanewise` flags (`--safety-net per-lane`).
+    pub lanewise_flags: &'a [&'a str],
 }
 
 /// clang → lanewise → driver → run, for one kernel at one optimization level.
@@ -366,10 +371,15 @@ pub fn run_lanewise_case(case: &LanewiseCase) -> CaseReport {
     let mode = if case.gcc_caller { "gcc-caller" } else { "lanewise" };
     let optimization_name = case.optimization.trim_start_matches('-');
     let mut report = CaseReport {
-        label: format!("{} {} {}", mode, case.kernel.name, case.optimization),
+        label: [mode, &case.kernel.name, case.optimization]
+            .into_iter()
+            .chain(case.lanewise_flags.iter().copied())
+            .collect::<Vec<_>>()
+            .join(" "),
         ..CaseReport::default()
     };
-    let mut workspace = Workspace::new(&[mode, &case.kernel.name, optimization_name]);
+    let flags_name = case.lanewise_flags.join("_").replace("--", "");
+    let mut workspace = Workspace::new(&[mode, &case.kernel.name, optimization_name, &flags_name]);
     report.work_directory = workspace.directory.clone();
     if let Err(failure) = lanewise_case_steps(case, &mut workspace, &mut report) {
         report.failures.push(failure);
@@ -400,8 +410,10 @@ fn lanewise_case_steps(
         "scalar.ll",
     ]);
     workspace.run(CLANG, &clang_args)?;
-    workspace.run(&lanewise_binary(), &["scalar.ll", "-o", "vec.ll", "--report", "report.json"])?;
-    check_theorem_4_5(&workspace.path("report.json"))?;
+    let mut lanewise_args = vec!["scalar.ll", "-o", "vec.ll", "--report", "report.json"];
+    lanewise_args.extend(case.lanewise_flags);
+    workspace.run(&lanewise_binary(), &lanewise_args)?;
+    report.safety_nets = check_theorem_4_5(&workspace.path("report.json"))?;
     // `--vector-math auto`: libmvec exactly where the calls allow it.
     let vector_ir = fs::read_to_string(workspace.path("vec.ll")).map_err(|e| e.to_string())?;
     let calls_libmvec = vector_ir.lines().filter(|line| line.starts_with("declare")).any(|line| {
@@ -971,7 +983,8 @@ pub fn run_mutant_case(mutant: &Mutant) -> CaseReport {
 /// PLDI'18 Theorem 4.5 across the corpus: no produced function folded a
 /// uniform branch whose block has a uniform predicate (`uniform_lost` in
 /// lanewise's `--report`).
-fn check_theorem_4_5(report_path: &std::path::Path) -> Result<(), String> {
+/// Also returns how many produced functions have a run-time safety net.
+fn check_theorem_4_5(report_path: &std::path::Path) -> Result<usize, String> {
     let text =
         fs::read_to_string(report_path).map_err(|error| format!("reading the report: {error}"))?;
     let report: serde_json::Value =
@@ -988,5 +1001,5 @@ fn check_theorem_4_5(report_path: &std::path::Path) -> Result<(), String> {
             ));
         }
     }
-    Ok(())
+    Ok(functions.iter().filter(|function| function["safety_net"] == true).count())
 }

@@ -1,0 +1,136 @@
+; The runtime of the run-time safety net
+; (lanewise_transform::dynamic_variants::safety_net), linked into a module
+; once, when one of its variants has a net. The definitions are weak_odr
+; here so that the linker copies them before anything calls them; the
+; bridge makes them internal right after.
+;
+; Each such variant keeps a thread-local [8 x i64] record %s:
+;   s[0]        calls left in the current phase
+;   s[1]        the phase: 0 fresh, 1 measuring, 2 running the winner
+;   s[2]        the form that runs (0 the vector body, 1 per-lane calls)
+;   s[3], s[4]  cycles and active lanes of the measured vector calls
+;   s[5], s[6]  cycles and active lanes of the measured per-lane calls
+;   s[7]        length of the last run: 64 calls, doubling up to 8192 while
+;               the same form keeps winning
+; A phase of measurement alternates the two forms over 16 calls, timed with
+; the cycle counter; the form with fewer cycles per active lane then runs
+; for s[7] calls, and measurement starts again.
+;
+; A ticket (what begin returns, end reads) is the form, 0 or 1, for a call
+; that is not measured, and (start << 2) | 2 | form for one that is.
+
+define weak_odr hidden i64 @__lanewise_net_begin(ptr %s) alwaysinline nounwind {
+entry:
+  %left = load i64, ptr %s, align 8
+  %phase.over = icmp eq i64 %left, 0
+  br i1 %phase.over, label %next, label %go
+
+next:
+  call void @__lanewise_net_next_phase(ptr %s)
+  br label %go
+
+go:
+  %left.now = load i64, ptr %s, align 8
+  %left.after = sub i64 %left.now, 1
+  store i64 %left.after, ptr %s, align 8
+  %phase.p = getelementptr inbounds i64, ptr %s, i64 1
+  %phase = load i64, ptr %phase.p, align 8
+  %running = icmp eq i64 %phase, 2
+  br i1 %running, label %run, label %measure
+
+run:
+  %form.p = getelementptr inbounds i64, ptr %s, i64 2
+  %form = load i64, ptr %form.p, align 8
+  ret i64 %form
+
+measure:
+  %start = call i64 @llvm.readcyclecounter()
+  %start.shifted = shl i64 %start, 2
+  %alternating = and i64 %left.after, 1
+  %flags = or i64 %alternating, 2
+  %ticket = or i64 %start.shifted, %flags
+  ret i64 %ticket
+}
+
+define weak_odr hidden void @__lanewise_net_end(ptr %s, i64 %ticket, i64 %lanes) alwaysinline nounwind {
+entry:
+  %measured.bit = and i64 %ticket, 2
+  %measured = icmp ne i64 %measured.bit, 0
+  br i1 %measured, label %record, label %done
+
+record:
+  %now = call i64 @llvm.readcyclecounter()
+  %start = lshr i64 %ticket, 2
+  %elapsed.wide = sub i64 %now, %start
+  %elapsed = and i64 %elapsed.wide, 4611686018427387903
+  %form = and i64 %ticket, 1
+  %form.twice = shl i64 %form, 1
+  %cycles.index = add i64 %form.twice, 3
+  %lanes.index = add i64 %form.twice, 4
+  %cycles.p = getelementptr inbounds i64, ptr %s, i64 %cycles.index
+  %lanes.p = getelementptr inbounds i64, ptr %s, i64 %lanes.index
+  %cycles = load i64, ptr %cycles.p, align 8
+  %cycles.new = add i64 %cycles, %elapsed
+  store i64 %cycles.new, ptr %cycles.p, align 8
+  %lanes.old = load i64, ptr %lanes.p, align 8
+  %lanes.new = add i64 %lanes.old, %lanes
+  store i64 %lanes.new, ptr %lanes.p, align 8
+  br label %done
+
+done:
+  ret void
+}
+
+define weak_odr hidden void @__lanewise_net_next_phase(ptr %s) noinline nounwind {
+entry:
+  %phase.p = getelementptr inbounds i64, ptr %s, i64 1
+  %phase = load i64, ptr %phase.p, align 8
+  %was.measuring = icmp eq i64 %phase, 1
+  br i1 %was.measuring, label %decide, label %measure
+
+measure:
+  store i64 16, ptr %s, align 8
+  store i64 1, ptr %phase.p, align 8
+  %measured.p = getelementptr inbounds i64, ptr %s, i64 3
+  call void @llvm.memset.p0.i64(ptr %measured.p, i8 0, i64 32, i1 false)
+  ret void
+
+decide:
+  ; Per-lane calls win when their cycles per lane are fewer (a NaN from a
+  ; form that saw no active lane compares false).
+  %vector.cycles.p = getelementptr inbounds i64, ptr %s, i64 3
+  %vector.lanes.p = getelementptr inbounds i64, ptr %s, i64 4
+  %per.lane.cycles.p = getelementptr inbounds i64, ptr %s, i64 5
+  %per.lane.lanes.p = getelementptr inbounds i64, ptr %s, i64 6
+  %vector.cycles = load i64, ptr %vector.cycles.p, align 8
+  %vector.lanes = load i64, ptr %vector.lanes.p, align 8
+  %per.lane.cycles = load i64, ptr %per.lane.cycles.p, align 8
+  %per.lane.lanes = load i64, ptr %per.lane.lanes.p, align 8
+  %vc = uitofp i64 %vector.cycles to double
+  %vl = uitofp i64 %vector.lanes to double
+  %pc = uitofp i64 %per.lane.cycles to double
+  %pl = uitofp i64 %per.lane.lanes to double
+  %vector.cost = fdiv double %vc, %vl
+  %per.lane.cost = fdiv double %pc, %pl
+  %per.lane.wins = fcmp olt double %per.lane.cost, %vector.cost
+  %winner = zext i1 %per.lane.wins to i64
+  %form.p = getelementptr inbounds i64, ptr %s, i64 2
+  %last.winner = load i64, ptr %form.p, align 8
+  %run.p = getelementptr inbounds i64, ptr %s, i64 7
+  %last.run = load i64, ptr %run.p, align 8
+  %same.winner = icmp eq i64 %last.winner, %winner
+  %had.run = icmp ne i64 %last.run, 0
+  %grows = and i1 %same.winner, %had.run
+  %doubled = shl i64 %last.run, 1
+  %capped = call i64 @llvm.umin.i64(i64 %doubled, i64 8192)
+  %run = select i1 %grows, i64 %capped, i64 64
+  store i64 %winner, ptr %form.p, align 8
+  store i64 %run, ptr %run.p, align 8
+  store i64 %run, ptr %s, align 8
+  store i64 2, ptr %phase.p, align 8
+  ret void
+}
+
+declare i64 @llvm.readcyclecounter()
+declare void @llvm.memset.p0.i64(ptr, i8, i64, i1 immarg)
+declare i64 @llvm.umin.i64(i64, i64)

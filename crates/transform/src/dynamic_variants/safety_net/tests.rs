@@ -1,0 +1,132 @@
+//! Structure of the net. That both forms compute what the scalar code does
+//! is checked on machine code: crates/lanewise/tests/safety_net.rs runs C
+//! kernels with the net forced to each form.
+
+use lanewise_analysis::ShapeInfo;
+use lanewise_ir::vfabi::{ParamKind, ParamSpec};
+use lanewise_ir::*;
+
+use super::*;
+
+/// `r = 0; while (r < x) { if (r == u) return -1; r += 3; } return r;`:
+/// a loop with a varying trip count and two returns, a stack slot in the
+/// entry block.
+fn two_returns() -> Function {
+    let mut func = Function::new("f", vec![Type::I32, Type::I32], Type::I32);
+    let (x, u) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let header = b.create_block(Some("header"));
+    let body = b.create_block(Some("body"));
+    let early = b.create_block(Some("early"));
+    let exit = b.create_block(Some("exit"));
+    b.switch_to_block(entry);
+    let one = b.iconst(Type::I32, 1);
+    b.ins_value(InstData::Alloca { ty: Type::I32, count: one, align: 4 }, Type::PTR);
+    b.jump(header);
+    b.switch_to_block(header);
+    let zero = b.iconst(Type::I32, 0);
+    let r = b.phi(Type::I32, vec![(entry, zero)]);
+    let more = b.icmp(IntPredicate::Slt, r, x);
+    b.branch(more, body, exit);
+    b.switch_to_block(body);
+    let hit = b.icmp(IntPredicate::Eq, r, u);
+    let three = b.iconst(Type::I32, 3);
+    let next = b.binary(BinaryOp::Add, r, three);
+    b.add_phi_incoming(r, body, next);
+    b.branch(hit, early, header);
+    b.switch_to_block(early);
+    let minus_one = b.iconst(Type::I32, -1);
+    b.ret(Some(minus_one));
+    b.switch_to_block(exit);
+    b.ret(Some(r));
+    func
+}
+
+fn returns(func: &Function) -> Vec<Block> {
+    func.layout
+        .blocks()
+        .iter()
+        .copied()
+        .filter(|&block| {
+            matches!(func.dfg.inst(func.terminator(block).unwrap()), InstData::Return { .. })
+        })
+        .collect()
+}
+
+fn callees(func: &Function) -> Vec<String> {
+    func.layout.insts().filter_map(|inst| func.dfg.callee_name(inst).map(str::to_owned)).collect()
+}
+
+#[test]
+fn the_choice_is_uniform_and_both_forms_meet_at_one_return() {
+    let mut func = two_returns();
+    let old_entry = func.layout.entry_block().unwrap();
+    assert!(add_safety_net(&mut func, "f", 2, SafetyNetMode::Adaptive, "f.net"));
+    verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
+
+    let entry = func.layout.entry_block().unwrap();
+    assert_eq!(func.dfg.blocks[entry].name.as_deref(), Some("net.entry"));
+    let InstData::Branch { cond, then_dest, else_dest } =
+        func.dfg.inst(func.terminator(entry).unwrap()).clone()
+    else {
+        panic!("{func}")
+    };
+    assert_eq!(else_dest, old_entry);
+    assert_eq!(callees(&func), [NET_BEGIN, "rv_popcount", "f", NET_END]);
+    // The stack slot moved to the new entry block.
+    let first = func.layout.block_insts(entry)[0];
+    assert!(matches!(func.dfg.inst(first), InstData::Alloca { .. }), "{func}");
+
+    // One return, whose phi takes the per-lane result and both old returns.
+    let [exit] = returns(&func)[..] else { panic!("{func}") };
+    assert_eq!(func.layout.blocks().last(), Some(&exit));
+    let phi = func.layout.block_insts(exit)[0];
+    let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { panic!("{func}") };
+    assert_eq!(incoming.len(), 3);
+    assert_eq!(incoming[0].0, then_dest);
+
+    // The branch between the forms is uniform even with varying parameters.
+    let varying = ParamSpec { kind: ParamKind::Vector, align: None };
+    let shapes = ShapeInfo::compute(&func, &DataLayout::default(), &[varying, varying]).unwrap();
+    assert!(shapes.is_uniform(cond), "{func}");
+}
+
+#[test]
+fn forced_per_lane_calls_no_runtime() {
+    let mut func = two_returns();
+    assert!(add_safety_net(&mut func, "f", 2, SafetyNetMode::PerLane, "f.net"));
+    verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
+    assert_eq!(callees(&func), ["f"]);
+}
+
+#[test]
+fn off_leaves_the_function_alone() {
+    let mut func = two_returns();
+    let before = func.to_string();
+    assert!(!add_safety_net(&mut func, "f", 2, SafetyNetMode::Off, "f.net"));
+    assert_eq!(func.to_string(), before);
+}
+
+#[test]
+fn functions_that_see_other_lanes_may_not_run_per_lane() {
+    let plain = two_returns();
+    assert!(may_run_per_lane(&plain, &[]));
+    for callee in ["rv_shuffle", "barrier"] {
+        let mut func = two_returns();
+        let entry = func.layout.entry_block().unwrap();
+        let terminator = func.terminator(entry).unwrap();
+        let call = func.dfg.make_inst(
+            InstData::Call {
+                callee: Callee::Direct(callee.to_owned()),
+                args: Vec::new(),
+                ret_ty: Type::Void,
+                effects: CallEffects::SideEffects,
+                flags: FastMathFlags::default(),
+            },
+            Type::Void,
+        );
+        func.layout.insert_inst_before(call, terminator);
+        assert!(!may_run_per_lane(&func, &["barrier".to_owned()]), "{callee}");
+    }
+}
