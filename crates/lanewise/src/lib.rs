@@ -1242,7 +1242,10 @@ fn widen_variant_once(
     // The run-time safety net: a variant whose lanes may leave a loop at
     // different times can lose to scalar code, depending on the data, so
     // it chooses per call between its vector body and per-lane calls.
+    // `--instrument-utilization` measures the vector body, so it runs
+    // without the net.
     let with_safety_net = safety_net != SafetyNetMode::Off
+        && !options.instrument_utilization
         && may_run_per_lane(&work, &options.group_functions)
         && !divergence(&work)?.1.divergent_loops().is_empty()
         && pass_times::time("safety net", || {
@@ -1358,6 +1361,10 @@ fn widen_variant_once(
     produced.masked.memory = widened.stats.masked;
     produced.calls = widened.calls.into();
     produced.safety_net = with_safety_net;
+    // The net's own call of the scalar function is not a call the user wrote.
+    if with_safety_net {
+        produced.calls.per_lane = produced.calls.per_lane.saturating_sub(1);
+    }
     let vector = widened.function;
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))

@@ -498,8 +498,16 @@ impl<'ctx> LlvmModule<'ctx> {
             text.as_bytes(),
             what,
         );
-        let runtime = self.context.create_module_from_ir(buffer).map_err(|message| {
-            BridgeError::Parse { path: format!("<{what}>"), message: message.to_string() }
+        // The runtimes name their values; a context that discards names
+        // (clang's, for the pass plugin) keeps them while parsing.
+        let context = RawContext::new(self.context);
+        let discarding = context.discards_value_names();
+        context.set_discard_value_names(false);
+        let parsed = self.context.create_module_from_ir(buffer);
+        context.set_discard_value_names(discarding);
+        let runtime = parsed.map_err(|message| BridgeError::Parse {
+            path: format!("<{what}>"),
+            message: message.to_string(),
         })?;
         runtime.set_triple(&self.module.get_triple());
         runtime.set_data_layout(&self.module.get_data_layout());

@@ -197,6 +197,19 @@ impl<'ctx> RawContext<'ctx> {
         RawContext { raw: context.raw(), context: PhantomData }
     }
 
+    /// Whether the context drops the names of local values (clang's does,
+    /// for a pass plugin, unless `-fno-discard-value-names`), and setting it:
+    /// textual IR with named values parses only while names are kept.
+    pub(crate) fn discards_value_names(self) -> bool {
+        // SAFETY: the context is alive for `'ctx`.
+        unsafe { LLVMContextShouldDiscardValueNames(self.raw) != 0 }
+    }
+    pub(crate) fn set_discard_value_names(self, discard: bool) {
+        // SAFETY: the context is alive for `'ctx`; the setting only affects
+        // values named from now on.
+        unsafe { LLVMContextSetDiscardValueNames(self.raw, LLVMBool::from(discard)) }
+    }
+
     // SAFETY (all constructors below): the context is alive for `'ctx`;
     // element types come from the same context.
     pub(crate) fn void_type(self) -> RawType<'ctx> {
