@@ -139,10 +139,10 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
 }
 
 /// The run-time safety net's two forms, each forced, on the divergent
-/// kernels at -O2 (the default, `adaptive`, alternates them over its first
-/// measured calls, so the test above runs both already, in an order that
-/// depends on timing): per-lane calls of the scalar function, and the
-/// vector body alone.
+/// kernels at -O2 (the default, `adaptive`, runs each for 8 of its first 16
+/// calls, so the test above runs both already, and then whichever was
+/// faster): per-lane calls of the scalar function, and the vector body
+/// alone.
 #[test]
 fn divergent_kernels_agree_in_each_form_of_the_safety_net() {
     const FORMS: [&[&str]; 2] = [&["--safety-net", "per-lane"], &["--safety-net", "off"]];

@@ -27,9 +27,9 @@
 //! (a variant never calls itself), and the two runtime functions into one
 //! call for all lanes (they are group functions, `WidenConfig::group_functions`).
 //! `@state` is a thread-local record per variant that the runtime (in the
-//! LLVM bridge, next to the module it is linked into) keeps: it alternates
-//! the two forms over a few measured calls, timed with the cycle counter
-//! and compared per active lane, then runs the faster one for a stretch of
+//! LLVM bridge, next to the module it is linked into) keeps: it runs each
+//! form for a few measured calls, timed with the cycle counter and
+//! compared per active lane, then runs the faster one for a stretch of
 //! calls that doubles while the same form keeps winning, and measures
 //! again. Results do not depend on the choice: per-lane calls run what the
 //! scalar code runs, in lane order, which OpenMP allows for `declare simd`
