@@ -949,6 +949,9 @@ impl ShapeAnalysis<'_> {
             // The run-time safety net's choice, made once for all lanes
             // (lanewise_transform::dynamic_variants::safety_net::NET_BEGIN).
             "__lanewise_net_begin" => return ValueShape::uniform(1),
+            // Its per-lane path's call of the scalar function, once for all
+            // lanes on one lane's arguments (safety_net::per_lane_callee).
+            name if name.starts_with("__lanewise_net_call.") => return ValueShape::uniform(1),
             "rv_mask" | "rv_entry_mask" | "rv_insert" | "rv_shuffle" | "rv_index" => {
                 return ValueShape::varying()
             }

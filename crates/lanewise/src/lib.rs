@@ -28,7 +28,9 @@ use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantN
 use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::abi::has_vector_abi;
-use lanewise_transform::dynamic_variants::{add_safety_net, may_run_per_lane, NET_BEGIN, NET_END};
+use lanewise_transform::dynamic_variants::{
+    add_safety_net, may_run_per_lane, per_lane_callee, NET_BEGIN, NET_END,
+};
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
 use lanewise_transform::predicates::add_entry_mask_param;
@@ -1133,7 +1135,7 @@ fn vectorize_variant(
         module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())
     })?;
     if produced.safety_net {
-        module.mark_calls_noinline(name, &scalar.name);
+        module.redirect_calls(&per_lane_callee(&scalar.name), &scalar.name);
     }
     if wants_dump(options, Pass::Lower) {
         eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
@@ -1348,7 +1350,11 @@ fn widen_variant_once(
     config.native_scatter |= enables_avx512_scatters(target_features);
     config.group_functions = options.group_functions.clone();
     if with_safety_net {
-        config.group_functions.extend([NET_BEGIN.to_owned(), NET_END.to_owned()]);
+        config.group_functions.extend([
+            NET_BEGIN.to_owned(),
+            NET_END.to_owned(),
+            per_lane_callee(&scalar.name),
+        ]);
     }
     let widened = pass_times::time("widen", || {
         widen_function_with_stats(&work, &shapes, data_layout, &config, &predicates)
@@ -1361,10 +1367,6 @@ fn widen_variant_once(
     produced.masked.memory = widened.stats.masked;
     produced.calls = widened.calls.into();
     produced.safety_net = with_safety_net;
-    // The net's own call of the scalar function is not a call the user wrote.
-    if with_safety_net {
-        produced.calls.per_lane = produced.calls.per_lane.saturating_sub(1);
-    }
     let vector = widened.function;
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))

@@ -517,30 +517,16 @@ impl<'ctx> LlvmModule<'ctx> {
         })
     }
 
-    /// Marks every call of `callee` in `function` `noinline`: the per-lane
-    /// calls of a variant's safety net, which LLVM would otherwise inline W
-    /// times (each copy's branches then learn from 1/W of the calls; the
-    /// per-lane form of a tree walk ran 1.3x slower than the scalar loop).
-    /// Returns how many calls were marked.
-    pub fn mark_calls_noinline(&mut self, function: &str, callee: &str) -> usize {
-        let context = RawContext::new(self.context);
+    /// Points every use of the declared function `from` at the function
+    /// `to` (with the same signature) and deletes the declaration: the
+    /// safety net's per-lane call of the scalar function, lowered under a
+    /// name of its own so that widening calls it once for all lanes.
+    pub fn redirect_calls(&mut self, from: &str, to: &str) {
         let module = RawModule::new(&self.module);
-        let (Some(caller), Some(target)) =
-            (module.named_function(function), module.named_function(callee))
-        else {
-            return 0;
-        };
-        let noinline = context.enum_attribute(context.enum_attribute_kind("noinline"), 0);
-        let mut marked = 0;
-        for block in caller.blocks() {
-            for inst in block.instructions() {
-                if inst.is_call() && inst.called_value() == Some(target) {
-                    inst.add_call_site_attribute(FUNCTION_ATTRIBUTE_INDEX, noinline);
-                    marked += 1;
-                }
-            }
+        if let (Some(from), Some(to)) = (module.named_function(from), module.named_function(to)) {
+            from.replace_all_uses_with(to);
+            from.delete_function();
         }
-        marked
     }
 
     /// Adds the thread-local record `state` of a variant's run-time safety

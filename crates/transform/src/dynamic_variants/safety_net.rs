@@ -15,17 +15,23 @@
 //! net.entry:    ticket = __lanewise_net_begin(@state)   // uniform
 //!               lanes = rv_popcount(true)
 //!               br (ticket & 1) != 0, net.per_lane, <the old entry>
-//! net.per_lane: r = f(params)            // the scalar function itself
-//!               jump net.exit
+//! net.per_lane: left = rv_ballot(true)                   // the active lanes
+//! net.lanes:    while left != 0:                         // a uniform loop
+//! net.lane:         k = cttz(left); left &= left - 1
+//!                   r = __lanewise_net_call.f(rv_extract(p, k), ...)
+//!                   rs = rv_insert(rs, k, r)
 //! <the body>    ... every `ret v` becomes `jump net.exit`
-//! net.exit:     v' = phi [r, net.per_lane], [v, ...]
+//! net.exit:     v' = phi [rs, net.lanes], [v, ...]
 //!               __lanewise_net_end(@state, ticket, lanes)
 //!               ret v'
 //! ```
 //!
-//! Widening turns the call of `f` into per-lane calls in the active lanes
-//! (a variant never calls itself), and the two runtime functions into one
-//! call for all lanes (they are group functions, `WidenConfig::group_functions`).
+//! The runtime functions and `__lanewise_net_call.f` are group functions
+//! (`WidenConfig::group_functions`): one call for all lanes, on lane `k`'s
+//! arguments for the latter, which the bridge then points at `f` itself.
+//! One call site in a loop, not W calls: LLVM inlines `f` at most once, and
+//! its branches learn from every lane (W inlined copies ran a tree walk
+//! 1.3x slower than the scalar loop).
 //! `@state` is a thread-local record per variant that the runtime (in the
 //! LLVM bridge, next to the module it is linked into) keeps: it runs each
 //! form for a few measured calls, timed with the cycle counter and
@@ -112,6 +118,8 @@ pub fn add_safety_net(
     let mut b = FunctionBuilder::new(func);
     let entry = b.create_block(Some("net.entry"));
     let per_lane = b.create_block(Some("net.per_lane"));
+    let lane_loop = b.create_block(Some("net.lanes"));
+    let lane_call = b.create_block(Some("net.lane"));
     let exit = b.create_block(Some("net.exit"));
 
     b.switch_to_block(entry);
@@ -126,13 +134,7 @@ pub fn add_safety_net(
             );
             let ticket = b.func.dfg.result(begin).expect("the begin call returns the ticket");
             let all = b.iconst(Type::BOOL, 1);
-            let popcount = b.call(
-                Callee::Direct("rv_popcount".to_owned()),
-                vec![all],
-                Type::I64,
-                CallEffects::Pure,
-            );
-            (ticket, b.func.dfg.result(popcount))
+            (ticket, Some(spmd_call(&mut b, "rv_popcount", vec![all], Type::I64)))
         }
     };
     let one = b.iconst(Type::I64, 1);
@@ -141,19 +143,52 @@ pub fn add_safety_net(
     let wants_per_lane = b.icmp(IntPredicate::Ne, per_lane_bit, zero);
     b.branch(wants_per_lane, per_lane, old_entry);
 
+    // One call site in a loop over the active lanes, lowest first: LLVM
+    // inlines it at most once, and its branches learn from every lane.
     b.switch_to_block(per_lane);
+    let all = b.iconst(Type::BOOL, 1);
+    let active = spmd_call(&mut b, "rv_ballot", vec![all], Type::I64);
+    b.jump(lane_loop);
+
+    b.switch_to_block(lane_loop);
+    let lanes_left = b.phi(Type::I64, vec![(per_lane, active)]);
+    let results = (ret_ty != Type::Void).then(|| {
+        let poison = b.func.dfg.make_const(ret_ty.clone(), Constant::Poison);
+        b.phi(ret_ty.clone(), vec![(per_lane, poison)])
+    });
+    let none = b.iconst(Type::I64, 0);
+    let more = b.icmp(IntPredicate::Ne, lanes_left, none);
+    b.branch(more, lane_call, exit);
+
+    b.switch_to_block(lane_call);
+    let zero_is_poison = b.iconst(Type::BOOL, 1);
+    let lane = spmd_call(&mut b, "llvm.cttz.i64", vec![lanes_left, zero_is_poison], Type::I64);
+    let one = b.iconst(Type::I64, 1);
+    let below = b.binary(BinaryOp::Sub, lanes_left, one);
+    let rest = b.binary(BinaryOp::And, lanes_left, below);
+    let lane_args: Vec<Value> = args
+        .iter()
+        .map(|&arg| {
+            let ty = b.ty(arg);
+            spmd_call(&mut b, "rv_extract", vec![arg, lane], ty)
+        })
+        .collect();
     let call = b.call(
-        Callee::Direct(scalar_name.to_owned()),
-        args,
+        Callee::Direct(per_lane_callee(scalar_name)),
+        lane_args,
         ret_ty.clone(),
         CallEffects::SideEffects,
     );
-    let per_lane_result = b.func.dfg.result(call);
-    b.jump(exit);
+    b.add_phi_incoming(lanes_left, lane_call, rest);
+    if let (Some(results), Some(result)) = (results, b.func.dfg.result(call)) {
+        let inserted = spmd_call(&mut b, "rv_insert", vec![results, lane, result], ret_ty.clone());
+        b.add_phi_incoming(results, lane_call, inserted);
+    }
+    b.jump(lane_loop);
 
     b.switch_to_block(exit);
-    let result = per_lane_result.map(|first| {
-        let mut incoming = vec![(per_lane, first)];
+    let result = results.map(|first| {
+        let mut incoming = vec![(lane_loop, first)];
         incoming.extend(returns.iter().filter_map(|(block, value)| Some((*block, (*value)?))));
         b.phi(ret_ty.clone(), incoming)
     });
@@ -173,10 +208,9 @@ pub fn add_safety_net(
     }
     // The new blocks go first, the exit last; fixed-size stack slots stay
     // in the entry block, where the memory passes look for them.
-    let mut order: Vec<Block> = vec![entry, per_lane];
-    order.extend(
-        func.layout.blocks().iter().copied().filter(|b| ![entry, per_lane, exit].contains(b)),
-    );
+    let new_blocks = [entry, per_lane, lane_loop, lane_call, exit];
+    let mut order: Vec<Block> = vec![entry, per_lane, lane_loop, lane_call];
+    order.extend(func.layout.blocks().iter().copied().filter(|b| !new_blocks.contains(b)));
     order.push(exit);
     func.layout.set_block_order(order);
     let allocas: Vec<_> = func
@@ -194,6 +228,24 @@ pub fn add_safety_net(
         func.layout.insert_inst_at(inst, entry, position);
     }
     true
+}
+
+/// The name the per-lane path calls the scalar function `scalar_name` by:
+/// a group function (one call for all lanes, on lane `k`'s arguments) whose
+/// calls the bridge points at the scalar function after lowering
+/// (`LlvmModule::redirect_calls`). Its result is uniform by name in the
+/// shape analysis.
+pub fn per_lane_callee(scalar_name: &str) -> String {
+    format!("{NET_CALL_PREFIX}{scalar_name}")
+}
+
+/// The prefix of [`per_lane_callee`] names.
+pub const NET_CALL_PREFIX: &str = "__lanewise_net_call.";
+
+/// A pure call (an SPMD builtin or an intrinsic) and its result.
+fn spmd_call(b: &mut FunctionBuilder<'_>, name: &str, args: Vec<Value>, ret_ty: Type) -> Value {
+    let call = b.call(Callee::Direct(name.to_owned()), args, ret_ty, CallEffects::Pure);
+    b.func.dfg.result(call).expect("the call returns a value")
 }
 
 #[cfg(test)]

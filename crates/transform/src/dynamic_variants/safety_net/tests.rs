@@ -73,23 +73,44 @@ fn the_choice_is_uniform_and_both_forms_meet_at_one_return() {
         panic!("{func}")
     };
     assert_eq!(else_dest, old_entry);
-    assert_eq!(callees(&func), [NET_BEGIN, "rv_popcount", "f", NET_END]);
+    assert_eq!(
+        callees(&func),
+        [
+            NET_BEGIN,
+            "rv_popcount",
+            "rv_ballot",
+            "llvm.cttz.i64",
+            "rv_extract",
+            "rv_extract",
+            "__lanewise_net_call.f",
+            "rv_insert",
+            NET_END
+        ]
+    );
     // The stack slot moved to the new entry block.
     let first = func.layout.block_insts(entry)[0];
     assert!(matches!(func.dfg.inst(first), InstData::Alloca { .. }), "{func}");
 
-    // One return, whose phi takes the per-lane result and both old returns.
+    // One return, whose phi takes the per-lane results (from the loop over
+    // the lanes, after the per-lane block) and both old returns.
     let [exit] = returns(&func)[..] else { panic!("{func}") };
     assert_eq!(func.layout.blocks().last(), Some(&exit));
     let phi = func.layout.block_insts(exit)[0];
     let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { panic!("{func}") };
     assert_eq!(incoming.len(), 3);
-    assert_eq!(incoming[0].0, then_dest);
+    assert_eq!(func.successors(then_dest), [incoming[0].0]);
 
-    // The branch between the forms is uniform even with varying parameters.
+    // The branch between the forms and the call on one lane's arguments
+    // are uniform even with varying parameters.
     let varying = ParamSpec { kind: ParamKind::Vector, align: None };
     let shapes = ShapeInfo::compute(&func, &DataLayout::default(), &[varying, varying]).unwrap();
     assert!(shapes.is_uniform(cond), "{func}");
+    let per_lane_call = func
+        .layout
+        .insts()
+        .find(|&inst| func.dfg.callee_name(inst) == Some("__lanewise_net_call.f"))
+        .unwrap();
+    assert!(shapes.is_uniform(func.dfg.result(per_lane_call).unwrap()), "{func}");
 }
 
 #[test]
@@ -97,7 +118,9 @@ fn forced_per_lane_calls_no_runtime() {
     let mut func = two_returns();
     assert!(add_safety_net(&mut func, "f", 2, SafetyNetMode::PerLane, "f.net"));
     verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
-    assert_eq!(callees(&func), ["f"]);
+    let callees = callees(&func);
+    assert!(!callees.iter().any(|callee| callee == NET_BEGIN || callee == NET_END), "{func}");
+    assert!(callees.contains(&"__lanewise_net_call.f".to_owned()), "{func}");
 }
 
 #[test]
