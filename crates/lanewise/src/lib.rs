@@ -1135,7 +1135,7 @@ fn vectorize_variant(
         module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())
     })?;
     if produced.safety_net {
-        module.redirect_calls(&per_lane_callee(&scalar.name), &scalar.name);
+        module.redirect_calls(name, &per_lane_callee(&scalar.name), &scalar.name);
     }
     if wants_dump(options, Pass::Lower) {
         eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);

@@ -139,8 +139,8 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
 }
 
 /// The run-time safety net's two forms, each forced, on the divergent
-/// kernels at -O2 (the default, `adaptive`, runs each for 8 of its first 16
-/// calls, so the test above runs both already, and then whichever was
+/// kernels at -O2 (the default, `adaptive`, runs each for 16 of its first
+/// 32 calls, so the test above runs both already, and then whichever was
 /// faster): per-lane calls of the scalar function, and the vector body
 /// alone.
 #[test]

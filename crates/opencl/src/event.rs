@@ -30,6 +30,9 @@ struct EventState {
     /// Queued, submitted, started, ended (ns).
     times: [u64; 4],
     callbacks: Vec<Callback>,
+    /// Threads blocked in `wait` (a notification without one is a system
+    /// call for nothing, three per command).
+    waiters: usize,
 }
 
 pub struct Event {
@@ -54,7 +57,12 @@ pub fn create(context: usize, queue: usize, command_type: cl_uint, profiled: boo
         queue,
         command_type,
         profiled,
-        state: Mutex::new(EventState { status, times: [now_ns(), 0, 0, 0], callbacks: vec![] }),
+        state: Mutex::new(EventState {
+            status,
+            times: [now_ns(), 0, 0, 0],
+            callbacks: vec![],
+            waiters: 0,
+        }),
         changed: Condvar::new(),
     })
 }
@@ -82,7 +90,7 @@ impl Event {
     /// Moves to `status` (recording its time) and runs the callbacks that
     /// wait for it or for an earlier status.
     pub fn set_status(&self, status: cl_int) {
-        let due: Vec<Callback> = {
+        let (due, wake): (Vec<Callback>, bool) = {
             let mut state = self.lock();
             state.status = status;
             let slot = match status {
@@ -103,9 +111,11 @@ impl Event {
             let (due, waiting) =
                 state.callbacks.iter().partition(|callback| status <= callback.status);
             state.callbacks = waiting;
-            due
+            (due, state.waiters > 0)
         };
-        self.changed.notify_all();
+        if wake {
+            self.changed.notify_all();
+        }
         for callback in due {
             raw::call_event_callback(callback, self.handle(), status);
         }
@@ -114,9 +124,11 @@ impl Event {
     /// Blocks until the event completed; its final status.
     pub fn wait(&self) -> cl_int {
         let mut state = self.lock();
+        state.waiters += 1;
         while state.status > CL_COMPLETE {
             state = self.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
+        state.waiters -= 1;
         state.status
     }
 

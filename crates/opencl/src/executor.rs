@@ -74,11 +74,18 @@ struct Launch {
     total: usize,
     chunk: usize,
     next: AtomicUsize,
+    /// Threads between taking a chunk and finishing it: the launch is done
+    /// when every chunk is taken and this is 0 (`pool::offer`).
+    active: AtomicUsize,
     status: Mutex<cl_int>,
 }
 
 impl Launch {
+    /// Records a failure and stops handing out work-groups (a thread that
+    /// stops early must not leave groups for helpers to run after the
+    /// caller returned).
     fn fail(&self, status: cl_int) {
+        self.next.store(self.total, Ordering::SeqCst);
         let mut current = self.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         *current = (*current).min(status);
     }
@@ -96,8 +103,13 @@ impl Launch {
             let mode = choice.choice();
             // While sampling, one group at a time.
             let chunk = if mode == Choice::Sample { 1 } else { self.chunk };
-            let first = self.next.fetch_add(chunk, Ordering::Relaxed);
+            // Counted as active before taking (both sequentially
+            // consistent), so a thread that finds no chunk left also sees
+            // every thread still running one (`wait_for_helpers`).
+            self.active.fetch_add(1, Ordering::SeqCst);
+            let first = self.next.fetch_add(chunk, Ordering::SeqCst);
             if first >= self.total {
+                self.active.fetch_sub(1, Ordering::Release);
                 return;
             }
             let count = chunk.min(self.total - first);
@@ -129,12 +141,19 @@ impl Launch {
                 // (undefined in OpenCL) fails the command with
                 // CL_INVALID_OPERATION; no memory for fibers, with
                 // CL_OUT_OF_RESOURCES.
-                return self.fail(if status == -2 {
-                    CL_INVALID_OPERATION
-                } else {
-                    CL_OUT_OF_RESOURCES
-                });
+                self.fail(if status == -2 { CL_INVALID_OPERATION } else { CL_OUT_OF_RESOURCES });
+                self.active.fetch_sub(1, Ordering::Release);
+                return;
             }
+            self.active.fetch_sub(1, Ordering::Release);
+        }
+    }
+
+    /// After the caller's own `work`: every chunk is taken; waits until
+    /// the helpers that took one have finished it.
+    fn wait_for_helpers(&self) {
+        while self.active.load(Ordering::SeqCst) != 0 {
+            std::thread::yield_now();
         }
     }
 }
@@ -192,10 +211,11 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
         total,
         chunk,
         next: AtomicUsize::new(0),
+        active: AtomicUsize::new(0),
         status: Mutex::new(CL_COMPLETE),
     });
     let job = launch.clone();
-    pool::run_on_all_threads(move || job.work());
+    pool::offer(move || job.work(), || launch.wait_for_helpers());
     let status = *launch.status.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     status
 }

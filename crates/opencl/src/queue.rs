@@ -33,6 +33,12 @@ struct QueueState {
     /// Commands taken by the worker and not finished.
     running: usize,
     shutdown: bool,
+    /// Whether the worker sleeps waiting for a command, and how many
+    /// threads wait in `finish`: notifications go only to a sleeper (each
+    /// is a system call; one per command and per finished command added
+    /// several microseconds to every launch).
+    worker_sleeps: bool,
+    finishers: usize,
 }
 
 pub struct Queue {
@@ -88,17 +94,25 @@ impl Queue {
         let event = event::create(self.context, self.handle, command_type, profiled);
         // The event refers to the queue and its context by handle.
         objects::retain(self.handle);
-        self.lock().pending.push_back(Command { event: event.clone(), wait_for, work });
-        self.changed.notify_all();
+        let wake = {
+            let mut state = self.lock();
+            state.pending.push_back(Command { event: event.clone(), wait_for, work });
+            state.worker_sleeps
+        };
+        if wake {
+            self.changed.notify_all();
+        }
         event
     }
 
     /// `clFinish`: blocks until every enqueued command completed.
     pub fn finish(&self) {
         let mut state = self.lock();
+        state.finishers += 1;
         while !state.pending.is_empty() || state.running > 0 {
             state = self.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
         }
+        state.finishers -= 1;
     }
 
     /// Called when the application released the queue's last reference:
@@ -122,8 +136,10 @@ impl Queue {
                         let _ = objects::release(self.context);
                         return;
                     }
+                    state.worker_sleeps = true;
                     state =
                         self.changed.wait(state).unwrap_or_else(|poisoned| poisoned.into_inner());
+                    state.worker_sleeps = false;
                 }
             };
             command.event.set_status(CL_SUBMITTED);
@@ -140,8 +156,14 @@ impl Queue {
             if let objects::Released::Last(_) = objects::release(self.handle) {
                 self.lock().shutdown = true;
             }
-            self.lock().running -= 1;
-            self.changed.notify_all();
+            let wake = {
+                let mut state = self.lock();
+                state.running -= 1;
+                state.finishers > 0
+            };
+            if wake {
+                self.changed.notify_all();
+            }
         }
     }
 

@@ -28,10 +28,11 @@
 //!
 //! The runtime functions and `__lanewise_net_call.f` are group functions
 //! (`WidenConfig::group_functions`): one call for all lanes, on lane `k`'s
-//! arguments for the latter, which the bridge then points at `f` itself.
-//! One call site in a loop, not W calls: LLVM inlines `f` at most once, and
-//! its branches learn from every lane (W inlined copies ran a tree walk
-//! 1.3x slower than the scalar loop).
+//! arguments for the latter, which the bridge then points at `f` itself,
+//! `noinline`: `f` inlined W times (per-lane calls from widening) ran a
+//! tree walk 1.3x slower than the scalar program, and inlined once into
+//! the loop 10-17% slower; called, it runs as fast as the scalar program's
+//! own calls.
 //! `@state` is a thread-local record per variant that the runtime (in the
 //! LLVM bridge, next to the module it is linked into) keeps: it runs each
 //! form for a few measured calls, timed with the cycle counter and
