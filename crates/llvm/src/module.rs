@@ -21,8 +21,8 @@ use inkwell::OptimizationLevel;
 use lanewise_ir::{DataLayout, Function};
 
 use crate::raw::{
-    attribute_contents, AttributeContents, RawContext, RawModule, RawValue,
-    FUNCTION_ATTRIBUTE_INDEX,
+    attribute_contents, param_attribute_index, AttributeContents, RawContext, RawModule, RawValue,
+    FUNCTION_ATTRIBUTE_INDEX, RETURN_ATTRIBUTE_INDEX,
 };
 
 /// One value [`LlvmModule::annotate_calls`] may attach to a call.
@@ -521,7 +521,8 @@ impl<'ctx> LlvmModule<'ctx> {
     /// `to` (with the same signature) and deletes the declaration: the
     /// safety net's per-lane call of the scalar function, lowered under a
     /// name of its own so that widening calls it once for all lanes. The
-    /// calls of `from` in `caller` become `noinline`: the scalar function
+    /// calls of `from` in `caller` take `to`'s calling convention and
+    /// argument extensions, and become `noinline`: the scalar function
     /// inlined into the variant's loop over the lanes ran 10-17% slower
     /// than the scalar program's own calls of it (tree walks, a run scan).
     pub fn redirect_calls(&mut self, caller: &str, from: &str, to: &str) {
@@ -533,10 +534,27 @@ impl<'ctx> LlvmModule<'ctx> {
         };
         if let Some(caller) = module.named_function(caller) {
             let noinline = context.enum_attribute(context.enum_attribute_kind("noinline"), 0);
+            // The ABI extensions `to` expects of its arguments and result
+            // (`zeroext` bools, `signext` shorts), as lowering copies them.
+            let positions: Vec<u32> = std::iter::once(RETURN_ATTRIBUTE_INDEX)
+                .chain((0..to.params().len() as u32).map(param_attribute_index))
+                .collect();
+            let extensions: Vec<(u32, u32)> = ["signext", "zeroext"]
+                .into_iter()
+                .map(|name| context.enum_attribute_kind(name))
+                .flat_map(|kind| positions.iter().map(move |&position| (position, kind)))
+                .filter(|&(position, kind)| to.enum_attribute_value(position, kind).is_some())
+                .collect();
             for block in caller.blocks() {
                 for inst in block.instructions() {
                     if inst.is_call() && inst.called_value() == Some(from) {
                         inst.add_call_site_attribute(FUNCTION_ATTRIBUTE_INDEX, noinline);
+                        // clang gives internal functions `fastcc`: a call
+                        // with another convention is undefined behaviour.
+                        inst.set_call_convention(to.call_convention());
+                        for &(position, kind) in &extensions {
+                            inst.add_call_site_attribute(position, context.enum_attribute(kind, 0));
+                        }
                     }
                 }
             }

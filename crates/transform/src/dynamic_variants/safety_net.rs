@@ -33,6 +33,7 @@
 //! tree walk 1.3x slower than the scalar program, and inlined once into
 //! the loop 10-17% slower; called, it runs as fast as the scalar program's
 //! own calls.
+//!
 //! `@state` is a thread-local record per variant that the runtime (in the
 //! LLVM bridge, next to the module it is linked into) keeps: it runs each
 //! form for a few measured calls, timed with the cycle counter and
