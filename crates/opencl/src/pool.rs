@@ -6,8 +6,9 @@
 //! take turns. The caller does not wait for helpers to wake up: a job
 //! hands out its work itself and knows when it is done (the executor's
 //! `Launch`), so a small launch that the caller finishes alone costs no
-//! thread wake-up on its critical path (one per launch cost 10-20 µs, which
-//! made a 384-launch Floyd-Warshall 3x slower than PoCL).
+//! thread wake-up on its critical path. With helpers that poll for the
+//! next job before they sleep, an empty launch went from 10 µs to 3 µs
+//! (PoCL: 1.3 µs), and 384 launches of Floyd-Warshall from 33 to 24 ms.
 
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
