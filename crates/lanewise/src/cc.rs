@@ -719,6 +719,10 @@ struct Driver {
     /// `_ZGV` variant names per function, from every translation unit of
     /// this invocation (see [`Driver::share_variant_names`]).
     shared_variants: HashMap<String, Vec<String>>,
+    /// Functions with variants that a translation unit of this invocation
+    /// declares without defining: another file may call any of their
+    /// variants, so all get bodies of their own (`Options::full_variants`).
+    called_across_files: Vec<String>,
 }
 
 /// Entry point: `arguments` are those after `cc` (or `c++`). Returns the
@@ -761,8 +765,14 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let mut driver =
-        Driver { clang, invocation, temps, next_temp: 0, shared_variants: HashMap::new() };
+    let mut driver = Driver {
+        clang,
+        invocation,
+        temps,
+        next_temp: 0,
+        shared_variants: HashMap::new(),
+        called_across_files: Vec::new(),
+    };
     // `LANEWISE_TIME_PASSES=1`: the time of each step and Lanewise pass.
     let (result, times) = lanewise::pass_times::record(|| driver.run());
     if std::env::var("LANEWISE_TIME_PASSES").is_ok_and(|value| value == "1") {
@@ -857,9 +867,22 @@ impl Driver {
     /// them to the definitions, so the variants the callers reference exist.
     fn share_variant_names<'a>(&mut self, modules: impl Iterator<Item = &'a PathBuf>) {
         for module in modules {
-            let functions =
-                lanewise_llvm::with_module(module, |module| Ok(module.functions_with_variants()));
-            for function in functions.unwrap_or_default() {
+            let functions = lanewise_llvm::with_module(module, |module| {
+                let functions = module.functions_with_variants();
+                let declared: Vec<String> = functions
+                    .iter()
+                    .filter(|function| !module.defines_function(&function.name))
+                    .map(|function| function.name.clone())
+                    .collect();
+                Ok((functions, declared))
+            });
+            let (functions, declared) = functions.unwrap_or_default();
+            for name in declared {
+                if !self.called_across_files.contains(&name) {
+                    self.called_across_files.push(name);
+                }
+            }
+            for function in functions {
                 let names = self.shared_variants.entry(function.name).or_default();
                 for variant in function.variant_names {
                     if !names.contains(&variant) {
@@ -1020,6 +1043,7 @@ impl Driver {
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,
             variants: self.variant_selection(),
+            full_variants: self.called_across_files.clone(),
             ..Options::default()
         };
         let outcome = catch_unwind(AssertUnwindSafe(|| {
@@ -1109,15 +1133,18 @@ impl Driver {
         }
     }
 
-    /// `LANEWISE_VARIANTS=all|referenced` (`--variants` of the `lanewise`
-    /// command). An unknown value is a warning and means `all`.
+    /// `LANEWISE_VARIANTS=all|shared|referenced` (`--variants` of the
+    /// `lanewise` command; default `shared`). An unknown value is a warning
+    /// and means `shared`.
     fn variant_selection(&self) -> VariantSelection {
-        let Ok(value) = std::env::var("LANEWISE_VARIANTS") else { return VariantSelection::All };
+        let Ok(value) = std::env::var("LANEWISE_VARIANTS") else {
+            return VariantSelection::Shared;
+        };
         value.parse().unwrap_or_else(|message| {
             if !self.invocation.no_warnings {
-                eprintln!("lanewise cc: warning: LANEWISE_VARIANTS={message}; using all");
+                eprintln!("lanewise cc: warning: LANEWISE_VARIANTS={message}; using shared");
             }
-            VariantSelection::All
+            VariantSelection::Shared
         })
     }
 

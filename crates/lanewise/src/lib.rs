@@ -25,7 +25,9 @@ use lanewise_analysis::{
     ControlFlowGraph, DivergenceInfo, DominatorTree, PostDominatorTree, ShapeInfo,
 };
 use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantName, MAX_WIDTH};
-use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
+use lanewise_ir::{
+    verify_function, CallEffects, Callee, DataLayout, Function, FunctionBuilder, InstData, Type,
+};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::abi::has_vector_abi;
 use lanewise_transform::dynamic_variants::{
@@ -170,6 +172,11 @@ pub struct Options {
     pub cleanup: bool,
     /// Which declare-simd variants to produce (see [`VariantSelection`]).
     pub variants: VariantSelection,
+    /// With [`VariantSelection::Shared`]: functions whose variants all get
+    /// bodies of their own, as with `All` (`lanewise cc` names those that
+    /// another file of the same command declares with the pragma: that
+    /// file's loops may call any of their variants).
+    pub full_variants: Vec<String>,
     /// Functions a vector variant calls once for all its lanes (with the
     /// same arguments in every lane), not once per lane: the OpenCL
     /// platform's work-group barrier (see `WidenConfig::group_functions`).
@@ -193,17 +200,29 @@ pub enum VariantSelection {
     /// A caller elsewhere then links to a weak per-lane fallback of its
     /// own, or fails to link.
     Referenced,
+    /// All of them, but only those the module calls get a body of their
+    /// own; the others are adapters: each calls one shared body per
+    /// function, the masked variant at the widest ISA the function's target
+    /// features enable (internal if no `_ZGV` attribute names it), on its
+    /// lanes in parts or padded with inactive lanes. The vector function
+    /// ABI's promise holds (every variant exists and runs vector code) at
+    /// the compile time of about one variant per function; a caller in
+    /// another file gets vector code at the shared body's width. Where an
+    /// adapter cannot call the shared body (a `linear` parameter with a
+    /// variable step), the variant gets a body of its own.
+    Shared,
 }
 
 impl std::str::FromStr for VariantSelection {
     type Err = String;
 
-    /// `all` or `referenced` (`--variants`, `LANEWISE_VARIANTS`).
+    /// `all`, `shared` or `referenced` (`--variants`, `LANEWISE_VARIANTS`).
     fn from_str(text: &str) -> Result<Self, String> {
         match text {
             "all" => Ok(VariantSelection::All),
+            "shared" => Ok(VariantSelection::Shared),
             "referenced" => Ok(VariantSelection::Referenced),
-            other => Err(format!("`{other}`: expected all or referenced")),
+            other => Err(format!("`{other}`: expected all, shared or referenced")),
         }
     }
 }
@@ -227,6 +246,7 @@ impl Default for Options {
             weak_variant_fallbacks: false,
             cleanup: true,
             variants: VariantSelection::All,
+            full_variants: Vec::new(),
             group_functions: Vec::new(),
             safety_net: SafetyNetMode::Adaptive,
         }
@@ -251,6 +271,10 @@ pub struct ProducedFunction {
     /// chooses per call between its vector body and per-lane calls of the
     /// scalar function (or, with `per-lane`, always calls per lane).
     pub safety_net: bool,
+    /// With `--variants shared`: the variant is an adapter that calls this
+    /// shared body.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shared_body: Option<String>,
 }
 
 /// How the calls of user functions were vectorized.
@@ -367,6 +391,7 @@ impl ProducedFunction {
             masked: MaskedCounts::default(),
             calls: CallCounts::default(),
             safety_net: false,
+            shared_body: None,
         }
     }
 
@@ -667,8 +692,15 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
                 scalar_name: request.function.clone(),
             };
             let name = request.name.clone().unwrap_or_else(|| variant.mangle());
-            let produced =
-                vectorize_variant(module, &scalar, &variant, &name, &data_layout, options)?;
+            let produced = vectorize_variant(
+                module,
+                &scalar,
+                &variant,
+                &name,
+                VariantBody::Full,
+                &data_layout,
+                options,
+            )?;
             report.functions.push(produced);
             produced_names.push(name);
         }
@@ -681,15 +713,7 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
             &mut report,
         )?);
     }
-    // With referenced variants only, the annotations would reference (and
-    // so build) every variant LLVM's vectorizer could use: none are made.
-    if options.annotate_variants && options.variants == VariantSelection::All {
-        pass_times::time("annotate variant calls", || {
-            variant_calls::annotate_variant_calls(module)
-        })?;
-    }
-    if matches!(options.mode, Mode::DeclareSimd) && options.variants == VariantSelection::Referenced
-    {
+    if matches!(options.mode, Mode::DeclareSimd) && options.variants != VariantSelection::All {
         // The variants the loops (and the calls annotated for LLVM's
         // vectorizer) reference, then those the new variants reference,
         // until none is new.
@@ -706,6 +730,23 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
             }
             produced_names.extend(names);
         }
+    }
+    if matches!(options.mode, Mode::DeclareSimd) && options.variants == VariantSelection::Shared {
+        let names = declare_simd_variants(
+            module,
+            VariantSelection::Shared,
+            &data_layout,
+            options,
+            &mut report,
+        )?;
+        produced_names.extend(names);
+    }
+    // With referenced variants only, the annotations would reference (and
+    // so build) every variant LLVM's vectorizer could use: none are made.
+    if options.annotate_variants && options.variants != VariantSelection::Referenced {
+        pass_times::time("annotate variant calls", || {
+            variant_calls::annotate_variant_calls(module)
+        })?;
     }
     if options.weak_variant_fallbacks {
         let fallbacks = pass_times::time("weak variant fallbacks", || {
@@ -735,7 +776,7 @@ fn declare_simd_variants(
     let mut produced_names = Vec::new();
     for info in module.defined_functions() {
         let variant_names: Vec<String> = match selection {
-            VariantSelection::All => info.variant_names.clone(),
+            VariantSelection::All | VariantSelection::Shared => info.variant_names.clone(),
             VariantSelection::Referenced => info
                 .variant_names
                 .iter()
@@ -973,6 +1014,9 @@ fn vectorize_declare_simd_function(
     if variants.is_empty() {
         return Ok(Vec::new());
     }
+    if selection == VariantSelection::Shared {
+        return vectorize_shared(module, scalar_name, variants, data_layout, options, report);
+    }
     let scalar = lift(module, scalar_name, options, report)?;
     let mut produced_names = Vec::new();
     for (mangled, variant) in variants {
@@ -986,7 +1030,15 @@ fn vectorize_declare_simd_function(
                 ),
             });
         }
-        let produced = vectorize_variant(module, &scalar, &variant, mangled, data_layout, options)?;
+        let produced = vectorize_variant(
+            module,
+            &scalar,
+            &variant,
+            mangled,
+            VariantBody::Full,
+            data_layout,
+            options,
+        )?;
         report.functions.push(produced);
         produced_names.push(mangled.clone());
         // GCC's name for the AVX variant, where it differs: GCC-compiled
@@ -995,19 +1047,158 @@ fn vectorize_declare_simd_function(
         if let Some(twin) = variant_calls::gcc_avx_twin(&variant, &param_types, &scalar.ret_ty) {
             let twin_name = twin.mangle();
             let wanted = match selection {
-                VariantSelection::All => true,
+                VariantSelection::All | VariantSelection::Shared => true,
                 VariantSelection::Referenced => is_referenced(module, &twin_name),
             };
             if wanted && !variant_names.contains(&twin_name) && !produced_names.contains(&twin_name)
             {
-                let produced =
-                    vectorize_variant(module, &scalar, &twin, &twin_name, data_layout, options)?;
+                let produced = vectorize_variant(
+                    module,
+                    &scalar,
+                    &twin,
+                    &twin_name,
+                    VariantBody::Full,
+                    data_layout,
+                    options,
+                )?;
                 report.functions.push(produced);
                 produced_names.push(twin_name);
             }
         }
     }
     Ok(produced_names)
+}
+
+/// [`VariantSelection::Shared`]: the variants of `scalar_name` not yet
+/// defined (those the module calls were built in full before), including
+/// GCC's names of the AVX ones, as adapters over a shared body per list
+/// of parameter kinds; those no adapter can serve get bodies of their own.
+fn vectorize_shared(
+    module: &mut LlvmModule<'_>,
+    scalar_name: &str,
+    requested: Vec<(&String, VariantName)>,
+    data_layout: &DataLayout,
+    options: &Options,
+    report: &mut Report,
+) -> Result<Vec<String>, Error> {
+    let mut wanted: Vec<VariantName> = Vec::new();
+    let signature = module.function_signature(scalar_name).ok();
+    for (_, variant) in requested {
+        let twin = signature
+            .as_ref()
+            .and_then(|(params, ret)| variant_calls::gcc_avx_twin(&variant, params, ret));
+        for variant in std::iter::once(variant).chain(twin) {
+            if !wanted.contains(&variant) {
+                wanted.push(variant);
+            }
+        }
+    }
+    let exported: Vec<String> = wanted.iter().map(VariantName::mangle).collect();
+    let requested = wanted.clone();
+    wanted.retain(|variant| !module.defines_function(&variant.mangle()));
+    if wanted.is_empty() {
+        return Ok(Vec::new());
+    }
+    let scalar = lift(module, scalar_name, options, report)?;
+    let target_features = module.function_target_features(scalar_name);
+    // A masked body calls a function whose variants are all unmasked once
+    // per active lane (an unmasked variant would run in inactive lanes):
+    // then every variant gets a body of its own, as with `all`.
+    let callees = variant_calls::callee_variant_table(module);
+    let calls_unmasked_only = calls_of(&scalar).any(|callee| {
+        callees.get(callee).is_some_and(|variants| variants.iter().all(|v| !v.masked))
+    });
+    let mut produced_names = Vec::new();
+    let build_full = |module: &mut LlvmModule<'_>, variant: &VariantName, report: &mut Report| {
+        let name = variant.mangle();
+        let produced = vectorize_variant(
+            module,
+            &scalar,
+            variant,
+            &name,
+            VariantBody::Full,
+            data_layout,
+            options,
+        )?;
+        report.functions.push(produced);
+        Ok::<String, Error>(name)
+    };
+    while let Some(first) = wanted.first().cloned() {
+        let (group, rest): (Vec<VariantName>, Vec<VariantName>) =
+            wanted.into_iter().partition(|variant| variant.params == first.params);
+        wanted = rest;
+        let full =
+            calls_unmasked_only || options.full_variants.iter().any(|name| name == scalar_name);
+        // Chosen among all the variants of the group, built already or not.
+        let kin: Vec<VariantName> =
+            requested.iter().filter(|variant| variant.params == first.params).cloned().collect();
+        let shared = if full { None } else { shared_body(&kin, &target_features) };
+        let Some(shared) = shared else {
+            for variant in &group {
+                produced_names.push(build_full(module, variant, report)?);
+            }
+            continue;
+        };
+        let shared_name = shared.mangle();
+        if !module.defines_function(&shared_name) {
+            produced_names.push(build_full(module, &shared, report)?);
+            if !exported.contains(&shared_name) {
+                module.make_internal(&shared_name)?;
+            }
+            // Only adapters call it: a copy of it in each of them would
+            // only cost compile time.
+            module.make_noinline(&shared_name)?;
+        }
+        for variant in group.iter().filter(|variant| **variant != shared) {
+            let name = variant.mangle();
+            let adapter = vectorize_variant(
+                module,
+                &scalar,
+                variant,
+                &name,
+                VariantBody::Adapter(&shared),
+                data_layout,
+                options,
+            );
+            match adapter {
+                Ok(produced) => {
+                    report.functions.push(produced);
+                    produced_names.push(name);
+                }
+                Err(_) => produced_names.push(build_full(module, variant, report)?),
+            }
+        }
+    }
+    Ok(produced_names)
+}
+
+/// The names of the functions `func` calls directly.
+fn calls_of(func: &Function) -> impl Iterator<Item = &str> {
+    func.layout.insts().filter_map(|inst| match func.dfg.inst(inst) {
+        InstData::Call { callee: Callee::Direct(name), .. }
+        | InstData::Invoke { callee: Callee::Direct(name), .. } => Some(name.as_str()),
+        _ => None,
+    })
+}
+
+/// The shared body of `group` (variants with the same parameter kinds):
+/// the masked variant at the widest ISA the target features enable that
+/// the group has, at the group's widest width there. `None` if the group
+/// has no variant at such an ISA.
+fn shared_body(group: &[VariantName], target_features: &str) -> Option<VariantName> {
+    let enabled = |isa: Isa| match isa {
+        Isa::Sse => true,
+        Isa::Avx => has_target_feature(target_features, "+avx"),
+        Isa::Avx2 => has_target_feature(target_features, "+avx2"),
+        Isa::Avx512 => has_target_feature(target_features, "+avx512f"),
+    };
+    let rank =
+        |isa: Isa| [Isa::Sse, Isa::Avx, Isa::Avx2, Isa::Avx512].iter().position(|&i| i == isa);
+    group
+        .iter()
+        .filter(|variant| enabled(variant.isa))
+        .max_by_key(|variant| (rank(variant.isa), variant.width))
+        .map(|variant| VariantName { masked: true, ..variant.clone() })
 }
 
 /// Parses the `_ZGV` attribute `mangled` of the function `scalar_name` and
@@ -1101,6 +1292,16 @@ pub(crate) fn make_reducible(func: &mut Function, report: &mut Report) -> Result
     Ok(())
 }
 
+/// What the body of a variant is.
+#[derive(Copy, Clone)]
+enum VariantBody<'a> {
+    /// The scalar function, vectorized.
+    Full,
+    /// One call of the scalar function, which the widener turns into calls
+    /// of this shared body (`--variants shared`).
+    Adapter(&'a VariantName),
+}
+
 /// The pipeline for one variant of one scalar function. Returns what the
 /// report says about the produced function.
 fn vectorize_variant(
@@ -1108,22 +1309,31 @@ fn vectorize_variant(
     scalar: &Function,
     variant: &VariantName,
     name: &str,
+    body: VariantBody<'_>,
     data_layout: &DataLayout,
     options: &Options,
 ) -> Result<ProducedFunction, Error> {
-    let callee_variants =
-        pass_times::time("callee variant table", || variant_calls::callee_variant_table(module));
     let target_features = module.function_target_features(&scalar.name);
-    let (mut vector, mut produced) = widen_variant(
-        scalar,
-        variant,
-        name,
-        data_layout,
-        &callee_variants,
-        &target_features,
-        options,
-        options.safety_net,
-    )?;
+    let (mut vector, mut produced) = match body {
+        VariantBody::Full => {
+            let callee_variants = pass_times::time("callee variant table", || {
+                variant_calls::callee_variant_table(module)
+            });
+            widen_variant(
+                scalar,
+                variant,
+                name,
+                data_layout,
+                &callee_variants,
+                &target_features,
+                options,
+                options.safety_net,
+            )?
+        }
+        VariantBody::Adapter(shared) => {
+            widen_adapter(scalar, variant, name, shared, data_layout, &target_features, options)?
+        }
+    };
     if produced.safety_net && options.safety_net == SafetyNetMode::Adaptive {
         module.add_safety_net_state(&safety_net_state(name))?;
     }
@@ -1141,6 +1351,52 @@ fn vectorize_variant(
         eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
     }
     Ok(produced)
+}
+
+/// An adapter of `scalar` as `variant` over its `shared` body: a function
+/// whose body is one call of `scalar`, widened with only `shared` to call
+/// (see `WidenConfig::adapter`). An error if the widened call does not
+/// call `shared` for all lanes (then the variant needs a body of its own).
+fn widen_adapter(
+    scalar: &Function,
+    variant: &VariantName,
+    name: &str,
+    shared: &VariantName,
+    data_layout: &DataLayout,
+    target_features: &str,
+    options: &Options,
+) -> Result<(Function, ProducedFunction), Error> {
+    let param_types = scalar.params.iter().map(|param| param.ty.clone()).collect();
+    let mut call_of_scalar =
+        Function::new(format!("{}.adapter", scalar.name), param_types, scalar.ret_ty.clone());
+    let mut builder = FunctionBuilder::new(&mut call_of_scalar);
+    let entry = builder.create_block(Some("entry"));
+    builder.switch_to_block(entry);
+    let args = builder.func.params.iter().map(|param| param.value).collect();
+    let callee = Callee::Direct(scalar.name.clone());
+    let call = builder.call(callee, args, scalar.ret_ty.clone(), CallEffects::SideEffects);
+    let result = builder.func.dfg.result(call);
+    builder.ret(result);
+    let callee_variants = CalleeVariants::from([(scalar.name.clone(), vec![shared.clone()])]);
+    let (vector, mut produced) = widen_variant_once(
+        &call_of_scalar,
+        variant,
+        name,
+        data_layout,
+        &callee_variants,
+        target_features,
+        options,
+        SafetyNetMode::Off,
+        true,
+    )?;
+    if produced.calls.per_lane > 0 || produced.calls.vector_variant == 0 {
+        return Err(Error::Variant {
+            variant: name.to_owned(),
+            message: format!("cannot call the shared body `{}`", shared.mangle()),
+        });
+    }
+    produced.shared_body = Some(shared.mangle());
+    Ok((vector, produced))
 }
 
 /// The pipeline for one variant up to widening (no vector ABI): the vector
@@ -1170,6 +1426,7 @@ pub(crate) fn widen_variant(
             target_features,
             options,
             safety_net,
+            false,
         )
     };
     match widen(safety_net) {
@@ -1194,6 +1451,7 @@ fn widen_variant_once(
     target_features: &str,
     options: &Options,
     safety_net: SafetyNetMode,
+    adapter: bool,
 ) -> Result<(Function, ProducedFunction), Error> {
     let analysis_error =
         |message: String| Error::Analysis { function: scalar.name.clone(), message };
@@ -1349,6 +1607,7 @@ fn widen_variant_once(
     config.callee_variants.remove(&scalar.name);
     config.native_scatter |= enables_avx512_scatters(target_features);
     config.group_functions = options.group_functions.clone();
+    config.adapter = adapter;
     if with_safety_net {
         config.group_functions.extend([
             NET_BEGIN.to_owned(),

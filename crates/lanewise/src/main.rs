@@ -107,9 +107,12 @@ struct Cli {
     no_cleanup: bool,
 
     /// Declare-simd mode: produce every variant the `_ZGV` attributes ask
-    /// for (`all`), or only those the module itself calls (`referenced`:
-    /// from its omp simd loops or other variants; less code when no other
-    /// file calls the variants).
+    /// for (`all`); every one, but only those the module itself calls with
+    /// bodies of their own and the others as adapters over one shared body
+    /// per function (`shared`: about one variant's compile time per
+    /// function); or only those the module itself calls (`referenced`: from
+    /// its omp simd loops or other variants; less code when no other file
+    /// calls the variants).
     #[arg(long, value_enum, default_value_t = VariantsArg::All)]
     variants: VariantsArg,
 
@@ -195,6 +198,9 @@ enum SimdTailArg {
 enum VariantsArg {
     /// Every variant the `_ZGV` attributes name.
     All,
+    /// Every variant; those the module does not call as adapters over one
+    /// shared body per function.
+    Shared,
     /// Only the variants the module calls.
     Referenced,
 }
@@ -356,8 +362,10 @@ fn run(cli: Cli) -> Result<(), String> {
         cleanup: !cli.no_cleanup,
         variants: match cli.variants {
             VariantsArg::All => VariantSelection::All,
+            VariantsArg::Shared => VariantSelection::Shared,
             VariantsArg::Referenced => VariantSelection::Referenced,
         },
+        full_variants: Vec::new(),
         group_functions: Vec::new(),
         safety_net: match cli.safety_net {
             SafetyNetArg::Adaptive => SafetyNetMode::Adaptive,

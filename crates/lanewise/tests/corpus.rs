@@ -126,6 +126,7 @@ fn every_kernel_agrees_with_its_scalar_function_lane_by_lane() {
             optimization,
             gcc_caller: false,
             lanewise_flags: &[],
+            clang_flags: &[],
         })
     });
     let failures = summarize("lanewise corpus", &reports);
@@ -157,6 +158,7 @@ fn divergent_kernels_agree_in_each_form_of_the_safety_net() {
             optimization: "-O2",
             gcc_caller: false,
             lanewise_flags: flags,
+            clang_flags: &[],
         })
     });
     let failures = summarize("safety net forms", &reports);
@@ -173,6 +175,46 @@ fn divergent_kernels_agree_in_each_form_of_the_safety_net() {
         .sum();
     assert!(per_lane_nets >= 10, "only {per_lane_nets} variants ran per lane");
     assert_eq!(vector_nets, 0, "`--safety-net off` produced nets");
+}
+
+/// `--variants shared` (the default of `lanewise cc` and the plugin): the
+/// driver, another file, calls every variant, so each is an adapter over
+/// the function's shared body (the masked variant at the widest ISA the
+/// kernel's target enables), and all of them must agree with the scalar
+/// function as full bodies do. For the default target (SSE2) the shared
+/// body is the `b` one and wider adapters call it in parts; at x86-64-v4
+/// (where the host runs AVX-512) it is the `e` one and narrower adapters
+/// call it padded with inactive lanes.
+#[test]
+fn every_kernel_agrees_through_shared_variant_adapters() {
+    let mut targets: Vec<&[&str]> = vec![&[]];
+    if std::arch::is_x86_feature_detected!("avx512f") {
+        targets.push(&["-march=x86-64-v4"]);
+    }
+    let cases: Vec<(Kernel, &[&str])> = selected_kernels()
+        .into_iter()
+        .flat_map(|kernel| targets.iter().map(move |flags| (kernel.clone(), *flags)))
+        .collect();
+    let reports = run_in_parallel(&cases, |(kernel, clang_flags)| {
+        run_lanewise_case(&LanewiseCase {
+            kernel,
+            optimization: "-O2",
+            gcc_caller: false,
+            lanewise_flags: &["--variants", "shared"],
+            clang_flags,
+        })
+    });
+    let failures = summarize("shared variants", &reports);
+    assert!(failures.is_empty(), "{}", failure_message("shared variants", &reports));
+    for flags in &targets {
+        let label = flags.join(" ");
+        let adapters: usize = reports
+            .iter()
+            .filter(|report| flags.iter().all(|flag| report.label.contains(flag)))
+            .map(|report| report.adapters)
+            .sum();
+        assert!(adapters >= 100, "only {adapters} variants were adapters ({label})");
+    }
 }
 
 /// Every kernel at -O2 for each of [`X86_MARCHES`], through lanewise and
@@ -229,6 +271,7 @@ fn gcc_compiled_callers_agree_with_lanewise_variants() {
             optimization: "-O2",
             gcc_caller: true,
             lanewise_flags: &[],
+            clang_flags: &[],
         })
     });
     let failures = summarize("gcc callers", &reports);

@@ -946,6 +946,7 @@ fn random_control_flow_agrees_with_the_scalar_function_on_machine_code() {
             optimization,
             gcc_caller: false,
             lanewise_flags: &[],
+            clang_flags: &[],
         })
     });
     let mut summary = String::new();

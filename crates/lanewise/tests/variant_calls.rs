@@ -556,6 +556,53 @@ fn referenced_variants_are_those_the_module_calls() {
     }
 }
 
+/// `--variants shared` (`VariantSelection::Shared`, the default of `lanewise
+/// cc` and the plugin): every variant exists; those the module calls have
+/// bodies of their own, the others are adapters over one internal masked
+/// body per function at the widest ISA the target enables (AVX2 here),
+/// except where a masked body would call a function per lane that has
+/// unmasked variants only (`calls_another` calls `called_by_variant`).
+#[test]
+fn shared_variants_are_adapters_over_one_body() {
+    let directory = scratch("shared_variants");
+    let source = directory.join("shared.c");
+    std::fs::write(&source, REFERENCED_ONLY).unwrap();
+    let input = directory.join("shared.ll");
+    run(Command::new("clang-22")
+        .args(["-O2", "-march=x86-64-v3", "-fopenmp-simd", "-fno-vectorize", "-S", "-emit-llvm"])
+        .arg(&source)
+        .arg("-o")
+        .arg(&input));
+    let options = lanewise::Options {
+        simd_loops: true,
+        variants: lanewise::VariantSelection::Shared,
+        weak_variant_fallbacks: true,
+        ..lanewise::Options::default()
+    };
+    let (output, report) =
+        lanewise::vectorize_ir(&std::fs::read(&input).unwrap(), &options).unwrap();
+    let shared_body_of = |name: &str| -> Option<String> {
+        let function = report.functions.iter().find(|function| function.name == name);
+        function.unwrap_or_else(|| panic!("{name} was not produced")).shared_body.clone()
+    };
+    for function in ["called_in_loop", "called_by_variant", "never_called"] {
+        let body = format!("_ZGVdM8v_{function}");
+        assert!(output.contains(&format!("define internal <8 x i32> @{body}(")), "{output}");
+        for variant in ["bN4", "cN8", "cN4", "eN16"] {
+            let name = format!("_ZGV{variant}v_{function}");
+            assert_eq!(shared_body_of(&name), Some(body.clone()), "{name}");
+        }
+    }
+    // Called by the loop or by another variant: a body of its own.
+    assert_eq!(shared_body_of("_ZGVdN8v_called_in_loop"), None);
+    assert_eq!(shared_body_of("_ZGVdN8v_called_by_variant"), None);
+    assert_eq!(shared_body_of("_ZGVdN8v_never_called"), Some("_ZGVdM8v_never_called".into()));
+    for variant in ["bN4", "cN8", "cN4", "dN8", "eN16"] {
+        assert_eq!(shared_body_of(&format!("_ZGV{variant}v_calls_another")), None, "{variant}");
+    }
+    assert!(!output.contains("@_ZGVdM8v_calls_another("), "{output}");
+}
+
 /// Two files, each with its own `static` declare-simd function `f` (one
 /// whose variants Lanewise builds, one it refuses, so its callers get
 /// per-lane fallbacks), called from omp simd loops in both.

@@ -384,7 +384,7 @@ pub(crate) fn lower_function<'ctx>(
         .set_personality(function)
         .and_then(|()| lowerer.lower_body(function))
         .and_then(|()| {
-            crate::raw::verify_module(module).map_err(|message| {
+            crate::raw::verify_function(module, function).map_err(|message| {
                 BridgeError::Verify(format!("in the new function `{}`: {message}", func.name))
             })
         });

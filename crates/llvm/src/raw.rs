@@ -1771,6 +1771,22 @@ pub(crate) fn verify_module(module: RawModule<'_>) -> Result<(), String> {
     }
 }
 
+/// LLVM's verifier on one function of `module`; on failure, the message of
+/// the module's verifier (LLVM's function verifier gives none).
+pub(crate) fn verify_function(module: RawModule<'_>, function: RawValue<'_>) -> Result<(), String> {
+    // SAFETY: the function is alive; nothing is printed.
+    let failed = unsafe {
+        inkwell::llvm_sys::analysis::LLVMVerifyFunction(
+            function.raw,
+            inkwell::llvm_sys::analysis::LLVMVerifierFailureAction::LLVMReturnStatusAction,
+        )
+    };
+    if failed == 0 {
+        return Ok(());
+    }
+    verify_module(module).and(Err("LLVM's verifier rejects the function".to_owned()))
+}
+
 /// The prefix [`install_fatal_error_handler`] prints LLVM's fatal errors with.
 static FATAL_ERROR_PREFIX: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 

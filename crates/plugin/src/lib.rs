@@ -9,8 +9,10 @@
 //! loops, with the options of `lanewise cc`.
 //! Environment: `LANEWISE_VECTOR_MATH=auto|exact|libmvec` (default
 //! `auto`: libmvec only for calls clang marked `afn`);
-//! `LANEWISE_VARIANTS=all|referenced` (default `all`: every variant the
-//! `_ZGV` attributes name; `referenced`: those the module calls);
+//! `LANEWISE_VARIANTS=all|shared|referenced` (default `shared`: every
+//! variant the `_ZGV` attributes name, those the module does not call as
+//! adapters over one shared body per function; `all`: each with a body of
+//! its own; `referenced`: only those the module calls);
 //! `LANEWISE_TIME_PASSES=1` prints the time of each Lanewise pass per
 //! translation unit on stderr (`lanewise --time-passes`).
 
@@ -84,10 +86,10 @@ fn vectorize(
     };
     let variants = match std::env::var("LANEWISE_VARIANTS") {
         Ok(value) => value.parse().unwrap_or_else(|message| {
-            eprintln!("lanewise: warning: LANEWISE_VARIANTS={message}; using all");
-            VariantSelection::All
+            eprintln!("lanewise: warning: LANEWISE_VARIANTS={message}; using shared");
+            VariantSelection::Shared
         }),
-        Err(_) => VariantSelection::All,
+        Err(_) => VariantSelection::Shared,
     };
     let options = Options {
         mode: Mode::DeclareSimd,
@@ -122,7 +124,16 @@ fn vectorize(
         emit_remark(&remark.function, remark.kind == RemarkKind::Passed, &message);
     }
     let changed = !report.functions.is_empty() || !report.remarks.is_empty();
-    if changed {
+    // The inliner has work only where Lanewise outlined loop bodies or a
+    // variant of its own calls another variant; it costs a few
+    // milliseconds per file otherwise (it looks at every call of the
+    // module). An adapter's call of its shared body is left alone.
+    let calls_to_inline = !report.rewritten_functions.is_empty()
+        || report
+            .functions
+            .iter()
+            .any(|function| function.shared_body.is_none() && function.calls.vector_variant > 0);
+    if changed && (calls_to_inline || !in_pipeline) {
         // The outlined loop bodies back into their loops (see the
         // pipelines' docs).
         let (result, follow_up) = lanewise::pass_times::record(|| {

@@ -136,6 +136,14 @@ pub struct WidenConfig {
     /// call, made when a lane is active (an OpenCL work-group barrier,
     /// which the W work-items in the lanes reach together). Default empty.
     pub group_functions: Vec<String>,
+    /// The function is an adapter: a variant whose body is one call of the
+    /// scalar function it stands for, widened into a call of that
+    /// function's shared variant (lanewise's `--variants shared`). Its
+    /// callees' variants may then be of any ISA (the module's target
+    /// features enable every one offered), and a masked variant wider than
+    /// W is called once, with its extra lanes inactive and zero arguments
+    /// there. Default `false`.
+    pub adapter: bool,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -159,6 +167,7 @@ impl WidenConfig {
             callee_variants: CalleeVariants::new(),
             native_scatter: isa == Isa::Avx512,
             group_functions: Vec::new(),
+            adapter: false,
         }
     }
 }

@@ -217,7 +217,8 @@ impl HarnessAdditions {
         if variant.masked {
             let cdt_bits = characteristic_bits(variant, scalar)?;
             let (arguments, used) =
-                mask_arguments(callee, cursor, width, cdt_bits, &mut body).map_err(&mismatch)?;
+                mask_arguments(callee, cursor, width, cdt_bits, variant.isa, &mut body)
+                    .map_err(&mismatch)?;
             call_arguments.extend(arguments);
             cursor += used;
         }
@@ -304,13 +305,15 @@ fn characteristic_bits(variant: &VariantName, scalar: &ScalarSignature) -> Resul
 /// `first`: vectors of the characteristic type (`b`, `c`, `d`; all-ones
 /// lanes for active, possibly split into register-sized chunks), or integer
 /// bit masks (`e`: lane i in bit i, one integer per 512 bits of
-/// characteristic-type lanes). Returns the call arguments and how many IR
-/// parameters they fill.
+/// characteristic-type lanes); below `e`, a vector of at most 32 bits
+/// travels as an integer (`<4 x i8>` as `i32`, the psABI's INTEGER class).
+/// Returns the call arguments and how many IR parameters they fill.
 fn mask_arguments(
     callee: &IrFunction,
     first: usize,
     width: u32,
     cdt_bits: u32,
+    isa: char,
     body: &mut String,
 ) -> Result<(Vec<String>, usize), String> {
     let mut arguments = Vec::new();
@@ -342,6 +345,19 @@ fn mask_arguments(
                     }
                     ref other => return Err(format!("unsupported mask element type {other}")),
                 }
+            }
+            IrType::Int(bits) if isa != 'e' => {
+                // A short vector of characteristic-type lanes, all ones
+                // where active.
+                let bits = *bits;
+                let lanes = bits / cdt_bits.max(1);
+                if lanes == 0 || lane + lanes > width {
+                    return Err(format!("the mask parameter i{bits} does not hold whole lanes"));
+                }
+                load_mask_bits(body, chunk, lane, lanes);
+                writeln!(body, "  %mask.wide.{chunk} = sext <{lanes} x i1> %mask.bits.{chunk} to <{lanes} x i{cdt_bits}>").unwrap();
+                writeln!(body, "  %mask.cast.{chunk} = bitcast <{lanes} x i{cdt_bits}> %mask.wide.{chunk} to i{bits}").unwrap();
+                format!("%mask.cast.{chunk}")
             }
             IrType::Int(bits) => {
                 let bits = *bits;
@@ -375,6 +391,7 @@ fn mask_arguments(
         arguments.push(format!("{} {}{value}", param.ty, param.abi_attributes()));
         lane += match &param.ty {
             IrType::Vector { lanes, .. } => *lanes,
+            IrType::Int(bits) if isa != 'e' => bits / cdt_bits.max(1),
             _ => (512 / cdt_bits.max(1)).max(1).min(width - lane),
         };
         cursor += 1;

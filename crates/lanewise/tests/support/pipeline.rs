@@ -121,6 +121,9 @@ pub struct CaseReport {
     /// Produced functions with a run-time safety net (the report's
     /// `safety_net`).
     pub safety_nets: usize,
+    /// Produced functions that are adapters over a shared body (the
+    /// report's `shared_body`, `--variants shared`).
+    pub adapters: usize,
 }
 
 impl CaseReport {
@@ -363,6 +366,9 @@ pub struct LanewiseCase<'a> {
     pub gcc_caller: bool,
     /// Extra `lanewise` flags (`--safety-net per-lane`).
     pub lanewise_flags: &'a [&'a str],
+    /// Extra flags of the clang that compiles the kernel (`-march=...`;
+    /// the host must run what they enable).
+    pub clang_flags: &'a [&'a str],
 }
 
 /// clang → lanewise → driver → run, for one kernel at one optimization level.
@@ -373,12 +379,14 @@ pub fn run_lanewise_case(case: &LanewiseCase) -> CaseReport {
     let mut report = CaseReport {
         label: [mode, &case.kernel.name, case.optimization]
             .into_iter()
+            .chain(case.clang_flags.iter().copied())
             .chain(case.lanewise_flags.iter().copied())
             .collect::<Vec<_>>()
             .join(" "),
         ..CaseReport::default()
     };
-    let flags_name = case.lanewise_flags.join("_").replace("--", "");
+    let flags: Vec<&str> = case.clang_flags.iter().chain(case.lanewise_flags).copied().collect();
+    let flags_name = flags.join("_").replace("--", "").replace(['-', '='], "");
     let mut workspace = Workspace::new(&[mode, &case.kernel.name, optimization_name, &flags_name]);
     report.work_directory = workspace.directory.clone();
     if let Err(failure) = lanewise_case_steps(case, &mut workspace, &mut report) {
@@ -400,6 +408,7 @@ fn lanewise_case_steps(
     if case.kernel.approx_func {
         clang_args.push("-fapprox-func");
     }
+    clang_args.extend(case.clang_flags);
     clang_args.extend([
         "-S",
         "-emit-llvm",
@@ -413,7 +422,7 @@ fn lanewise_case_steps(
     let mut lanewise_args = vec!["scalar.ll", "-o", "vec.ll", "--report", "report.json"];
     lanewise_args.extend(case.lanewise_flags);
     workspace.run(&lanewise_binary(), &lanewise_args)?;
-    report.safety_nets = check_theorem_4_5(&workspace.path("report.json"))?;
+    (report.safety_nets, report.adapters) = check_theorem_4_5(&workspace.path("report.json"))?;
     // `--vector-math auto`: libmvec exactly where the calls allow it.
     let vector_ir = fs::read_to_string(workspace.path("vec.ll")).map_err(|e| e.to_string())?;
     let calls_libmvec = vector_ir.lines().filter(|line| line.starts_with("declare")).any(|line| {
@@ -983,8 +992,9 @@ pub fn run_mutant_case(mutant: &Mutant) -> CaseReport {
 /// PLDI'18 Theorem 4.5 across the corpus: no produced function folded a
 /// uniform branch whose block has a uniform predicate (`uniform_lost` in
 /// lanewise's `--report`).
-/// Also returns how many produced functions have a run-time safety net.
-fn check_theorem_4_5(report_path: &std::path::Path) -> Result<usize, String> {
+/// Also returns how many produced functions have a run-time safety net
+/// and how many are adapters over a shared body.
+fn check_theorem_4_5(report_path: &std::path::Path) -> Result<(usize, usize), String> {
     let text =
         fs::read_to_string(report_path).map_err(|error| format!("reading the report: {error}"))?;
     let report: serde_json::Value =
@@ -1001,5 +1011,7 @@ fn check_theorem_4_5(report_path: &std::path::Path) -> Result<usize, String> {
             ));
         }
     }
-    Ok(functions.iter().filter(|function| function["safety_net"] == true).count())
+    let safety_nets = functions.iter().filter(|function| function["safety_net"] == true).count();
+    let adapters = functions.iter().filter(|function| function["shared_body"].is_string()).count();
+    Ok((safety_nets, adapters))
 }

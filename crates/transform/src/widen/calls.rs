@@ -31,6 +31,13 @@
 //!   a mask unmasked (`N`) variants are preferred; a masked one gets an
 //!   all-true mask.
 //!
+//!
+//! An adapter ([`super::WidenConfig::adapter`]) also takes variants of any
+//! ISA, and a masked variant wider than W: called once on W lanes padded
+//! with inactive ones, whose arguments are zero (not poison: the callee
+//! may combine an inactive lane's value with its mask bit), and the first
+//! W lanes of its result.
+//!
 //! Among the fits, the fewest calls win, then the ISA closest to the
 //! caller's, then `N` over `M` without a mask. Nothing fits: the scalar
 //! function runs once per active lane, as before (counted as `per_lane`).
@@ -114,6 +121,8 @@ pub struct CallSite<'a> {
     /// The caller's ISA and width.
     pub isa: Isa,
     pub width: u32,
+    /// The caller is an adapter ([`super::WidenConfig::adapter`]).
+    pub adapter: bool,
 }
 
 /// The chosen variant and how many times it is called.
@@ -163,15 +172,19 @@ fn passes_as_vector(ty: &Type) -> bool {
 
 /// How many calls of `variant` cover `site`, if it fits at all.
 fn fitting_call_count(variant: &VariantName, site: &CallSite<'_>) -> Option<u32> {
+    let padded = site.adapter
+        && variant.masked
+        && variant.width > site.width
+        && variant.width.is_multiple_of(site.width);
     if variant.params.len() != site.arg_types.len()
-        || isa_rank(variant.isa) > isa_rank(site.isa)
+        || (isa_rank(variant.isa) > isa_rank(site.isa) && !site.adapter)
         || (site.under_mask && !variant.masked)
         || variant.width == 0
-        || !site.width.is_multiple_of(variant.width)
+        || !(site.width.is_multiple_of(variant.width) || padded)
     {
         return None;
     }
-    let calls = site.width / variant.width;
+    let calls = if padded { 1 } else { site.width / variant.width };
     if !calls.is_power_of_two() {
         return None;
     }
@@ -291,6 +304,7 @@ impl Widener<'_> {
             under_mask: mask.is_some(),
             isa: self.config.isa,
             width: self.width,
+            adapter: self.config.adapter,
         };
         let Some(choice) = select_variant(variants, &site) else {
             return Ok(false);
@@ -350,6 +364,8 @@ impl Widener<'_> {
         let choice = VariantChoice { variant: variant.clone(), calls };
         let ret_ty = ret_ty.clone();
         let part_width = variant.width;
+        // An adapter's call of a wider masked variant (see the module docs).
+        let padded = part_width > self.width;
         let callee = variant.mangle();
         let part_ret_ty = match &ret_ty {
             Type::Void => Type::Void,
@@ -367,12 +383,16 @@ impl Widener<'_> {
                         let elements =
                             super::short_vectors::short_vector_lanes(arg_ty).unwrap_or(1);
                         let whole = self.vector(arg)?;
-                        self.lane_slice(
-                            whole,
-                            first_lane * elements,
-                            part_width * elements,
-                            choice.calls,
-                        )
+                        if padded {
+                            self.pad_lanes(whole, part_width * elements)
+                        } else {
+                            self.lane_slice(
+                                whole,
+                                first_lane * elements,
+                                part_width * elements,
+                                choice.calls,
+                            )
+                        }
                     }
                     ParamKind::Uniform => self.lane0(arg)?,
                     ParamKind::Linear { .. }
@@ -385,7 +405,11 @@ impl Widener<'_> {
                     Some(mask) => mask,
                     None => self.constant_mask(true),
                 };
-                let part_mask = self.lane_slice(whole_mask, first_lane, part_width, choice.calls);
+                let part_mask = if padded {
+                    self.pad_lanes(whole_mask, part_width)
+                } else {
+                    self.lane_slice(whole_mask, first_lane, part_width, choice.calls)
+                };
                 let abi = MaskAbi::for_signature(
                     &ret_ty,
                     arg_types,
@@ -413,7 +437,28 @@ impl Widener<'_> {
         if ret_ty == Type::Void {
             return Ok(None);
         }
+        if padded {
+            // The first W lanes.
+            let elements = super::short_vectors::short_vector_lanes(&ret_ty).unwrap_or(1);
+            let mask: Vec<i32> = (0..(self.width * elements) as i32).collect();
+            let shuffle = InstData::Shuffle { lhs: results[0], rhs: results[0], mask };
+            let ty = ret_ty.scalar_type().vector_of(self.width * elements);
+            return Ok(Some(self.append_value(shuffle, ty)));
+        }
         Ok(Some(self.concat_lane_slices(results, ret_ty.scalar_type())))
+    }
+
+    /// `vector` with zero lanes appended up to `lanes` (a mask: inactive
+    /// lanes).
+    fn pad_lanes(&mut self, vector: Value, lanes: u32) -> Value {
+        let ty = self.func.dfg.value_type(vector).clone();
+        let present = ty.lanes().expect("a vector to pad");
+        let zero = self.func.dfg.make_const(ty.clone(), lanewise_ir::Constant::Zero);
+        let mask: Vec<i32> = (0..lanes as i32)
+            .map(|lane| if lane < present as i32 { lane } else { present as i32 })
+            .collect();
+        let shuffle = InstData::Shuffle { lhs: vector, rhs: zero, mask };
+        self.append_value(shuffle, ty.scalar_type().vector_of(lanes))
     }
 
     /// Lanes `[first, first + lanes)` of `vector` (itself when `parts == 1`).

@@ -30,7 +30,7 @@ fn site<'a>(
     isa: Isa,
     width: u32,
 ) -> CallSite<'a> {
-    CallSite { arg_types, arg_shapes, ret_ty, under_mask, isa, width }
+    CallSite { arg_types, arg_shapes, ret_ty, under_mask, isa, width, adapter: false }
 }
 
 fn chosen(all: &[VariantName], site: &CallSite<'_>) -> Option<(String, u32)> {
@@ -89,6 +89,27 @@ fn older_isas_serve_in_parts_and_newer_ones_never() {
     // Under a mask, an unmasked variant is never used.
     let unmasked_only = variants(&["_ZGVdN8v_f"]);
     assert_eq!(chosen(&unmasked_only, &site(&types, &shapes, &ret, true, Isa::Avx2, 8)), None);
+}
+
+#[test]
+fn an_adapter_calls_a_wider_masked_variant_of_any_isa_once() {
+    let shared = variants(&["_ZGVeM16v_f"]);
+    let types = [Type::F32];
+    let shapes = [varying()];
+    let ret = Type::F32;
+    let adapter = |under_mask, isa, width| CallSite {
+        adapter: true,
+        ..site(&types, &shapes, &ret, under_mask, isa, width)
+    };
+    // An SSE adapter of 4 lanes: one padded call of the AVX-512 body.
+    assert_eq!(chosen(&shared, &adapter(false, Isa::Sse, 4)), Some(("_ZGVeM16v_f".into(), 1)));
+    assert_eq!(chosen(&shared, &adapter(true, Isa::Avx2, 8)), Some(("_ZGVeM16v_f".into(), 1)));
+    // 32 lanes: two calls.
+    assert_eq!(chosen(&shared, &adapter(false, Isa::Avx512, 32)), Some(("_ZGVeM16v_f".into(), 2)));
+    // Not for ordinary callers, and never an unmasked body with padding.
+    assert_eq!(chosen(&shared, &site(&types, &shapes, &ret, false, Isa::Avx512, 8)), None);
+    let unmasked = variants(&["_ZGVeN16v_f"]);
+    assert_eq!(chosen(&unmasked, &adapter(false, Isa::Avx512, 8)), None);
 }
 
 #[test]
