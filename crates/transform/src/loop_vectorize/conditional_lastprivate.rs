@@ -36,10 +36,14 @@
 //! 2. [`reload`]: every other copy that a comparison (or any other
 //!    non-phi instruction) in the loop reads is replaced by a load of the
 //!    global at that point; the phis that carried it die.
-//! 3. [`unshared_copy`]: a phi in the loop that still carries a value loaded
+//! 3. [`late_assignments`]: a value store after the iteration's first
+//!    assignment (which alone stores the number) re-checks the number at
+//!    its own point, so an older lane keeps a newer lane's value.
+//! 4. [`unshared_copy`]: a phi in the loop that still carries a value loaded
 //!    from an `.iv` global refuses the loop.
 
 mod header_recurrence;
+mod late_assignments;
 mod reload;
 
 use std::collections::{HashMap, HashSet};
@@ -61,6 +65,7 @@ pub fn simplify_conditional_lastprivate(
     let rewritten = header_recurrence::rewrite_header_recurrences(func, loops, candidate);
     let in_loop: HashSet<Block> = loops.blocks(candidate.lp).iter().copied().collect();
     let reloaded = reload::reload_iteration_numbers(func, &in_loop);
+    let rechecked = late_assignments::recheck_late_assignments(func, &in_loop)?;
     match unshared_copy(func, &in_loop) {
         Some((phi, global)) => {
             let result = func.dfg.result(phi).expect("a phi has a result");
@@ -72,7 +77,7 @@ pub fn simplify_conditional_lastprivate(
                 func.block_name(block),
             )))
         }
-        None => Ok(rewritten + reloaded),
+        None => Ok(rewritten + reloaded + rechecked),
     }
 }
 

@@ -126,3 +126,103 @@ fn copy_across_a_call_with_side_effects_refuses_the_loop() {
     assert!(refusal.message.contains("which the lanes cannot share"), "{refusal}");
     assert!(refusal.message.contains("block %inner"), "{refusal}");
 }
+
+const VALUE_GLOBAL: &str = "pl_cond.x_7";
+
+/// ```text
+/// for (i = 0; i < n; i++)        // marked
+///   if (!(i < load @.pl_cond.x_7.iv)) {
+///     store i, @.pl_cond.x_7.iv; store 0, @pl_cond.x_7   // x = 0
+///     if (i & 1) store i, @pl_cond.x_7                  // if (c) x = i
+///   }
+/// ```
+fn late_assignment() -> Function {
+    let mut func = Function::new("f", vec![Type::I32], Type::Void);
+    let n = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let header = b.create_block(Some("header"));
+    let assign = b.create_block(Some("assign"));
+    let late = b.create_block(Some("late"));
+    let latch = b.create_block(Some("latch"));
+    let exit = b.create_block(Some("exit"));
+    let number = b.func.dfg.make_const(Type::PTR, Constant::Symbol(GLOBAL.to_owned()));
+    let value = b.func.dfg.make_const(Type::PTR, Constant::Symbol(VALUE_GLOBAL.to_owned()));
+    let zero = b.iconst(Type::I32, 0);
+    let one = b.iconst(Type::I32, 1);
+
+    b.switch_to_block(entry);
+    b.jump(header);
+    b.switch_to_block(header);
+    let i = b.phi(Type::I32, vec![(entry, zero)]);
+    let p = b.load(Type::I32, number, 4);
+    let older = b.icmp(IntPredicate::Sgt, p, i);
+    b.branch(older, latch, assign);
+
+    b.switch_to_block(assign);
+    b.store(i, number, 4);
+    b.store(zero, value, 4);
+    let odd = b.binary(BinaryOp::And, i, one);
+    let is_odd = b.icmp(IntPredicate::Ne, odd, zero);
+    b.branch(is_odd, late, latch);
+
+    b.switch_to_block(late);
+    b.store(i, value, 4);
+    b.jump(latch);
+
+    b.switch_to_block(latch);
+    let i_next = b.binary(BinaryOp::Add, i, one);
+    b.add_phi_incoming(i, latch, i_next);
+    let continues = b.icmp(IntPredicate::Slt, i_next, n);
+    let latch_branch = b.branch(continues, header, exit);
+    b.switch_to_block(exit);
+    b.ret(None);
+    func.loop_hints
+        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    verify_function(&func).unwrap();
+    func
+}
+
+/// Fuzz seed 28203: the value store after the first assignment keeps the
+/// global's value unless its iteration is not older than the number the
+/// global holds at that point; the first assignment's store stays as it is.
+#[test]
+fn a_late_assignment_rechecks_the_iteration_number() {
+    let mut func = late_assignment();
+    assert_eq!(simplify(&mut func), Ok(1));
+    let late = func.layout.blocks().iter().copied().find(|block| func.block_name(*block) == "late");
+    let late = late.expect("the late block");
+    let insts = func.layout.block_insts(late).to_vec();
+    let store = insts.iter().rev().find_map(|inst| match func.dfg.inst(*inst) {
+        InstData::Store { value, .. } => Some(*value),
+        _ => None,
+    });
+    let stored = func.dfg.defining_inst(store.expect("the store")).expect("a select");
+    let InstData::Select { cond, if_true, .. } = func.dfg.inst(stored).clone() else {
+        panic!("the late store stores a select: {func:?}")
+    };
+    assert!(
+        is_load_of_global(
+            &func,
+            func.dfg.inst(func.dfg.defining_inst(cond).unwrap()).operands()[0]
+        ),
+        "the condition compares the number loaded there: {func:?}"
+    );
+    let kept = func.dfg.defining_inst(if_true).expect("a load");
+    assert!(matches!(func.dfg.inst(kept), InstData::Load { addr, .. }
+        if matches!(func.dfg.constant(*addr), Some(Constant::Symbol(name)) if name == VALUE_GLOBAL)));
+    // The store right after the number's keeps its value.
+    let assign =
+        func.layout.blocks().iter().copied().find(|block| func.block_name(*block) == "assign");
+    let first = func.layout.block_insts(assign.unwrap()).iter().find_map(|inst| {
+        match func.dfg.inst(*inst) {
+            InstData::Store { value, addr, .. }
+                if matches!(func.dfg.constant(*addr), Some(Constant::Symbol(name)) if name == VALUE_GLOBAL) =>
+            {
+                Some(*value)
+            }
+            _ => None,
+        }
+    });
+    assert_eq!(first.and_then(|value| func.dfg.int_constant(value)), Some(0));
+}
