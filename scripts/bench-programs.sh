@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Times every whole program of tests/programs built by clang-22, by
 # `lanewise cc` (same flags: -O3 -march=native -fopenmp-simd) and by clang-22
-# with the Lanewise pass plugin (crates/plugin, with `lanewise cc`'s step-1
-# flags; crates/lanewise/tests/programs.rs and crates/plugin/tests check
+# with the Lanewise pass plugin (crates/plugin, `-fpass-plugin` and no other
+# flag; crates/lanewise/tests/programs.rs and crates/plugin/tests check
 # their outputs), and writes
 # target/bench/programs.md with the per-program kernel times, the speedups and
 # their geometric means. See bench/programs/README.md.
@@ -29,9 +29,6 @@ if [[ -n "$plugin" && ! -f "$plugin" ]]; then
     echo "bench-programs: building $plugin"
     cargo build --release -p lanewise-plugin
 fi
-# What `lanewise cc` gives clang in its step 1 (README, "the pass plugin").
-step1=(-fno-vectorize -fno-slp-vectorize -mllvm -unroll-runtime=false
-    -mllvm -unroll-allow-partial=false -mllvm -unroll-full-max-count=0)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p target/bench
@@ -70,7 +67,7 @@ fastest_alternating() {
     echo "Flags: \`${flags[*]}\`; kernel time is the fastest of $runs runs, clang's and lanewise's in turn."
     echo
     if [[ -n "$plugin" ]]; then
-        echo "The plugin column: \`clang-22 ${flags[*]} ${step1[*]} -fpass-plugin=$plugin\`."
+        echo "The plugin column: \`clang-22 ${flags[*]} -fpass-plugin=$plugin\`."
         echo
         echo "| program | omp simd loops clang vectorizes | clang (s) | lanewise cc (s) | speedup | plugin (s) | plugin speedup |"
         echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -133,7 +130,7 @@ for entry in tests/programs/*; do
     "$lanewise" "$driver" "${flags[@]}" "${sources[@]}" -o "$work/$name.lanewise" -lm
     programs=("$work/$name.clang" "$work/$name.lanewise")
     if [[ -n "$plugin" ]]; then
-        "$clang" "${flags[@]}" "${step1[@]}" -Wno-pass-failed -fpass-plugin="$plugin" \
+        "$clang" "${flags[@]}" -Wno-pass-failed -fpass-plugin="$plugin" \
             "${sources[@]}" -o "$work/$name.plugin" -lm
         programs+=("$work/$name.plugin")
     fi

@@ -2,10 +2,13 @@
 # Compile time of Lanewise against clang-22 (issue 18): every C/C++ source of
 # tests/programs and bench/kernels compiled to an object file by
 #   clang        clang-22 -O3 -march=native -fopenmp-simd -c
-#   plugin       the same with -fpass-plugin=liblanewise_plugin.so and
-#                `lanewise cc`'s step-1 flags (README, "the pass plugin")
+#   plugin       the same with -fpass-plugin=liblanewise_plugin.so (no
+#                other flag: README, "the pass plugin")
 #   plugin, referenced variants   the same with LANEWISE_VARIANTS=referenced
 #                (only the variants the file itself calls)
+#   plugin, step-1 flags   the plugin with `lanewise cc`'s step-1 flags,
+#                which the plugin no longer needs; they also turn LLVM's
+#                own vectorizers and unroller off for the whole file
 #   lanewise cc  lanewise cc -O3 -march=native -fopenmp-simd -c
 # Each file is compiled RUNS times per configuration, in turn, and the
 # fastest time counts; prints the sums and their ratios to clang's sum
@@ -42,7 +45,7 @@ micros() {
     echo $(((end - start) / 1000))
 }
 
-declare -A total=([clang]=0 [plugin]=0 [referenced]=0 [cc]=0)
+declare -A total=([clang]=0 [plugin]=0 [referenced]=0 [cc]=0 [step1]=0)
 files=0
 for source in tests/programs/*.c tests/programs/*.cpp bench/kernels/*.c; do
     [[ -f $source ]] || continue
@@ -50,36 +53,38 @@ for source in tests/programs/*.c tests/programs/*.cpp bench/kernels/*.c; do
     *.cpp) clang=clang++-22 cc=(c++) ;;
     *) clang=clang-22 cc=(cc) ;;
     esac
-    declare -A best=([clang]=0 [plugin]=0 [referenced]=0 [cc]=0)
+    declare -A best=([clang]=0 [plugin]=0 [referenced]=0 [cc]=0 [step1]=0)
     for ((run = 0; run < runs; run++)); do
         times=(
             "$(micros "$clang" "${common[@]}" "$source" -o "$out/a.o")"
-            "$(micros "$clang" "${common[@]}" "${step1[@]}" -fpass-plugin="$plugin" "$source" -o "$out/b.o")"
-            "$(LANEWISE_VARIANTS=referenced micros "$clang" "${common[@]}" "${step1[@]}" \
+            "$(micros "$clang" "${common[@]}" -fpass-plugin="$plugin" "$source" -o "$out/b.o")"
+            "$(LANEWISE_VARIANTS=referenced micros "$clang" "${common[@]}" \
                 -fpass-plugin="$plugin" "$source" -o "$out/d.o")"
             "$(micros "$lanewise" "${cc[@]}" "${common[@]}" "$source" -o "$out/c.o")"
+            "$(micros "$clang" "${common[@]}" "${step1[@]}" -fpass-plugin="$plugin" "$source" -o "$out/e.o")"
         )
         if [[ " ${times[*]} " == *" failed "* ]]; then
             echo "compile-time: $source does not compile in every configuration (${times[*]})" >&2
             exit 1
         fi
-        for config in 0 1 2 3; do
-            name=$(echo clang plugin referenced cc | cut -d' ' -f$((config + 1)))
+        for config in 0 1 2 3 4; do
+            name=$(echo clang plugin referenced cc step1 | cut -d' ' -f$((config + 1)))
             time=${times[$config]}
             if ((best[$name] == 0 || time < best[$name])); then best[$name]=$time; fi
         done
     done
-    for name in clang plugin referenced cc; do total[$name]=$((total[$name] + best[$name])); done
+    for name in clang plugin referenced cc step1; do total[$name]=$((total[$name] + best[$name])); done
     files=$((files + 1))
 done
 
 awk -v files="$files" -v runs="$runs" -v clang="${total[clang]}" -v plugin="${total[plugin]}" \
-    -v referenced="${total[referenced]}" -v cc="${total[cc]}" -v machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
+    -v referenced="${total[referenced]}" -v cc="${total[cc]}" -v step1="${total[step1]}" -v machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
     'BEGIN {
         printf "compile-time: %d sources (tests/programs, bench/kernels), fastest of %d runs each; %s\n", files, runs, machine
         printf "  clang-22 -O3          %7.2f s  1.00x\n", clang / 1e6
         printf "  clang-22 + plugin     %7.2f s  %.2fx\n", plugin / 1e6, plugin / clang
         printf "    LANEWISE_VARIANTS=referenced  %7.2f s  %.2fx\n", referenced / 1e6, referenced / clang
+        printf "    with lanewise cc step-1 flags  %7.2f s  %.2fx\n", step1 / 1e6, step1 / clang
         printf "  lanewise cc           %7.2f s  %.2fx\n", cc / 1e6, cc / clang
     }'
 
@@ -90,7 +95,7 @@ for source in tests/programs/*.c tests/programs/*.cpp bench/kernels/*.c; do
     *.cpp) clang=clang++-22 ;;
     *) clang=clang-22 ;;
     esac
-    LANEWISE_TIME_PASSES=1 "$clang" "${common[@]}" "${step1[@]}" -fpass-plugin="$plugin" \
+    LANEWISE_TIME_PASSES=1 "$clang" "${common[@]}" -fpass-plugin="$plugin" \
         "$source" -o "$out/b.o" 2>&1 >/dev/null | sed -n '/^===== Lanewise pass times/,/ total$/p'
 done | awk '
     /^ *[0-9.]+ +[0-9.]+% +[0-9]+ +/ {

@@ -7,7 +7,7 @@
 //! pass pipelines go through LLVM's new pass manager.
 
 use std::cell::RefCell;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::Path;
 use std::rc::Rc;
 
@@ -24,8 +24,8 @@ use inkwell::OptimizationLevel;
 use lanewise_ir::{DataLayout, Function};
 
 use crate::raw::{
-    attribute_contents, param_attribute_index, AttributeContents, RawContext, RawModule, RawValue,
-    FUNCTION_ATTRIBUTE_INDEX, RETURN_ATTRIBUTE_INDEX,
+    attribute_contents, param_attribute_index, AttributeContents, RawBlock, RawContext, RawModule,
+    RawValue, FUNCTION_ATTRIBUTE_INDEX, RETURN_ATTRIBUTE_INDEX,
 };
 
 /// One value [`LlvmModule::annotate_calls`] may attach to a call.
@@ -133,6 +133,10 @@ done:
 /// The runtime of the run-time safety net
 /// (`lanewise_transform::dynamic_variants::safety_net`), commented in the file.
 const SAFETY_NET_RUNTIME: &str = include_str!("safety_net_runtime.ll");
+/// The loop-ID entry that marks `llvm.loop.unroll.disable` as Lanewise's
+/// ([`LlvmModule::hold_simd_loop_unrolling`]).
+pub const HELD_UNROLLING: &str = "lanewise.unroll.held";
+
 /// The runtime function whose presence says the module has that runtime.
 const SAFETY_NET_BEGIN: &str = "__lanewise_net_begin";
 /// The functions of that runtime, internal to the module once linked.
@@ -221,6 +225,36 @@ fn scalar_function_info(function: &FunctionValue<'_>) -> ScalarFunctionInfo {
         })
         .collect();
     ScalarFunctionInfo { name: function.get_name().to_string_lossy().into_owned(), variant_names }
+}
+
+/// The back edges of `function`'s control-flow graph that a depth-first
+/// search from its entry finds, as (the latch's terminator, the header): in
+/// a reducible graph, its loops' latches.
+fn back_edges<'ctx>(function: RawValue<'ctx>) -> Vec<(RawValue<'ctx>, RawBlock<'ctx>)> {
+    let Some(&entry) = function.blocks().first() else { return Vec::new() };
+    let terminator = |block: RawBlock<'ctx>| block.instructions().last().copied();
+    let successors =
+        |block: RawBlock<'ctx>| terminator(block).map(RawValue::successors).unwrap_or_default();
+    let mut on_stack: HashSet<RawBlock<'ctx>> = HashSet::from([entry]);
+    let mut visited: HashSet<RawBlock<'ctx>> = HashSet::from([entry]);
+    let mut stack = vec![(entry, successors(entry), 0)];
+    let mut edges = Vec::new();
+    while let Some((block, next, index)) = stack.last_mut() {
+        let Some(&successor) = next.get(*index) else {
+            on_stack.remove(block);
+            stack.pop();
+            continue;
+        };
+        *index += 1;
+        let block = *block;
+        if on_stack.contains(&successor) {
+            edges.extend(terminator(block).map(|latch| (latch, successor)));
+        } else if visited.insert(successor) {
+            on_stack.insert(successor);
+            stack.push((successor, successors(successor), 0));
+        }
+    }
+    edges
 }
 
 /// A parsed LLVM module.
@@ -749,6 +783,104 @@ impl<'ctx> LlvmModule<'ctx> {
                 })
             })
             .collect()
+    }
+
+    /// Keeps LLVM's simplification passes from unrolling the loops that
+    /// Lanewise will vectorize before it sees them (the pass plugin, at the
+    /// start of clang's pipeline; what `lanewise cc` does with `-mllvm
+    /// -unroll-full-max-count=0` in its step 1, but for these loops only):
+    /// a loop of a small constant trip count was fully unrolled, in an `omp
+    /// simd` loop or in a `declare simd` function, and its iterations were
+    /// straight-line code to widen. The loops are those of functions with
+    /// `_ZGV` attributes, of functions with a loop that asks for
+    /// vectorization, and of the functions these call (which the inliner
+    /// may put into them), found as the back edges of a depth-first search;
+    /// each that says nothing about unrolling and is not vectorized gets
+    /// `llvm.loop.unroll.disable` and [`HELD_UNROLLING`] (a loop ID is made
+    /// where there is none), which
+    /// [`LlvmModule::release_simd_loop_unrolling`] takes back. Returns how
+    /// many latches it changed.
+    pub fn hold_simd_loop_unrolling(&mut self) -> usize {
+        let context = RawContext::new(self.context);
+        let loop_kind = context.metadata_kind("llvm.loop");
+        let functions: Vec<RawValue<'_>> = self
+            .module
+            .get_functions()
+            .filter(|function| function.count_basic_blocks() > 0)
+            .map(|function| RawValue::from_inkwell(&function))
+            .collect();
+        let mut held: HashSet<RawValue<'_>> = HashSet::new();
+        for &function in &functions {
+            let declare_simd = function
+                .function_attributes(FUNCTION_ATTRIBUTE_INDEX)
+                .into_iter()
+                .any(|attribute| {
+                    matches!(attribute_contents(attribute),
+                    AttributeContents::String { key, .. } if key.starts_with("_ZGV"))
+                });
+            let simd_loop =
+                function.blocks().into_iter().flat_map(|block| block.instructions()).any(|inst| {
+                    inst.loop_metadata_hints(loop_kind)
+                        .is_some_and(|(enable, _, vectorized)| enable == Some(true) && !vectorized)
+                });
+            if declare_simd || simd_loop {
+                held.insert(function);
+                let calls = function.blocks().into_iter().flat_map(|block| block.instructions());
+                held.extend(
+                    calls.filter_map(RawValue::called_value).filter(|callee| callee.is_function()),
+                );
+            }
+        }
+        let mut rebuilt = HashMap::new();
+        let mut changed = 0;
+        for function in functions.into_iter().filter(|function| held.contains(function)) {
+            for (latch, header) in back_edges(function) {
+                let keys = latch.loop_metadata_keys(loop_kind).unwrap_or_default();
+                let says_how = keys.iter().any(|key| {
+                    key.starts_with("llvm.loop.unroll.") || key == "llvm.loop.isvectorized"
+                });
+                if !says_how {
+                    latch.edit_loop_metadata(
+                        context,
+                        loop_kind,
+                        &[],
+                        &["llvm.loop.unroll.disable", HELD_UNROLLING],
+                        header.id(),
+                        &mut rebuilt,
+                    );
+                    changed += 1;
+                }
+            }
+        }
+        changed
+    }
+
+    /// Takes back what [`LlvmModule::hold_simd_loop_unrolling`] added, so
+    /// that the loops Lanewise left scalar (and its own) unroll as clang
+    /// would unroll them. Returns how many latches it changed.
+    pub fn release_simd_loop_unrolling(&mut self) -> usize {
+        let context = RawContext::new(self.context);
+        let loop_kind = context.metadata_kind("llvm.loop");
+        let mut rebuilt = HashMap::new();
+        let mut changed = 0;
+        for function in self.module.get_functions() {
+            let raw = RawValue::from_inkwell(&function);
+            for inst in raw.blocks().into_iter().flat_map(|block| block.instructions()) {
+                let keys = inst.loop_metadata_keys(loop_kind).unwrap_or_default();
+                if keys.iter().any(|key| key == HELD_UNROLLING) {
+                    inst.edit_loop_metadata(
+                        context,
+                        loop_kind,
+                        &["llvm.loop.unroll.disable", HELD_UNROLLING],
+                        &[],
+                        0,
+                        &mut rebuilt,
+                    );
+                    changed += 1;
+                }
+            }
+        }
+        changed
     }
 
     /// Adds `func` as an internal, `alwaysinline` function (a helper only

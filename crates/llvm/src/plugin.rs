@@ -19,6 +19,11 @@ pub type RemarkSink<'a> = &'a dyn Fn(&str, bool, &str);
 /// Where in the compiler's pipeline the plugin's pass runs.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum PluginStage {
+    /// At the start of clang's pipeline (`-O1` and up), before the
+    /// simplification passes: the plugin keeps the `omp simd` loops from
+    /// being unrolled before it sees them
+    /// ([`LlvmModule::hold_simd_loop_unrolling`]).
+    PipelineStart,
     /// At the start of the module optimization pipeline (clang's `-O1` and
     /// up): after inlining and the function simplification passes, before
     /// the loop vectorizer, the unroller and the late cleanups, which then
@@ -47,15 +52,19 @@ pub fn register_plugin_body(body: PluginBody) {
 /// -1 on an error (printed as one `lanewise: error:` line; the module is
 /// then left as the compiler gave it or with whole functions added).
 /// `emit_remark` turns the report's remarks into the compiler's; `stage`
-/// is 1 for [`PluginStage::OptimizerEarly`], 0 for
-/// [`PluginStage::Explicit`].
+/// is 2 for [`PluginStage::PipelineStart`], 1 for
+/// [`PluginStage::OptimizerEarly`], 0 for [`PluginStage::Explicit`].
 #[no_mangle]
 pub extern "C" fn lanewise_plugin_run_module(
     module: *mut c_void,
     emit_remark: EmitRemark,
     stage: c_int,
 ) -> i32 {
-    let stage = if stage == 1 { PluginStage::OptimizerEarly } else { PluginStage::Explicit };
+    let stage = match stage {
+        2 => PluginStage::PipelineStart,
+        1 => PluginStage::OptimizerEarly,
+        _ => PluginStage::Explicit,
+    };
     let Some(body) = BODY.get().copied() else {
         eprintln!("lanewise: error: the plugin was not registered (lanewise_plugin_register)");
         return -1;

@@ -66,6 +66,23 @@ unsafe fn md_node_operands(node: LLVMValueRef) -> Vec<LLVMValueRef> {
     operands
 }
 
+/// The key (first operand, a string) of an entry of a loop ID.
+///
+/// # Safety
+/// `entry` is null or a metadata-as-value of a live context.
+unsafe fn loop_entry_key(entry: LLVMValueRef) -> Option<String> {
+    if entry.is_null() || LLVMIsAMDNode(entry).is_null() {
+        return None;
+    }
+    let fields = md_node_operands(entry);
+    let &key = fields.first()?;
+    if key.is_null() || LLVMIsAMDString(key).is_null() {
+        return None;
+    }
+    let mut length = 0;
+    Some(borrowed_string(LLVMGetMDString(key, &mut length), length as usize))
+}
+
 /// Copies and frees a C string that LLVM allocated for us (`LLVMPrint*`).
 fn owned_message(pointer: *mut c_char) -> String {
     if pointer.is_null() {
@@ -286,13 +303,13 @@ impl<'ctx> RawContext<'ctx> {
         })
     }
 
-    /// The id of the enum attribute `name` (0 if LLVM knows no such attribute).
     /// The metadata kind id of `name` (e.g. `llvm.loop`).
     pub(crate) fn metadata_kind(self, name: &str) -> c_uint {
         // SAFETY: a pointer and length of a live Rust string.
         unsafe { LLVMGetMDKindIDInContext(self.raw, name.as_ptr().cast(), name.len() as c_uint) }
     }
 
+    /// The id of the enum attribute `name` (0 if LLVM knows no such attribute).
     pub(crate) fn enum_attribute_kind(self, name: &str) -> c_uint {
         // SAFETY: a pointer and length of a live Rust string.
         unsafe { LLVMGetEnumAttributeKindForName(name.as_ptr().cast(), name.len()) }
@@ -388,6 +405,11 @@ impl<'ctx> RawBlock<'ctx> {
     fn wrap(raw: LLVMBasicBlockRef) -> Self {
         debug_assert!(!raw.is_null());
         RawBlock { raw, context: PhantomData }
+    }
+
+    /// The block's address, as an identity.
+    pub(crate) fn id(self) -> usize {
+        self.raw as usize
     }
 
     pub(crate) fn name(self) -> Option<String> {
@@ -1100,6 +1122,84 @@ impl<'ctx> RawValue<'ctx> {
                 }
             }
             Some((enable, width, is_vectorized))
+        }
+    }
+
+    /// The keys of the entries of an instruction's `!llvm.loop` metadata
+    /// (`llvm.loop.vectorize.enable`, ...), or `None` without it.
+    pub(crate) fn loop_metadata_keys(self, loop_kind: c_uint) -> Option<Vec<String>> {
+        if !self.is_instruction() {
+            return None;
+        }
+        // SAFETY: as in `loop_metadata_hints`.
+        unsafe {
+            let loop_id = LLVMGetMetadata(self.raw, loop_kind);
+            if loop_id.is_null() || LLVMIsAMDNode(loop_id).is_null() {
+                return None;
+            }
+            let keys = md_node_operands(loop_id)
+                .into_iter()
+                .skip(1)
+                .filter_map(|entry| loop_entry_key(entry))
+                .collect();
+            Some(keys)
+        }
+    }
+
+    /// Gives an instruction a new `!llvm.loop` ID: its old entries without
+    /// those whose key is in `remove`, then one `!{!"key"}` entry per key of
+    /// `add`. Instructions that shared an old ID share the new one
+    /// (`rebuilt`, by old ID), as a loop's latches must.
+    /// An instruction without a loop ID gets a new one with the `add`
+    /// entries; those sharing `fresh_key` (a loop's header) share it.
+    pub(crate) fn edit_loop_metadata(
+        self,
+        context: RawContext<'ctx>,
+        loop_kind: c_uint,
+        remove: &[&str],
+        add: &[&str],
+        fresh_key: usize,
+        rebuilt: &mut std::collections::HashMap<usize, usize>,
+    ) {
+        if !self.is_instruction() {
+            return;
+        }
+        // SAFETY: the instruction and context are alive; metadata operands
+        // are read as in `loop_metadata_hints`; the new node's operand array
+        // lives across the call that copies it; the temporary node stands for
+        // the node's reference to itself and is replaced (and freed) by
+        // `LLVMMetadataReplaceAllUsesWith` once the node exists.
+        unsafe {
+            let old = LLVMGetMetadata(self.raw, loop_kind);
+            let has_old = !old.is_null() && !LLVMIsAMDNode(old).is_null();
+            let key = if has_old { old as usize } else { fresh_key };
+            if let Some(&new) = rebuilt.get(&key) {
+                LLVMSetMetadata(self.raw, loop_kind, new as LLVMValueRef);
+                return;
+            }
+            let placeholder = inkwell::llvm_sys::debuginfo::LLVMTemporaryMDNode(
+                context.raw,
+                std::ptr::null_mut(),
+                0,
+            );
+            let mut operands = vec![placeholder];
+            let old_entries = if has_old { md_node_operands(old) } else { Vec::new() };
+            for entry in old_entries.into_iter().skip(1) {
+                let keep = loop_entry_key(entry).is_none_or(|key| !remove.contains(&key.as_str()));
+                if keep && !entry.is_null() {
+                    operands.push(LLVMValueAsMetadata(entry));
+                }
+            }
+            for key in add {
+                let name = LLVMMDStringInContext2(context.raw, key.as_ptr().cast(), key.len());
+                let mut fields = [name];
+                operands.push(LLVMMDNodeInContext2(context.raw, fields.as_mut_ptr(), 1));
+            }
+            let node = LLVMMDNodeInContext2(context.raw, operands.as_mut_ptr(), operands.len());
+            inkwell::llvm_sys::debuginfo::LLVMMetadataReplaceAllUsesWith(placeholder, node);
+            let new = LLVMMetadataAsValue(context.raw, node);
+            rebuilt.insert(key, new as usize);
+            LLVMSetMetadata(self.raw, loop_kind, new);
         }
     }
 

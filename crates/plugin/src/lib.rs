@@ -6,7 +6,11 @@
 //! registers a module pass at the start of the module optimization
 //! pipeline (and as `-passes=lanewise`), and the pass runs [`vectorize`]
 //! on the module in place: the declare-simd variants and the omp simd
-//! loops, with the options of `lanewise cc`.
+//! loops, with the options of `lanewise cc`. A second registration, at the
+//! start of clang's pipeline, keeps the loops Lanewise will vectorize from
+//! being unrolled before it sees them (`lanewise cc` needs `-mllvm
+//! -unroll-full-max-count=0` and more for that); [`vectorize`] releases
+//! them, so the plugin needs no flags.
 //! Environment: `LANEWISE_VECTOR_MATH=auto|exact|libmvec` (default
 //! `auto`: libmvec only for calls clang marked `afn`);
 //! `LANEWISE_VARIANTS=all|shared|referenced` (default `shared`: every
@@ -78,7 +82,23 @@ fn vectorize(
     emit_remark: RemarkSink<'_>,
     stage: PluginStage,
 ) -> Result<bool, String> {
+    if stage == PluginStage::PipelineStart {
+        return Ok(module.hold_simd_loop_unrolling() > 0);
+    }
     let in_pipeline = stage == PluginStage::OptimizerEarly;
+    let result = vectorize_in_pipeline(module, emit_remark, in_pipeline);
+    // Whatever happened, the loops unroll as clang would unroll them from
+    // here on.
+    let released = module.release_simd_loop_unrolling() > 0;
+    result.map(|changed| changed || released)
+}
+
+/// [`vectorize`] at the optimizer's start (`in_pipeline`) or alone.
+fn vectorize_in_pipeline(
+    module: &mut LlvmModule<'_>,
+    emit_remark: RemarkSink<'_>,
+    in_pipeline: bool,
+) -> Result<bool, String> {
     let vector_math = match std::env::var("LANEWISE_VECTOR_MATH").as_deref() {
         Ok("exact") => VectorMath::Exact,
         Ok("libmvec") => VectorMath::Libmvec,

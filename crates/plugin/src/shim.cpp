@@ -17,6 +17,7 @@ extern "C" int lanewise_plugin_run_module(
 // The `stage` argument (lanewise_llvm::plugin::PluginStage).
 constexpr int STAGE_EXPLICIT = 0;
 constexpr int STAGE_OPTIMIZER_EARLY = 1;
+constexpr int STAGE_PIPELINE_START = 2;
 
 namespace {
 
@@ -52,6 +53,12 @@ struct LanewisePass : llvm::PassInfoMixin<LanewisePass> {
 static_assert(LLVM_PLUGIN_API_VERSION == 2, "update PLUGIN_API_VERSION in src/lib.rs");
 
 extern "C" void lanewise_register_pass_builder_callbacks(llvm::PassBuilder &builder) {
+  // Before the simplification passes: the `omp simd` loops are kept from
+  // being unrolled until the pass below has seen them.
+  builder.registerPipelineStartEPCallback(
+      [](llvm::ModulePassManager &passes, llvm::OptimizationLevel) {
+        passes.addPass(LanewisePass(STAGE_PIPELINE_START));
+      });
   // At the start of the module optimization pipeline: after inlining and
   // the function simplification passes, before LLVM's loop vectorizer and
   // unroller; the rest of the pipeline cleans up after Lanewise.

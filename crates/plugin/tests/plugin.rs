@@ -157,6 +157,44 @@ fn remarks_print_through_clang() {
     assert!(!String::from_utf8_lossy(&quiet.stderr).contains("remark:"));
 }
 
+/// An `omp simd` loop of a small constant trip count reaches the plugin as
+/// a loop: without flags, clang's simplification passes unrolled it fully
+/// before the pass saw it (no remark at all; `lanewise cc` turns that off
+/// with `-mllvm -unroll-full-max-count=0`, the plugin holds such loops back
+/// itself, `LlvmModule::hold_simd_loop_unrolling`), and the marks it adds
+/// are gone from the output.
+#[test]
+fn constant_trip_simd_loops_reach_the_plugin_as_loops() {
+    let dir = scratch("unroll-hold");
+    let file = dir.join("program.c");
+    fs::write(
+        &file,
+        r#"
+float table[64];
+void scale(float *a) {
+#pragma omp simd
+    for (int i = 0; i < 8; i++) {
+        float x = a[i];
+        if (x > 1.0f) x = x * 0.5f + table[i];
+        a[i] = x;
+    }
+}
+"#,
+    )
+    .unwrap();
+    let output = run(Command::new("clang-22")
+        .args(["-O3", "-fopenmp-simd", "-march=x86-64-v3", "-S", "-emit-llvm"])
+        .arg("-Rpass=lanewise")
+        .arg(format!("-fpass-plugin={}", plugin().display()))
+        .arg(&file)
+        .arg("-o")
+        .arg(dir.join("program.ll")));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("remark: vectorized loop at W="), "{stderr}");
+    let ir = fs::read_to_string(dir.join("program.ll")).unwrap();
+    assert!(!ir.contains("lanewise.unroll.held") && !ir.contains("llvm.loop.unroll.disable"));
+}
+
 /// `LANEWISE_TIME_PASSES=1`: the table of Lanewise's pass times, the
 /// follow-up pipeline included, on clang's stderr.
 #[test]
