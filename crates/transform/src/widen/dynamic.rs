@@ -168,6 +168,7 @@ impl Widener<'_> {
         tests: DynamicGatherTests,
         elem_ty: &Type,
         vector_ty: Type,
+        scalar_addr: Value,
         addrs: Value,
         mask: Value,
         masked: bool,
@@ -183,7 +184,16 @@ impl Widener<'_> {
         // and the address of lane 0.
         let mut fast_paths = Vec::new();
         let indexed = if tests.consecutive { None } else { self.uniform_base_and_index(addrs) };
-        let first = if let Some((source_ty, base, index)) = indexed {
+        let elem_bytes = self.data_layout.alloc_size(elem_ty);
+        let extended = if tests.consecutive && !tests.uniform {
+            self.extended_index_test(scalar_addr, elem_bytes)?
+        } else {
+            None
+        };
+        let first = if let Some((ok, first)) = extended {
+            fast_paths.push((ok, false));
+            first
+        } else if let Some((source_ty, base, index)) = indexed {
             // Only the uniform test, of `gep base, index` with a scalar base:
             // it compares the indices (equal indices, equal addresses: GEP
             // sign-extends them, which is one to one), so the gather keeps
@@ -298,9 +308,12 @@ impl Widener<'_> {
         {
             return Ok(None);
         }
+        let vector_value = self.vector(value)?;
+        if let Some((ok, first)) = self.extended_index_test(addr, elem_bytes as u64)? {
+            return Ok(Some(self.consecutive_store_paths(ok, vector_value, first, mask, align)));
+        }
         let width = self.width;
         let mask_ty = Type::BOOL.vector_of(width);
-        let vector_value = self.vector(value)?;
         let addrs = self.vector(addr)?;
         let zero = self.func.dfg.int_const(Type::I32, 0);
         let (all_lanes, lane0_active) = match mask {
@@ -323,6 +336,20 @@ impl Widener<'_> {
             lane0_active,
             &mask_ty,
         );
+        Ok(Some(self.consecutive_store_paths(ok, vector_value, first, mask, align)))
+    }
+
+    /// `br ok, consecutive, scatter` with one vector store of `value` at
+    /// `first` on the consecutive path; returns the join block, with the
+    /// current block the scatter's path.
+    fn consecutive_store_paths(
+        &mut self,
+        ok: Value,
+        value: Value,
+        first: Value,
+        mask: Option<Value>,
+        align: u32,
+    ) -> lanewise_ir::Block {
         let before = self.current.expect("a current block");
         let prefix = self.next_guard_prefix();
         let fast = self.func.dfg.make_block(Some(format!("{prefix}.consecutive")));
@@ -333,10 +360,67 @@ impl Widener<'_> {
         self.func.layout.insert_block_after(join, slow);
         self.append(InstData::Branch { cond: ok, then_dest: fast, else_dest: slow }, Type::Void);
         self.current = Some(fast);
-        self.contiguous_store(vector_value, first, align, mask);
+        self.contiguous_store(value, first, align, mask);
         self.append(InstData::Jump { dest: join }, Type::Void);
         self.current = Some(slow);
-        Ok(Some(join))
+        join
+    }
+
+    /// The test of a consecutive fast path for a scalar address `gep base,
+    /// ext(i)` off a uniform base, where `i` is strided by 1 in its own
+    /// width (a `uint` index `y * n + x` of OpenCL C or C): the lanes'
+    /// indices `i0 + j` extend to `ext(i0) + j` unless they wrap, so the
+    /// addresses are consecutive exactly when `i0 <= MAX - (W-1)` (`MAX` of
+    /// the extension's signedness). One scalar comparison, where the
+    /// general test compares W addresses. Returns the condition and the
+    /// address of lane 0 (`None` when the address is not of this form).
+    fn extended_index_test(
+        &mut self,
+        addr: Value,
+        elem_bytes: u64,
+    ) -> Result<Option<(Value, Value)>, WidenError> {
+        let Some(gep) = self.scalar.dfg.defining_inst(addr) else { return Ok(None) };
+        let InstData::Gep { source_ty, base, indices, .. } = self.scalar.dfg.inst(gep).clone()
+        else {
+            return Ok(None);
+        };
+        if indices.len() != 1
+            || self.data_layout.alloc_size(&source_ty) != elem_bytes
+            || !self.shapes.is_uniform(base)
+        {
+            return Ok(None);
+        }
+        let Some(extension) = self.scalar.dfg.defining_inst(indices[0]) else { return Ok(None) };
+        let InstData::Cast { op, arg: index, .. } = self.scalar.dfg.inst(extension).clone() else {
+            return Ok(None);
+        };
+        let Type::Int(bits) = self.scalar.dfg.value_type(index).clone() else { return Ok(None) };
+        let span = u128::from(self.width - 1);
+        let (pred, max) = match op {
+            CastOp::ZExt if bits < 128 => (IntPredicate::Ule, (1u128 << bits) - 1),
+            CastOp::SExt if bits < 128 => (IntPredicate::Sle, (1u128 << (bits - 1)) - 1),
+            _ => return Ok(None),
+        };
+        if self.shapes.shape(index).shape != lanewise_analysis::Shape::Strided(1) || max < span {
+            return Ok(None);
+        }
+        let index_ty = Type::Int(bits);
+        let wide_ty = self.scalar.dfg.value_type(indices[0]).clone();
+        let first_index = self.lane0(index)?;
+        let limit = self.func.dfg.int_const(index_ty, max - span);
+        let ok =
+            self.append_value(InstData::Icmp { pred, lhs: first_index, rhs: limit }, Type::BOOL);
+        let extended = self.append_value(
+            InstData::Cast { op, arg: first_index, to: wide_ty.clone(), flags: Default::default() },
+            wide_ty,
+        );
+        let base = self.lane0(base)?;
+        let pointer_ty = self.func.dfg.value_type(base).clone();
+        let first = self.append_value(
+            InstData::Gep { source_ty, base, indices: vec![extended], inbounds: false },
+            pointer_ty,
+        );
+        Ok(Some((ok, first)))
     }
 
     /// Lane 0's address of the vector of addresses `addrs`, and its splat

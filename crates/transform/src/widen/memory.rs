@@ -152,7 +152,7 @@ impl<'a> Widener<'a> {
                 tests.consecutive &= self.packs_like_memory(&ty);
                 if tests.uniform || tests.consecutive {
                     Widened::Vector(self.gather_with_dynamic_variants(
-                        tests, &ty, vector_ty, addrs, mask, masked, align,
+                        tests, &ty, vector_ty, addr, addrs, mask, masked, align,
                     )?)
                 } else {
                     let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);

@@ -1059,7 +1059,8 @@ fn scatters_with_likely_consecutive_addresses_get_a_vector_store_fast_path() {
     check_differential(&func, &vector, &config, &[memory_base, small_index, any_float], 30);
 }
 
-/// The same store under a varying condition (`if (v > 0) p[i] = v`): the
+/// The same store under a varying condition (`if (v > 0) p[i + 1] = v`,
+/// whose index is no plain extension, see the next test): the
 /// vector store also serves when lane 0 is inactive, if all lanes'
 /// (frozen) addresses are consecutive; before, lane 0 had to be active, and
 /// a store whose condition is usually false took the scatter path almost
@@ -1080,6 +1081,8 @@ fn masked_stores_take_the_vector_store_fast_path_with_lane_0_inactive() {
     b.branch(positive, then, exit);
     b.switch_to_block(then);
     let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let one = b.iconst(Type::I64, 1);
+    let index = b.binary(BinaryOp::Add, index, one);
     let address = b.gep(Type::F32, p, vec![index]);
     b.store(v, address, 4);
     b.jump(exit);
@@ -1100,6 +1103,8 @@ fn masked_stores_take_the_vector_store_fast_path_with_lane_0_inactive() {
     b.jump(then);
     b.switch_to_block(then);
     let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let one = b.iconst(Type::I64, 1);
+    let index = b.binary(BinaryOp::Add, index, one);
     let address = b.gep(Type::F32, p, vec![index]);
     b.store(v, address, 4);
     b.jump(exit);
@@ -1126,6 +1131,34 @@ fn masked_stores_take_the_vector_store_fast_path_with_lane_0_inactive() {
     assert!(either_test >= 1, "active lanes with lane 0, or all lanes:\n{vector}");
     let small_index = |rng: &mut Rng| Val::int(32, u128::from(rng.below(64)));
     check_differential(&scalar, &vector, &config, &[memory_base, small_index, any_float], 40);
+}
+
+/// A store at `p[zext(i)]` with `i` strided by 1 in its own width tests
+/// only lane 0's index against the wrap-around (`i0 <= 255 - 7` for `i8`
+/// at W = 8), not the W addresses; indices that wrap take the scatter.
+#[test]
+fn extended_strided_indices_get_a_scalar_wrap_test() {
+    let mut func = Function::new("store", vec![Type::PTR, Type::I8, Type::F32], Type::Void);
+    let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let address = b.gep(Type::F32, p, vec![index]);
+    b.store(v, address, 4);
+    b.ret(None);
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    let wrap_test = count(&vector, |data| {
+        matches!(data, InstData::Icmp { pred: IntPredicate::Ule, rhs, .. }
+            if vector.dfg.int_constant(*rhs) == Some(248))
+    });
+    assert_eq!(wrap_test, 1, "{vector}");
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Freeze { .. })), 0);
+    // Every base index 0..255: those above 248 wrap within the 8 lanes.
+    let any_byte = |rng: &mut Rng| Val::int(8, u128::from(rng.below(256)));
+    check_differential(&func, &vector, &config, &[memory_base, any_byte, any_float], 60);
 }
 
 /// `i1` takes a byte in memory and a bit in a vector: a store of bools
