@@ -16,6 +16,7 @@
 use std::path::Path;
 
 pub mod pass_times;
+mod shared_variants;
 mod simd_loops;
 mod variant_calls;
 
@@ -25,9 +26,7 @@ use lanewise_analysis::{
     ControlFlowGraph, DivergenceInfo, DominatorTree, PostDominatorTree, ShapeInfo,
 };
 use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantName, MAX_WIDTH};
-use lanewise_ir::{
-    verify_function, CallEffects, Callee, DataLayout, Function, FunctionBuilder, InstData, Type,
-};
+use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::abi::has_vector_abi;
 use lanewise_transform::dynamic_variants::{
@@ -208,8 +207,8 @@ pub enum VariantSelection {
     /// ABI's promise holds (every variant exists and runs vector code) at
     /// the compile time of about one variant per function; a caller in
     /// another file gets vector code at the shared body's width. Where an
-    /// adapter cannot call the shared body (a `linear` parameter with a
-    /// variable step), the variant gets a body of its own.
+    /// adapter cannot serve, a variant gets a body of its own (the rules
+    /// are in the `shared_variants` module).
     Shared,
 }
 
@@ -1015,7 +1014,15 @@ fn vectorize_declare_simd_function(
         return Ok(Vec::new());
     }
     if selection == VariantSelection::Shared {
-        return vectorize_shared(module, scalar_name, variants, data_layout, options, report);
+        let variants = variants.into_iter().map(|(_, variant)| variant).collect();
+        return shared_variants::vectorize_shared(
+            module,
+            scalar_name,
+            variants,
+            data_layout,
+            options,
+            report,
+        );
     }
     let scalar = lift(module, scalar_name, options, report)?;
     let mut produced_names = Vec::new();
@@ -1069,138 +1076,6 @@ fn vectorize_declare_simd_function(
     Ok(produced_names)
 }
 
-/// [`VariantSelection::Shared`]: the variants of `scalar_name` not yet
-/// defined (those the module calls were built in full before), including
-/// GCC's names of the AVX ones, as adapters over a shared body per list
-/// of parameter kinds; those no adapter can serve get bodies of their own.
-fn vectorize_shared(
-    module: &mut LlvmModule<'_>,
-    scalar_name: &str,
-    requested: Vec<(&String, VariantName)>,
-    data_layout: &DataLayout,
-    options: &Options,
-    report: &mut Report,
-) -> Result<Vec<String>, Error> {
-    let mut wanted: Vec<VariantName> = Vec::new();
-    let signature = module.function_signature(scalar_name).ok();
-    for (_, variant) in requested {
-        let twin = signature
-            .as_ref()
-            .and_then(|(params, ret)| variant_calls::gcc_avx_twin(&variant, params, ret));
-        for variant in std::iter::once(variant).chain(twin) {
-            if !wanted.contains(&variant) {
-                wanted.push(variant);
-            }
-        }
-    }
-    let exported: Vec<String> = wanted.iter().map(VariantName::mangle).collect();
-    let requested = wanted.clone();
-    wanted.retain(|variant| !module.defines_function(&variant.mangle()));
-    if wanted.is_empty() {
-        return Ok(Vec::new());
-    }
-    let scalar = lift(module, scalar_name, options, report)?;
-    let target_features = module.function_target_features(scalar_name);
-    // A masked body calls a function whose variants are all unmasked once
-    // per active lane (an unmasked variant would run in inactive lanes):
-    // then every variant gets a body of its own, as with `all`.
-    let callees = variant_calls::callee_variant_table(module);
-    let calls_unmasked_only = calls_of(&scalar).any(|callee| {
-        callees.get(callee).is_some_and(|variants| variants.iter().all(|v| !v.masked))
-    });
-    let mut produced_names = Vec::new();
-    let build_full = |module: &mut LlvmModule<'_>, variant: &VariantName, report: &mut Report| {
-        let name = variant.mangle();
-        let produced = vectorize_variant(
-            module,
-            &scalar,
-            variant,
-            &name,
-            VariantBody::Full,
-            data_layout,
-            options,
-        )?;
-        report.functions.push(produced);
-        Ok::<String, Error>(name)
-    };
-    while let Some(first) = wanted.first().cloned() {
-        let (group, rest): (Vec<VariantName>, Vec<VariantName>) =
-            wanted.into_iter().partition(|variant| variant.params == first.params);
-        wanted = rest;
-        let full =
-            calls_unmasked_only || options.full_variants.iter().any(|name| name == scalar_name);
-        // Chosen among all the variants of the group, built already or not.
-        let kin: Vec<VariantName> =
-            requested.iter().filter(|variant| variant.params == first.params).cloned().collect();
-        let shared = if full { None } else { shared_body(&kin, &target_features) };
-        let Some(shared) = shared else {
-            for variant in &group {
-                produced_names.push(build_full(module, variant, report)?);
-            }
-            continue;
-        };
-        let shared_name = shared.mangle();
-        if !module.defines_function(&shared_name) {
-            produced_names.push(build_full(module, &shared, report)?);
-            if !exported.contains(&shared_name) {
-                module.make_internal(&shared_name)?;
-            }
-            // Only adapters call it: a copy of it in each of them would
-            // only cost compile time.
-            module.make_noinline(&shared_name)?;
-        }
-        for variant in group.iter().filter(|variant| **variant != shared) {
-            let name = variant.mangle();
-            let adapter = vectorize_variant(
-                module,
-                &scalar,
-                variant,
-                &name,
-                VariantBody::Adapter(&shared),
-                data_layout,
-                options,
-            );
-            match adapter {
-                Ok(produced) => {
-                    report.functions.push(produced);
-                    produced_names.push(name);
-                }
-                Err(_) => produced_names.push(build_full(module, variant, report)?),
-            }
-        }
-    }
-    Ok(produced_names)
-}
-
-/// The names of the functions `func` calls directly.
-fn calls_of(func: &Function) -> impl Iterator<Item = &str> {
-    func.layout.insts().filter_map(|inst| match func.dfg.inst(inst) {
-        InstData::Call { callee: Callee::Direct(name), .. }
-        | InstData::Invoke { callee: Callee::Direct(name), .. } => Some(name.as_str()),
-        _ => None,
-    })
-}
-
-/// The shared body of `group` (variants with the same parameter kinds):
-/// the masked variant at the widest ISA the target features enable that
-/// the group has, at the group's widest width there. `None` if the group
-/// has no variant at such an ISA.
-fn shared_body(group: &[VariantName], target_features: &str) -> Option<VariantName> {
-    let enabled = |isa: Isa| match isa {
-        Isa::Sse => true,
-        Isa::Avx => has_target_feature(target_features, "+avx"),
-        Isa::Avx2 => has_target_feature(target_features, "+avx2"),
-        Isa::Avx512 => has_target_feature(target_features, "+avx512f"),
-    };
-    let rank =
-        |isa: Isa| [Isa::Sse, Isa::Avx, Isa::Avx2, Isa::Avx512].iter().position(|&i| i == isa);
-    group
-        .iter()
-        .filter(|variant| enabled(variant.isa))
-        .max_by_key(|variant| (rank(variant.isa), variant.width))
-        .map(|variant| VariantName { masked: true, ..variant.clone() })
-}
-
 /// Parses the `_ZGV` attribute `mangled` of the function `scalar_name` and
 /// checks that it names that function and, when `param_count` is known, as
 /// many parameters as it has.
@@ -1226,7 +1101,7 @@ fn parse_variant_of(
     Ok(variant)
 }
 
-fn lift(
+pub(crate) fn lift(
     module: &LlvmModule<'_>,
     name: &str,
     options: &Options,
@@ -1294,7 +1169,7 @@ pub(crate) fn make_reducible(func: &mut Function, report: &mut Report) -> Result
 
 /// What the body of a variant is.
 #[derive(Copy, Clone)]
-enum VariantBody<'a> {
+pub(crate) enum VariantBody<'a> {
     /// The scalar function, vectorized.
     Full,
     /// One call of the scalar function, which the widener turns into calls
@@ -1304,7 +1179,7 @@ enum VariantBody<'a> {
 
 /// The pipeline for one variant of one scalar function. Returns what the
 /// report says about the produced function.
-fn vectorize_variant(
+pub(crate) fn vectorize_variant(
     module: &mut LlvmModule<'_>,
     scalar: &Function,
     variant: &VariantName,
@@ -1330,9 +1205,15 @@ fn vectorize_variant(
                 options.safety_net,
             )?
         }
-        VariantBody::Adapter(shared) => {
-            widen_adapter(scalar, variant, name, shared, data_layout, &target_features, options)?
-        }
+        VariantBody::Adapter(shared) => shared_variants::widen_adapter(
+            scalar,
+            variant,
+            name,
+            shared,
+            data_layout,
+            &target_features,
+            options,
+        )?,
     };
     if produced.safety_net && options.safety_net == SafetyNetMode::Adaptive {
         module.add_safety_net_state(&safety_net_state(name))?;
@@ -1351,52 +1232,6 @@ fn vectorize_variant(
         eprintln!("; *** IR after lower: {name} ***\n{}", module.function_text(name)?);
     }
     Ok(produced)
-}
-
-/// An adapter of `scalar` as `variant` over its `shared` body: a function
-/// whose body is one call of `scalar`, widened with only `shared` to call
-/// (see `WidenConfig::adapter`). An error if the widened call does not
-/// call `shared` for all lanes (then the variant needs a body of its own).
-fn widen_adapter(
-    scalar: &Function,
-    variant: &VariantName,
-    name: &str,
-    shared: &VariantName,
-    data_layout: &DataLayout,
-    target_features: &str,
-    options: &Options,
-) -> Result<(Function, ProducedFunction), Error> {
-    let param_types = scalar.params.iter().map(|param| param.ty.clone()).collect();
-    let mut call_of_scalar =
-        Function::new(format!("{}.adapter", scalar.name), param_types, scalar.ret_ty.clone());
-    let mut builder = FunctionBuilder::new(&mut call_of_scalar);
-    let entry = builder.create_block(Some("entry"));
-    builder.switch_to_block(entry);
-    let args = builder.func.params.iter().map(|param| param.value).collect();
-    let callee = Callee::Direct(scalar.name.clone());
-    let call = builder.call(callee, args, scalar.ret_ty.clone(), CallEffects::SideEffects);
-    let result = builder.func.dfg.result(call);
-    builder.ret(result);
-    let callee_variants = CalleeVariants::from([(scalar.name.clone(), vec![shared.clone()])]);
-    let (vector, mut produced) = widen_variant_once(
-        &call_of_scalar,
-        variant,
-        name,
-        data_layout,
-        &callee_variants,
-        target_features,
-        options,
-        SafetyNetMode::Off,
-        true,
-    )?;
-    if produced.calls.per_lane > 0 || produced.calls.vector_variant == 0 {
-        return Err(Error::Variant {
-            variant: name.to_owned(),
-            message: format!("cannot call the shared body `{}`", shared.mangle()),
-        });
-    }
-    produced.shared_body = Some(shared.mangle());
-    Ok((vector, produced))
 }
 
 /// The pipeline for one variant up to widening (no vector ABI): the vector
@@ -1442,7 +1277,7 @@ fn safety_net_state(variant: &str) -> String {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn widen_variant_once(
+pub(crate) fn widen_variant_once(
     scalar: &Function,
     variant: &VariantName,
     name: &str,
@@ -1778,7 +1613,7 @@ fn enables_avx512_mask_registers(target_features: &str) -> bool {
 }
 
 /// Whether a `target-features` list holds `feature` (`+avx512vl`).
-fn has_target_feature(target_features: &str, feature: &str) -> bool {
+pub(crate) fn has_target_feature(target_features: &str, feature: &str) -> bool {
     target_features.split(',').any(|entry| entry == feature)
 }
 
