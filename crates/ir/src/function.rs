@@ -42,6 +42,12 @@ pub struct Function {
     /// only (passes do not update it); `omp simd` loop planning reads it to
     /// find the slots private to an iteration.
     pub lifetime_markers: Vec<LifetimeMarker>,
+    /// The pointer parameters the input marks `noalias` (C's `restrict`):
+    /// memory reached through one of them is reached through no pointer
+    /// not derived from it while the function runs. Read by the
+    /// basic-block vectorizer's dependence test; functions Lanewise builds
+    /// have none.
+    pub noalias_params: BTreeSet<u32>,
 }
 
 /// One dropped lifetime marker (see [`Function::lifetime_markers`]).
@@ -75,6 +81,7 @@ impl Function {
             loop_hints: HashMap::new(),
             personality: None,
             lifetime_markers: Vec::new(),
+            noalias_params: BTreeSet::new(),
         }
     }
 

@@ -54,11 +54,14 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use clap::ValueEnum;
 use lanewise::pass_times::time;
 use lanewise::{
-    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, SafetyNetMode,
+    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, SafetyNetMode, Slp,
     TailPolicy, VariantSelection, VectorMath,
 };
+
+use crate::{SlpAlgorithmArg, SlpArg};
 
 /// The LLVM options that keep step 1 from unrolling (runtime, partial and
 /// full unrolling), passed with `-mllvm`.
@@ -365,6 +368,59 @@ pub struct Invocation {
     pub vector_math: VectorMath,
     /// `-w`: no warnings.
     pub no_warnings: bool,
+    /// `--slp lanewise|llvm|off` and `--slp-algorithm tree|pair`, Lanewise's
+    /// own options (clang never sees them): which basic-block vectorizer
+    /// runs on the optimized module ([`Driver::backend`]).
+    pub slp: SlpChoice,
+    /// An invalid value of a Lanewise option: the error message.
+    pub lanewise_option_error: Option<String>,
+}
+
+/// The basic-block vectorizer of `lanewise cc` (`--slp`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct SlpChoice {
+    pub slp: SlpArg,
+    pub algorithm: SlpAlgorithmArg,
+}
+
+/// The default of `--slp`.
+pub const DEFAULT_SLP: SlpArg = SlpArg::Llvm;
+
+/// Lanewise's own options of `lanewise cc`, each with a value.
+const LANEWISE_OPTIONS: [&str; 2] = ["--slp", "--slp-algorithm"];
+
+/// The value of Lanewise option `name` as `argument` (and maybe `next`)
+/// give it, and how many words it takes; `None` if `argument` is not it.
+fn lanewise_option<'a>(
+    name: &str,
+    argument: &'a str,
+    next: Option<&'a String>,
+) -> Option<(Option<&'a str>, usize)> {
+    if argument == name {
+        return Some((next.map(String::as_str), 2));
+    }
+    let value = argument.strip_prefix(name)?.strip_prefix('=')?;
+    Some((Some(value), 1))
+}
+
+/// `arguments` without Lanewise's own options, for clang.
+fn without_lanewise_options(arguments: &[OsString]) -> Vec<OsString> {
+    let mut kept = Vec::with_capacity(arguments.len());
+    let mut index = 0;
+    while index < arguments.len() {
+        let argument = arguments[index].to_string_lossy();
+        let words = LANEWISE_OPTIONS
+            .iter()
+            .find_map(|name| lanewise_option(name, &argument, None).map(|(_, words)| words));
+        match words {
+            Some(words) => index += words,
+            None => {
+                kept.push(arguments[index].clone());
+                index += 1;
+            }
+        }
+    }
+    kept
 }
 
 impl Invocation {
@@ -468,6 +524,8 @@ pub fn parse_arguments(arguments: &[String]) -> Invocation {
         remarks_missed: false,
         vector_math: VectorMath::Auto,
         no_warnings: false,
+        slp: SlpChoice { slp: DEFAULT_SLP, algorithm: SlpAlgorithmArg::Tree },
+        lanewise_option_error: None,
     };
     let mut language: Option<String> = None;
     let mut index = 0;
@@ -475,6 +533,32 @@ pub fn parse_arguments(arguments: &[String]) -> Invocation {
         let argument = &arguments[index];
         index += 1;
         let next = arguments.get(index);
+        if let Some((value, words)) = lanewise_option("--slp", argument, next) {
+            index += words - 1;
+            match value.map(|value| SlpArg::from_str(value, false)) {
+                Some(Ok(slp)) => invocation.slp.slp = slp,
+                _ => {
+                    invocation.lanewise_option_error.get_or_insert(format!(
+                        "`--slp` takes `lanewise`, `llvm` or `off`, not `{}`",
+                        value.unwrap_or_default()
+                    ));
+                }
+            }
+            continue;
+        }
+        if let Some((value, words)) = lanewise_option("--slp-algorithm", argument, next) {
+            index += words - 1;
+            match value.map(|value| SlpAlgorithmArg::from_str(value, false)) {
+                Some(Ok(algorithm)) => invocation.slp.algorithm = algorithm,
+                _ => {
+                    invocation.lanewise_option_error.get_or_insert(format!(
+                        "`--slp-algorithm` takes `tree` or `pair`, not `{}`",
+                        value.unwrap_or_default()
+                    ));
+                }
+            }
+            continue;
+        }
         if argument == "-" || !argument.starts_with('-') || argument.len() == 1 {
             let kind = input_kind(argument, language.as_deref());
             if argument == "-" && language.is_none() {
@@ -752,11 +836,15 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
         }
     };
     let invocation = parse_arguments(&strings);
+    if let Some(message) = &invocation.lanewise_option_error {
+        eprintln!("lanewise cc: error: {message}");
+        return ExitCode::FAILURE;
+    }
     if let Some(reason) = &invocation.pass_through {
         if invocation.verbose {
             eprintln!("lanewise cc: passing the command to clang unchanged ({reason})");
         }
-        return exit_code(run_clang_raw(&clang, &arguments));
+        return exit_code(run_clang_raw(&clang, &without_lanewise_options(&arguments)));
     }
     let temps = match TempDirectory::create() {
         Ok(temps) => temps,
@@ -1212,13 +1300,91 @@ impl Driver {
     }
 
     /// Step 3: clang's back end on the (vectorized) module.
-    fn backend(&self, module: &Path, output: &Path, kind: OutputKind) -> Result<(), Failure> {
+    ///
+    /// With `--slp lanewise` the step is split in three: clang's `-O`
+    /// pipeline without its SLP vectorizer, to bitcode; Lanewise's
+    /// basic-block vectorizer in process ([`lanewise::vectorize_basic_blocks_of_module`]),
+    /// after LLVM unrolled the small loops whose bodies it fuses; code
+    /// generation only (`-disable-llvm-passes`). If Lanewise fails there,
+    /// the optimized module is compiled as it is.
+    fn backend(&mut self, module: &Path, output: &Path, kind: OutputKind) -> Result<(), Failure> {
         let mut command = self.clang_command();
         command.args(self.invocation.option_words(&[Codegen]));
         command.args(["-Wno-unused-command-line-argument", "-Wno-pass-failed"]);
-        command.args(kind.flags()).arg("-o").arg(output);
+        let slp = self.invocation.slp.slp.with_algorithm(self.invocation.slp.algorithm);
+        if slp == Slp::Llvm {
+            command.args(kind.flags()).arg("-o").arg(output);
+            command.args(["-x", "ir"]).arg(module);
+            return time("clang: -O3 again and code generation (step 3)", || {
+                self.run_step(command)
+            });
+        }
+        command.arg("-fno-slp-vectorize");
+        if slp == Slp::Off {
+            command.args(kind.flags()).arg("-o").arg(output);
+            command.args(["-x", "ir"]).arg(module);
+            return time("clang: -O3 again and code generation (step 3)", || {
+                self.run_step(command)
+            });
+        }
+        let stem = stem_of(&module.to_string_lossy());
+        let optimized = self.temp_path(&stem, "optimized.bc");
+        command.args(["-c", "-emit-llvm", "-o"]).arg(&optimized);
         command.args(["-x", "ir"]).arg(module);
-        time("clang: -O3 again and code generation (step 3)", || self.run_step(command))
+        time("clang: -O3 again (step 3)", || self.run_step(command))?;
+        let vectorized = self.temp_path(&stem, "slp.bc");
+        let codegen_input = self.basic_blocks(&optimized, &vectorized, slp);
+        let mut command = self.clang_command();
+        command.args(self.invocation.option_words(&[Codegen]));
+        command.args(["-Wno-unused-command-line-argument", "-Xclang", "-disable-llvm-passes"]);
+        command.args(kind.flags()).arg("-o").arg(output);
+        command.args(["-x", "ir"]).arg(codegen_input);
+        time("clang: code generation (step 3)", || self.run_step(command))
+    }
+
+    /// Lanewise's basic-block vectorizer on the optimized module `optimized`,
+    /// written to `vectorized`; returns the module to compile (`optimized`
+    /// itself if Lanewise failed or changed nothing).
+    fn basic_blocks(&self, optimized: &Path, vectorized: &Path, slp: Slp) -> PathBuf {
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            time("llvm: read and write the module", || {
+                lanewise_llvm::with_module(optimized, |module| {
+                    match lanewise::vectorize_basic_blocks_of_module(module, slp) {
+                        Ok(report) if report.basic_blocks.is_empty() => Ok(Ok(None)),
+                        Ok(report) => {
+                            module.write(vectorized, OutputFormat::Bitcode)?;
+                            Ok(Ok(Some(report)))
+                        }
+                        Err(error) => Ok(Err(error.to_string())),
+                    }
+                })
+            })
+        }));
+        let outcome = match outcome {
+            Ok(Ok(result)) => Ok(result),
+            Ok(Err(error)) => Ok(Err(error.to_string())),
+            Err(panic) => Err(panic),
+        };
+        match outcome {
+            Ok(Ok(Some(report))) => {
+                self.print_remarks(&report, &FunctionLocations::default());
+                vectorized.to_owned()
+            }
+            Ok(Ok(None)) => optimized.to_owned(),
+            Ok(Err(message)) => {
+                if !self.invocation.no_warnings {
+                    let first_line = crate::printable(message.lines().next().unwrap_or_default());
+                    eprintln!(
+                        "lanewise cc: warning: basic-block vectorization failed on {}; compiled \
+                         without it: {first_line}",
+                        optimized.display()
+                    );
+                }
+                optimized.to_owned()
+            }
+            // The panic hook printed the message.
+            Err(_) => optimized.to_owned(),
+        }
     }
 
     /// Step 4: link the objects and the other inputs in their original order.

@@ -15,6 +15,7 @@
 
 use std::path::Path;
 
+mod basic_blocks;
 pub mod pass_times;
 mod shared_variants;
 mod simd_loops;
@@ -52,10 +53,12 @@ use lanewise_transform::{
 /// costs 1, a gather, scatter or per-lane call W (see `boscc_region_costs`).
 const BOSCC_MIN_REGION_COST: usize = 24;
 
+pub use basic_blocks::{Slp, SlpFunction};
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::dynamic_variants::SafetyNetMode;
 pub use lanewise_transform::linearize::LinearizeMode;
 pub use lanewise_transform::loop_vectorize::TailPolicy;
+pub use lanewise_transform::slp::SlpAlgorithm;
 pub use lanewise_transform::VectorMath;
 
 /// A pass after which the IR can be dumped.
@@ -184,6 +187,9 @@ pub struct Options {
     /// loops: choose per call between the vector body and per-lane calls
     /// of the scalar function (`dynamic_variants::safety_net`).
     pub safety_net: SafetyNetMode,
+    /// Basic-block (SLP) vectorization of every function, after everything
+    /// else ([`basic_blocks`]).
+    pub slp: Slp,
 }
 
 /// Which of the variants that the `_ZGV` attributes ask for a run produces.
@@ -248,6 +254,7 @@ impl Default for Options {
             full_variants: Vec::new(),
             group_functions: Vec::new(),
             safety_net: SafetyNetMode::Adaptive,
+            slp: Slp::Off,
         }
     }
 }
@@ -455,6 +462,8 @@ pub struct Report {
     /// `omp simd` loops, which now call their loop bodies).
     #[serde(skip)]
     pub rewritten_functions: Vec<String>,
+    /// The functions `--slp lanewise` vectorized.
+    pub basic_blocks: Vec<SlpFunction>,
 }
 
 /// Whether a remark reports a transformation or a refusal.
@@ -757,7 +766,27 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
     if options.cleanup {
         pass_times::time("llvm: cleanup pipeline", || module.cleanup(&produced_names))?;
     }
+    let slp_changed =
+        basic_blocks::vectorize_module_basic_blocks(module, options.slp, &mut report)?;
+    if options.cleanup {
+        pass_times::time("llvm: cleanup pipeline", || module.cleanup(&slp_changed))?;
+    }
     report.added_functions = produced_names;
+    pass_times::time("llvm: verify module", || module.verify())?;
+    Ok(report)
+}
+
+/// Runs only the basic-block vectorizer `slp` on every function of
+/// `module`, with LLVM's cleanup pipeline on the functions it changed
+/// (`lanewise cc --slp lanewise` runs it on the module its back end
+/// optimized).
+pub fn vectorize_basic_blocks_of_module(
+    module: &mut LlvmModule<'_>,
+    slp: Slp,
+) -> Result<Report, Error> {
+    let mut report = Report::default();
+    let changed = basic_blocks::vectorize_module_basic_blocks(module, slp, &mut report)?;
+    pass_times::time("llvm: cleanup pipeline", || module.cleanup(&changed))?;
     pass_times::time("llvm: verify module", || module.verify())?;
     Ok(report)
 }

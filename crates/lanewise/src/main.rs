@@ -14,7 +14,7 @@ use clap::{Parser, ValueEnum};
 
 use lanewise::{
     ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, SafetyNetMode,
-    TailPolicy, VariantSelection, VectorMath,
+    Slp, SlpAlgorithm, TailPolicy, VariantSelection, VectorMath,
 };
 use lanewise_ir::vfabi::{is_supported_width, parse_shapes, Isa, MAX_WIDTH};
 
@@ -161,6 +161,50 @@ struct Cli {
     /// vector body; `per-lane` always calls the scalar function (for tests).
     #[arg(long, value_enum, default_value_t = SafetyNetArg::Adaptive)]
     safety_net: SafetyNetArg,
+
+    /// Basic-block (SLP) vectorization of every function of the module,
+    /// after everything else: Lanewise's own (Foss 2013), LLVM's
+    /// `slp-vectorizer` pass, or none.
+    #[arg(long, value_enum, default_value_t = SlpArg::Off)]
+    slp: SlpArg,
+
+    /// With `--slp lanewise`: Foss's tree vectorizer (trees of pairs) or
+    /// pair vectorizer (pairs, best first).
+    #[arg(long, value_enum, default_value_t = SlpAlgorithmArg::Tree)]
+    slp_algorithm: SlpAlgorithmArg,
+}
+
+/// The basic-block vectorizer (`--slp`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SlpArg {
+    /// Lanewise's (Foss 2013).
+    Lanewise,
+    /// LLVM's `slp-vectorizer` pass.
+    Llvm,
+    /// None.
+    Off,
+}
+
+/// Foss's two algorithms (`--slp-algorithm`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum SlpAlgorithmArg {
+    /// Trees of pairs (Algorithms 1-11).
+    Tree,
+    /// Pairs, best first (Algorithms 12-14).
+    Pair,
+}
+
+impl SlpArg {
+    pub(crate) fn with_algorithm(self, algorithm: SlpAlgorithmArg) -> Slp {
+        match self {
+            SlpArg::Off => Slp::Off,
+            SlpArg::Llvm => Slp::Llvm,
+            SlpArg::Lanewise => Slp::Lanewise(match algorithm {
+                SlpAlgorithmArg::Tree => SlpAlgorithm::Tree,
+                SlpAlgorithmArg::Pair => SlpAlgorithm::Pair,
+            }),
+        }
+    }
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -367,6 +411,7 @@ fn run(cli: Cli) -> Result<(), String> {
         },
         full_variants: Vec::new(),
         group_functions: Vec::new(),
+        slp: cli.slp.with_algorithm(cli.slp_algorithm),
         safety_net: match cli.safety_net {
             SafetyNetArg::Adaptive => SafetyNetMode::Adaptive,
             SafetyNetArg::Off => SafetyNetMode::Off,

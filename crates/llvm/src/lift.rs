@@ -56,7 +56,9 @@ use lanewise_ir::{
 };
 
 use crate::module::BridgeError;
-use crate::raw::{RawBlock, RawContext, RawType, RawValue, FUNCTION_ATTRIBUTE_INDEX};
+use crate::raw::{
+    param_attribute_index, RawBlock, RawContext, RawType, RawValue, FUNCTION_ATTRIBUTE_INDEX,
+};
 
 /// Intrinsics (by name prefix) that are dropped when lifting: they only
 /// annotate the code for the optimizer or the debugger.
@@ -372,7 +374,12 @@ pub(crate) fn lift_function<'ctx>(
             }
         }
     }
+    let noalias_kind = context.enum_attribute_kind("noalias");
     for (index, param) in function.params().into_iter().enumerate() {
+        let position = index as u32;
+        if function.enum_attribute_value(param_attribute_index(position), noalias_kind).is_some() {
+            lifter.func.noalias_params.insert(position);
+        }
         let value = lifter.func.param_value(index);
         lifter.values.insert(param, value);
         lifter.func.dfg.value_names[value] = param.name();

@@ -756,6 +756,14 @@ impl<'ctx> LlvmModule<'ctx> {
             .unwrap_or_default()
     }
 
+    /// The string attribute `key` of the function `name` (`target-cpu`,
+    /// `prefer-vector-width`), if it has one.
+    pub fn function_attribute(&self, name: &str, key: &str) -> Option<String> {
+        let function = self.module.get_function(name)?;
+        let attribute = function.get_string_attribute(AttributeLoc::Function, key)?;
+        Some(attribute.get_string_value().to_string_lossy().into_owned())
+    }
+
     /// The defined functions with loops marked for vectorization that LLVM
     /// did not vectorize (`#pragma omp simd` loops left scalar), in module order.
     pub fn simd_loop_functions(&self) -> Vec<SimdLoopFunction> {

@@ -12,6 +12,8 @@
 //! * [`abi`]: the Vector Function ABI signature of a variant (wide vectors
 //!   split into register-sized parts, booleans as bytes).
 //! * [`vector_math`]: vector forms of math calls (LLVM intrinsics, libmvec).
+//! * [`slp`]: basic-block (SLP) vectorization of scalar code (Foss 2013,
+//!   the tree and the pair vectorizer).
 //! * [`interp`]: a reference interpreter of the IR, the oracle of the
 //!   widening tests (scalar lane by lane against vector).
 
@@ -32,6 +34,7 @@ pub mod one_lane_builtins;
 pub mod predicates;
 pub mod private_memory;
 pub mod select_chains;
+pub mod slp;
 pub mod ssa_repair;
 pub mod struct_split;
 pub mod uniform_memory;

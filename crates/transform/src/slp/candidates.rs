@@ -1,0 +1,565 @@
+//! The candidate pairs of one block (Foss 2013, Algorithms 1-3).
+//!
+//! Algorithm 1 sorts operations by type ([`Shape`]: the operation, its
+//! subtype, its types); `IsFusible` keeps the operations x86 has a vector
+//! form of ([`fusible_shape`]). Algorithm 2 pairs operations of one shape
+//! that are independent and whose fused vector fits the target (`AreFusible`,
+//! [`Candidates::are_fusible`]), and two memory accesses only when the second
+//! address follows the first. Pairs are ordered: lane 0, lane 1.
+//!
+//! The thesis forms all n²/2 pairs of a type; here the pairs grow outwards
+//! from the pairs of adjacent memory accesses, to the pairs of their
+//! operands and of their users, so only pairs that some tree can hold are
+//! formed (on x86 a pair that neither feeds nor is fed by another pair pays
+//! more in moves than it saves) and the work stays proportional to what can
+//! be fused. Algorithm 3 (the pairs using both results of a pair) is
+//! [`Candidates::user_pairs`], its converse [`Candidates::operand_pairs`].
+
+use std::collections::{HashMap, VecDeque};
+
+use lanewise_ir::vfabi::Isa;
+use lanewise_ir::{
+    BinaryOp, CastOp, DataLayout, FloatPredicate, Function, Inst, InstData, IntPredicate, Type,
+    UnaryOp, Value,
+};
+
+use super::dependence::BlockGraph;
+use super::memory::decompose;
+use super::SlpConfig;
+use crate::vector_math::{elementwise_intrinsic_base, vector_intrinsic};
+
+/// Index of a pair in [`Candidates::pairs`].
+pub(crate) type PairId = usize;
+
+/// Most pairs formed in one block per round (compile time).
+const MAX_PAIRS: usize = 4096;
+
+/// The operation of an instruction, with its subtype.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) enum OpKind {
+    Binary(BinaryOp),
+    Unary(UnaryOp),
+    Icmp(IntPredicate),
+    Fcmp(FloatPredicate),
+    Select,
+    Cast(CastOp),
+    Load,
+    Store,
+    /// An elementwise LLVM intrinsic, by its name without type suffix.
+    Intrinsic(String),
+}
+
+/// What two operations must share to be fused (Algorithm 1's `OpType`).
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub(crate) struct Shape {
+    pub kind: OpKind,
+    /// The result type (`Void` for stores).
+    pub result: Type,
+    /// The type of the first lane operand (the stored value of a store, the
+    /// loaded type of a load).
+    pub operand: Type,
+}
+
+/// One ordered pair.
+#[derive(Clone, Debug)]
+pub(crate) struct Pair {
+    pub lanes: [Inst; 2],
+    pub nodes: [usize; 2],
+    /// Lane 1 of a commutative operation takes its operands the other way
+    /// round.
+    pub swapped: bool,
+    pub shape: Shape,
+}
+
+/// The candidate pairs of one block and how they connect.
+pub(crate) struct Candidates {
+    pub pairs: Vec<Pair>,
+    by_lanes: HashMap<(Inst, Inst), PairId>,
+    /// Per pair, per lane operand: the pair computing that operand in both
+    /// lanes, if any.
+    pub operand_pairs: Vec<Vec<Option<PairId>>>,
+    /// Per pair: the pairs that take its results (Algorithm 3).
+    pub user_pairs: Vec<Vec<PairId>>,
+    /// The pairs of adjacent memory accesses, stores first, in block order.
+    pub seeds: Vec<PairId>,
+    /// Users of each value in the block (instructions of any block).
+    users: HashMap<Value, Vec<Inst>>,
+}
+
+impl Candidates {
+    /// The candidate pairs of the block of `graph`.
+    pub fn find(
+        func: &Function,
+        graph: &BlockGraph,
+        data_layout: &DataLayout,
+        config: &SlpConfig,
+    ) -> Candidates {
+        let mut users: HashMap<Value, Vec<Inst>> = HashMap::new();
+        for inst in func.layout.insts() {
+            func.dfg.inst(inst).for_each_operand(|operand| {
+                users.entry(operand).or_default().push(inst);
+            });
+        }
+        for list in users.values_mut() {
+            list.dedup();
+        }
+        let mut candidates = Candidates {
+            pairs: Vec::new(),
+            by_lanes: HashMap::new(),
+            operand_pairs: Vec::new(),
+            user_pairs: Vec::new(),
+            seeds: Vec::new(),
+            users,
+        };
+        let mut queue = VecDeque::new();
+        for (first, second) in memory_seeds(func, graph, data_layout) {
+            if let Some(id) = candidates.add(func, graph, data_layout, config, first, second) {
+                candidates.seeds.push(id);
+                queue.push_back(id);
+            }
+        }
+        while let Some(id) = queue.pop_front() {
+            if candidates.pairs.len() >= MAX_PAIRS {
+                break;
+            }
+            for (first, second) in candidates.neighbours(func, graph, id) {
+                let before = candidates.pairs.len();
+                if let Some(new) = candidates.add(func, graph, data_layout, config, first, second) {
+                    if candidates.pairs.len() > before {
+                        queue.push_back(new);
+                    }
+                }
+            }
+        }
+        candidates.link(func);
+        candidates
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.pairs.is_empty()
+    }
+
+    /// The pair with these lanes, in this order.
+    pub fn pair_of(&self, first: Inst, second: Inst) -> Option<PairId> {
+        self.by_lanes.get(&(first, second)).copied()
+    }
+
+    /// The users of `value` (anywhere in the function).
+    pub fn users(&self, value: Value) -> &[Inst] {
+        self.users.get(&value).map_or(&[], Vec::as_slice)
+    }
+
+    /// Lane `lane`'s fused operands of `pair`.
+    pub fn lane_operands(&self, func: &Function, pair: PairId, lane: usize) -> Vec<Value> {
+        let data = &self.pairs[pair];
+        let mut operands = lane_operands(func, data.lanes[lane]);
+        if lane == 1 && data.swapped {
+            operands.swap(0, 1);
+        }
+        operands
+    }
+
+    /// Adds the pair (`first`, `second`) if it is fusible; its id (also when
+    /// it was there already).
+    fn add(
+        &mut self,
+        func: &Function,
+        graph: &BlockGraph,
+        data_layout: &DataLayout,
+        config: &SlpConfig,
+        first: Inst,
+        second: Inst,
+    ) -> Option<PairId> {
+        if let Some(id) = self.pair_of(first, second) {
+            return Some(id);
+        }
+        let shape = self.are_fusible(func, graph, data_layout, config, first, second)?;
+        let nodes = [graph.node(first)?, graph.node(second)?];
+        let swapped = prefers_swapped_operands(func, &shape, first, second);
+        let id = self.pairs.len();
+        self.pairs.push(Pair { lanes: [first, second], nodes, swapped, shape });
+        self.by_lanes.insert((first, second), id);
+        Some(id)
+    }
+
+    /// `AreFusible`: the shape of the pair if `first` and `second` can be
+    /// fused into one vector operation, lane 0 and lane 1.
+    fn are_fusible(
+        &self,
+        func: &Function,
+        graph: &BlockGraph,
+        data_layout: &DataLayout,
+        config: &SlpConfig,
+        first: Inst,
+        second: Inst,
+    ) -> Option<Shape> {
+        if first == second {
+            return None;
+        }
+        let shape = fusible_shape(func, first, config)?;
+        if fusible_shape(func, second, config)? != shape {
+            return None;
+        }
+        let (a, b) = (graph.node(first)?, graph.node(second)?);
+        if !graph.independent(a, b) {
+            return None;
+        }
+        let (first_data, second_data) = (func.dfg.inst(first), func.dfg.inst(second));
+        match (first_data, second_data) {
+            (InstData::Load { addr: a, .. }, InstData::Load { addr: b, .. })
+            | (InstData::Store { addr: a, .. }, InstData::Store { addr: b, .. }) => {
+                let size = data_layout.store_size(if shape.kind == OpKind::Load {
+                    &shape.result
+                } else {
+                    &shape.operand
+                });
+                let distance = decompose(func, *a, data_layout).distance_to(&decompose(
+                    func,
+                    *b,
+                    data_layout,
+                ))?;
+                (u64::try_from(distance).ok()? == size).then_some(())?;
+            }
+            (
+                InstData::Binary {
+                    op: BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr,
+                    rhs: a,
+                    ..
+                },
+                InstData::Binary { rhs: b, .. },
+            ) if config.isa == Isa::Sse || config.isa == Isa::Avx => {
+                // Before AVX2 a vector shifts all lanes by one amount.
+                (a == b).then_some(())?;
+            }
+            (InstData::Call { args: a, ret_ty, .. }, InstData::Call { args: b, .. }) => {
+                let OpKind::Intrinsic(base) = &shape.kind else { return None };
+                for &position in scalar_operand_positions(base, ret_ty) {
+                    (a.get(position) == b.get(position)).then_some(())?;
+                }
+            }
+            _ => {}
+        }
+        Some(shape)
+    }
+
+    /// The pairs next to `id`: of its operands, lane by lane, and of its
+    /// users that take lane 0's result where lane 1's user takes lane 1's.
+    fn neighbours(&self, func: &Function, graph: &BlockGraph, id: PairId) -> Vec<(Inst, Inst)> {
+        let mut found = Vec::new();
+        let first_ops = self.lane_operands(func, id, 0);
+        let second_ops = self.lane_operands(func, id, 1);
+        for (x, y) in first_ops.iter().zip(&second_ops) {
+            if x == y {
+                continue;
+            }
+            let (Some(x_def), Some(y_def)) =
+                (func.dfg.defining_inst(*x), func.dfg.defining_inst(*y))
+            else {
+                continue;
+            };
+            if graph.node(x_def).is_some() && graph.node(y_def).is_some() {
+                found.push((x_def, y_def));
+            }
+        }
+        let [first, second] = self.pairs[id].lanes;
+        let (Some(first_value), Some(second_value)) =
+            (func.dfg.result(first), func.dfg.result(second))
+        else {
+            return found;
+        };
+        for &u in self.users(first_value) {
+            if graph.node(u).is_none() {
+                continue;
+            }
+            let u_ops = lane_operands(func, u);
+            for &v in self.users(second_value) {
+                if u == v || graph.node(v).is_none() {
+                    continue;
+                }
+                let v_ops = lane_operands(func, v);
+                let matches = |v_ops: &[Value]| {
+                    u_ops.iter().zip(v_ops).any(|(p, q)| *p == first_value && *q == second_value)
+                };
+                let mut swapped_v = v_ops.clone();
+                if swapped_v.len() == 2 {
+                    swapped_v.swap(0, 1);
+                }
+                if matches(&v_ops) || matches(&swapped_v) {
+                    found.push((u, v));
+                }
+            }
+        }
+        found
+    }
+
+    /// Fills [`Candidates::operand_pairs`] and [`Candidates::user_pairs`].
+    fn link(&mut self, func: &Function) {
+        let count = self.pairs.len();
+        self.operand_pairs = vec![Vec::new(); count];
+        self.user_pairs = vec![Vec::new(); count];
+        for id in 0..count {
+            let first_ops = self.lane_operands(func, id, 0);
+            let second_ops = self.lane_operands(func, id, 1);
+            let links: Vec<Option<PairId>> = first_ops
+                .iter()
+                .zip(&second_ops)
+                .map(|(x, y)| {
+                    let x_def = func.dfg.defining_inst(*x)?;
+                    let y_def = func.dfg.defining_inst(*y)?;
+                    self.pair_of(x_def, y_def)
+                })
+                .collect();
+            for producer in links.iter().flatten() {
+                if !self.user_pairs[*producer].contains(&id) {
+                    self.user_pairs[*producer].push(id);
+                }
+            }
+            self.operand_pairs[id] = links;
+        }
+    }
+}
+
+/// The operands an instruction's vector form takes lane by lane (not the
+/// address of a memory access, not the scalar operands of an intrinsic).
+pub(crate) fn lane_operands(func: &Function, inst: Inst) -> Vec<Value> {
+    match func.dfg.inst(inst) {
+        InstData::Binary { lhs, rhs, .. }
+        | InstData::Icmp { lhs, rhs, .. }
+        | InstData::Fcmp { lhs, rhs, .. } => vec![*lhs, *rhs],
+        InstData::Unary { arg, .. } | InstData::Cast { arg, .. } => vec![*arg],
+        InstData::Select { cond, if_true, if_false, .. } => vec![*cond, *if_true, *if_false],
+        InstData::Store { value, .. } => vec![*value],
+        InstData::Call { args, ret_ty, callee, .. } => {
+            let base = match callee {
+                lanewise_ir::Callee::Direct(name) => elementwise_intrinsic_base(name, ret_ty),
+                _ => None,
+            };
+            let scalar = base.map_or(&[][..], |base| scalar_operand_positions(base, ret_ty));
+            args.iter()
+                .enumerate()
+                .filter(|(position, _)| !scalar.contains(position))
+                .map(|(_, arg)| *arg)
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The operand positions of intrinsic `base` that stay scalar in its
+/// vector form (the `is_zero_poison` flag of `llvm.ctlz`).
+pub(crate) fn scalar_operand_positions(base: &str, ret_ty: &Type) -> &'static [usize] {
+    let element = ret_ty.scalar_type();
+    let Some(suffix) = crate::vector_math::intrinsic_type_suffix(element) else { return &[] };
+    vector_intrinsic(&format!("{base}.{suffix}"), element, 2)
+        .map_or(&[][..], |intrinsic| intrinsic.scalar_operands)
+}
+
+/// `IsFusible`: the shape of `inst` if x86 has a vector form of it whose
+/// doubled width fits `config`.
+pub(crate) fn fusible_shape(func: &Function, inst: Inst, config: &SlpConfig) -> Option<Shape> {
+    let data = func.dfg.inst(inst);
+    let result =
+        func.dfg.result(inst).map_or(Type::Void, |value| func.dfg.value_type(value).clone());
+    let value_ty = |value: &Value| func.dfg.value_type(*value).clone();
+    let avx512 = config.isa == Isa::Avx512;
+    let (kind, operand) = match data {
+        InstData::Binary { op, lhs, .. } => {
+            let element = result.scalar_type();
+            let allowed = match op {
+                BinaryOp::UDiv
+                | BinaryOp::SDiv
+                | BinaryOp::URem
+                | BinaryOp::SRem
+                | BinaryOp::FRem => false,
+                BinaryOp::Mul => match element.int_bits() {
+                    Some(8) => false,
+                    Some(64) => avx512,
+                    _ => true,
+                },
+                _ => true,
+            };
+            allowed.then_some(())?;
+            (OpKind::Binary(*op), value_ty(lhs))
+        }
+        InstData::Unary { op, arg, .. } => (OpKind::Unary(*op), value_ty(arg)),
+        InstData::Icmp { pred, lhs, .. } => (OpKind::Icmp(*pred), value_ty(lhs)),
+        InstData::Fcmp { pred, lhs, .. } => (OpKind::Fcmp(*pred), value_ty(lhs)),
+        InstData::Select { cond, .. } => {
+            // The condition must be per element: `i1` for scalars, a vector
+            // of `i1` for vectors.
+            (value_ty(cond).lanes() == result.lanes()).then_some(())?;
+            (OpKind::Select, value_ty(cond))
+        }
+        InstData::Cast { op, arg, .. } => {
+            let from = value_ty(arg);
+            let allowed = match op {
+                CastOp::Trunc | CastOp::ZExt | CastOp::SExt | CastOp::FPExt | CastOp::FPTrunc => {
+                    true
+                }
+                CastOp::SIToFP => from.scalar_type().int_bits() == Some(32) || avx512,
+                CastOp::FPToSI => result.scalar_type().int_bits() == Some(32) || avx512,
+                CastOp::UIToFP | CastOp::FPToUI => avx512,
+                CastOp::Bitcast => from.is_scalar() && result.is_scalar(),
+                _ => false,
+            };
+            allowed.then_some(())?;
+            (OpKind::Cast(*op), from)
+        }
+        InstData::Load { ty, volatile: false, .. } => (OpKind::Load, ty.clone()),
+        InstData::Store { value, volatile: false, .. } => (OpKind::Store, value_ty(value)),
+        InstData::Call { callee: lanewise_ir::Callee::Direct(name), args, ret_ty, .. } => {
+            let base = elementwise_intrinsic_base(name, ret_ty)?;
+            let element = ret_ty.scalar_type();
+            let suffix = crate::vector_math::intrinsic_type_suffix(element)?;
+            let intrinsic = vector_intrinsic(&format!("{base}.{suffix}"), element, 2)?;
+            // The libm ones expand to one scalar call per lane.
+            intrinsic.libm_name.is_none().then_some(())?;
+            let first = args.first().map(value_ty)?;
+            (OpKind::Intrinsic(base.to_owned()), first)
+        }
+        _ => return None,
+    };
+    let shape = Shape { kind, result, operand };
+    for ty in [&shape.result, &shape.operand] {
+        if *ty != Type::Void && !fits_doubled(ty, &shape, config) {
+            return None;
+        }
+    }
+    Some(shape)
+}
+
+/// Whether `ty` (a scalar or a vector of int or float elements) can be
+/// doubled within the target's vectors.
+fn fits_doubled(ty: &Type, shape: &Shape, config: &SlpConfig) -> bool {
+    let element = ty.scalar_type();
+    let is_bool = *element == Type::BOOL;
+    let valid_element = match element {
+        Type::F32 | Type::F64 => true,
+        Type::Int(8 | 16 | 32 | 64) => true,
+        // Comparison results and select conditions only.
+        Type::Int(1) => matches!(shape.kind, OpKind::Icmp(_) | OpKind::Fcmp(_) | OpKind::Select),
+        _ => false,
+    };
+    if !valid_element {
+        return false;
+    }
+    if is_bool {
+        return ty.lanes().unwrap_or(1) * 2 <= 64;
+    }
+    let Some(element_bits) = element.scalar_bits() else { return false };
+    let lanes = ty.lanes().unwrap_or(1);
+    let limit = if element.is_int() && config.isa == Isa::Avx {
+        // AVX has 256-bit floating-point operations only.
+        config.max_vector_bits.min(128)
+    } else {
+        config.max_vector_bits
+    };
+    element_bits * lanes * 2 <= limit
+}
+
+/// Whether lane 1 of a commutative operation should take its operands the
+/// other way round to line up with lane 0's.
+fn prefers_swapped_operands(func: &Function, shape: &Shape, first: Inst, second: Inst) -> bool {
+    let commutative = matches!(
+        shape.kind,
+        OpKind::Binary(
+            BinaryOp::Add
+                | BinaryOp::Mul
+                | BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Xor
+                | BinaryOp::FAdd
+                | BinaryOp::FMul
+        )
+    );
+    if !commutative {
+        return false;
+    }
+    let first_ops = lane_operands(func, first);
+    let second_ops = lane_operands(func, second);
+    let alike = |x: Value, y: Value| -> u32 {
+        if x == y {
+            return 2;
+        }
+        match (func.dfg.defining_inst(x), func.dfg.defining_inst(y)) {
+            (Some(a), Some(b)) => {
+                u32::from(same_operation(func.dfg.inst(a), func.dfg.inst(b)))
+                    + u32::from(func.dfg.value_type(x) == func.dfg.value_type(y))
+            }
+            (None, None) => {
+                u32::from(func.dfg.constant(x).is_some() && func.dfg.constant(y).is_some())
+            }
+            _ => 0,
+        }
+    };
+    let straight = alike(first_ops[0], second_ops[0]) + alike(first_ops[1], second_ops[1]);
+    let crossed = alike(first_ops[0], second_ops[1]) + alike(first_ops[1], second_ops[0]);
+    crossed > straight
+}
+
+fn same_operation(a: &InstData, b: &InstData) -> bool {
+    match (a, b) {
+        (InstData::Binary { op: x, .. }, InstData::Binary { op: y, .. }) => x == y,
+        (InstData::Cast { op: x, .. }, InstData::Cast { op: y, .. }) => x == y,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+/// Pairs of adjacent plain loads and of adjacent plain stores of `graph`'s
+/// block: lane 1's address is lane 0's plus the access size. Loads pair
+/// with both neighbours; stores pair up from the lowest address of each run
+/// of adjacent stores (0-1, 2-3, ...), so that the next round can pair the
+/// pairs.
+fn memory_seeds(
+    func: &Function,
+    graph: &BlockGraph,
+    data_layout: &DataLayout,
+) -> Vec<(Inst, Inst)> {
+    // (is a store, accessed type, base, variable terms) -> (offset, access).
+    type RunKey = (bool, Type, Value, Vec<(Value, i64)>);
+    let mut groups: HashMap<RunKey, Vec<(i64, Inst)>> = HashMap::new();
+    let mut group_order = Vec::new();
+    for &inst in &graph.nodes {
+        let (is_store, ty, addr) = match func.dfg.inst(inst) {
+            InstData::Load { ty, addr, volatile: false, .. } => (false, ty.clone(), *addr),
+            InstData::Store { value, addr, volatile: false, .. } => {
+                (true, func.dfg.value_type(*value).clone(), *addr)
+            }
+            _ => continue,
+        };
+        let address = decompose(func, addr, data_layout);
+        let key = (is_store, ty, address.base, address.terms);
+        let entry = groups.entry(key.clone()).or_default();
+        if entry.is_empty() {
+            group_order.push(key);
+        }
+        entry.push((address.offset, inst));
+    }
+    let mut stores = Vec::new();
+    let mut loads = Vec::new();
+    for key in group_order {
+        let (is_store, ty, _, _) = &key;
+        let size = i64::try_from(data_layout.store_size(ty)).unwrap_or(i64::MAX);
+        let mut accesses = groups.remove(&key).unwrap_or_default();
+        accesses.sort_by_key(|(offset, inst)| (*offset, graph.node(*inst)));
+        accesses.dedup_by_key(|(offset, _)| *offset);
+        let mut run_position = 0usize;
+        for window in accesses.windows(2) {
+            let [(offset, first), (next_offset, second)] = window else { continue };
+            if next_offset.wrapping_sub(*offset) != size {
+                run_position = 0;
+                continue;
+            }
+            if *is_store {
+                if run_position.is_multiple_of(2) {
+                    stores.push((*first, *second));
+                }
+                run_position += 1;
+            } else {
+                loads.push((*first, *second));
+            }
+        }
+    }
+    stores.extend(loads);
+    stores
+}

@@ -1,0 +1,347 @@
+//! Fusing the chosen pairs (Foss 2013, Algorithm 10, `FusePair`): each pair
+//! becomes one vector operation of twice the width, its operands brought
+//! in by moves where no fused pair computes them, and the lanes that other
+//! operations still read taken out by moves. The block is rebuilt in the
+//! order of the contracted dependence graph ([`BlockGraph::schedule`]).
+
+use std::collections::HashMap;
+
+use lanewise_ir::{Callee, Constant, Function, Inst, InstData, Type, Value, ValueDef};
+
+use super::candidates::{Candidates, OpKind, PairId};
+use super::dependence::{BlockGraph, Slot};
+use super::trees::groups;
+use super::Plan;
+use crate::vector_math::intrinsic_type_suffix;
+
+/// What one fusion did.
+pub(crate) struct Fused {
+    pub widest_lanes: u32,
+}
+
+/// Rewrites the block of `graph` with the pairs of `plan` fused; `None`
+/// (and nothing changed) if the plan cannot be scheduled.
+pub(crate) fn fuse(
+    func: &mut Function,
+    graph: &BlockGraph,
+    candidates: &Candidates,
+    plan: &Plan,
+) -> Option<Fused> {
+    let schedule = graph.schedule(&groups(candidates, &plan.pairs))?;
+    let mut rewriter = Rewriter {
+        candidates,
+        plan,
+        position_of: plan.pairs.iter().enumerate().map(|(k, pair)| (*pair, k)).collect(),
+        fused: vec![None; plan.pairs.len()],
+        lane_source: HashMap::new(),
+        extracts: HashMap::new(),
+        emitted: Vec::new(),
+        widest_lanes: 0,
+    };
+    for (position, pair) in plan.pairs.iter().enumerate() {
+        for (lane, inst) in candidates.pairs[*pair].lanes.iter().enumerate() {
+            rewriter.lane_source.entry(*inst).or_insert((position, lane));
+        }
+    }
+    for slot in schedule {
+        match slot {
+            Slot::Node(node) => {
+                let inst = graph.nodes[node];
+                rewriter.remap_operands(func, inst);
+                rewriter.emitted.push(inst);
+            }
+            Slot::Group(position) => rewriter.emit_pair(func, position),
+        }
+    }
+    // Rebuild the block: phis, the new order, the terminator.
+    let block = graph.block;
+    let old: Vec<Inst> = func.layout.block_insts(block).to_vec();
+    let phis: Vec<Inst> = old
+        .iter()
+        .copied()
+        .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Phi { .. }))
+        .collect();
+    let terminator = func.terminator(block);
+    for inst in &old {
+        func.layout.remove_inst(*inst);
+    }
+    let mut order = phis;
+    order.append(&mut rewriter.emitted);
+    for inst in &order {
+        func.layout.append_inst(*inst, block);
+    }
+    // Uses outside the rebuilt instructions (other blocks, phis, the
+    // terminator) read extracts placed before the terminator.
+    let outside: Vec<Inst> = func
+        .layout
+        .insts()
+        .filter(|inst| {
+            func.layout.inst_block(*inst) != Some(block)
+                || matches!(func.dfg.inst(*inst), InstData::Phi { .. })
+        })
+        .chain(terminator)
+        .collect();
+    for inst in outside {
+        rewriter.remap_operands(func, inst);
+    }
+    for inst in std::mem::take(&mut rewriter.emitted) {
+        func.layout.append_inst(inst, block);
+    }
+    if let Some(terminator) = terminator {
+        func.layout.append_inst(terminator, block);
+    }
+    Some(Fused { widest_lanes: rewriter.widest_lanes })
+}
+
+struct Rewriter<'a> {
+    candidates: &'a Candidates,
+    plan: &'a Plan,
+    position_of: HashMap<PairId, usize>,
+    /// The fused value of each plan entry (once emitted).
+    fused: Vec<Option<Value>>,
+    /// Where each fused instruction's lane lives: (plan entry, lane).
+    lane_source: HashMap<Inst, (usize, usize)>,
+    /// The extract made for a fused instruction's result.
+    extracts: HashMap<Inst, Value>,
+    /// The instructions of the new block, in order.
+    emitted: Vec<Inst>,
+    widest_lanes: u32,
+}
+
+impl Rewriter<'_> {
+    /// Replaces every operand of `inst` that a fused instruction computed by
+    /// its extract.
+    fn remap_operands(&mut self, func: &mut Function, inst: Inst) {
+        let operands = func.dfg.inst(inst).operands();
+        let mut replacements = HashMap::new();
+        for operand in operands {
+            if let Some(extract) = self.extract_of(func, operand) {
+                replacements.insert(operand, extract);
+            }
+        }
+        if !replacements.is_empty() {
+            func.dfg
+                .inst_mut(inst)
+                .map_operands(|value| replacements.get(&value).copied().unwrap_or(value));
+        }
+    }
+
+    /// The value standing in for `value` if a fused instruction defined it.
+    fn extract_of(&mut self, func: &mut Function, value: Value) -> Option<Value> {
+        let def = func.dfg.defining_inst(value)?;
+        let &(position, lane) = self.lane_source.get(&def)?;
+        if let Some(extract) = self.extracts.get(&def) {
+            return Some(*extract);
+        }
+        let vector = self.fused[position].expect("a fused pair is emitted before its users");
+        let ty = func.dfg.value_type(value).clone();
+        let data = match ty.lanes() {
+            None => {
+                let index = func.dfg.int_const(Type::Int(32), lane as u128);
+                InstData::ExtractElement { vector, index }
+            }
+            Some(lanes) => {
+                let vector_ty = func.dfg.value_type(vector).clone();
+                let poison = func.dfg.make_const(vector_ty, Constant::Poison);
+                let start = lane as u32 * lanes;
+                let mask = (start..start + lanes).map(|lane| lane as i32).collect();
+                InstData::Shuffle { lhs: vector, rhs: poison, mask }
+            }
+        };
+        let extract = self.append(func, data, ty);
+        self.extracts.insert(def, extract);
+        Some(extract)
+    }
+
+    fn append(&mut self, func: &mut Function, data: InstData, ty: Type) -> Value {
+        let inst = func.dfg.make_inst(data, ty);
+        self.emitted.push(inst);
+        func.dfg.result(inst).expect("a value-producing instruction")
+    }
+
+    /// Emits the vector operation of plan entry `position`.
+    fn emit_pair(&mut self, func: &mut Function, position: usize) {
+        let pair_id = self.plan.pairs[position];
+        let pair = &self.candidates.pairs[pair_id];
+        let [first, second] = pair.lanes;
+        let first_ops = self.candidates.lane_operands(func, pair_id, 0);
+        let second_ops = self.candidates.lane_operands(func, pair_id, 1);
+        let mut fused_ops = Vec::with_capacity(first_ops.len());
+        for (index, (x, y)) in first_ops.iter().zip(&second_ops).enumerate() {
+            let producer = self.candidates.operand_pairs[pair_id][index]
+                .and_then(|producer| self.position_of.get(&producer))
+                .and_then(|position| self.fused[*position]);
+            let operand = match producer {
+                Some(vector) => vector,
+                None => self.concat(func, *x, *y),
+            };
+            fused_ops.push(operand);
+        }
+        let data = fused_data(func, first, second, &pair.shape.kind, &fused_ops);
+        let result_ty = func.dfg.result(first).map(|value| doubled(func.dfg.value_type(value)));
+        if let Some(ty) = &result_ty {
+            self.widest_lanes = self.widest_lanes.max(ty.lanes().unwrap_or(1));
+        } else if let Some(value) = fused_ops.first() {
+            self.widest_lanes =
+                self.widest_lanes.max(func.dfg.value_type(*value).lanes().unwrap_or(1));
+        }
+        let inst = func.dfg.make_inst(data, result_ty.unwrap_or(Type::Void));
+        // The address of a memory access may itself be an extract.
+        self.remap_operands(func, inst);
+        self.emitted.push(inst);
+        self.fused[position] = func.dfg.result(inst);
+    }
+
+    /// `x` and `y` side by side in one vector of twice their width.
+    fn concat(&mut self, func: &mut Function, x: Value, y: Value) -> Value {
+        let ty = func.dfg.value_type(x).clone();
+        let wide = doubled(&ty);
+        if let (Some(mut elements), Some(second)) =
+            (constant_elements(func, x), constant_elements(func, y))
+        {
+            elements.extend(second);
+            return func.dfg.make_const(wide, Constant::Aggregate(elements));
+        }
+        let x = self.extract_of(func, x).unwrap_or(x);
+        let y = self.extract_of(func, y).unwrap_or(y);
+        match ty.lanes() {
+            Some(lanes) => {
+                let mask = (0..2 * lanes as i32).collect();
+                self.append(func, InstData::Shuffle { lhs: x, rhs: y, mask }, wide)
+            }
+            None if x == y => self.append(func, InstData::Splat { scalar: x, lanes: 2 }, wide),
+            None => {
+                let poison = func.dfg.make_const(wide.clone(), Constant::Poison);
+                let zero = func.dfg.int_const(Type::Int(32), 0);
+                let one = func.dfg.int_const(Type::Int(32), 1);
+                let low = self.append(
+                    func,
+                    InstData::InsertElement { vector: poison, value: x, index: zero },
+                    wide.clone(),
+                );
+                self.append(
+                    func,
+                    InstData::InsertElement { vector: low, value: y, index: one },
+                    wide,
+                )
+            }
+        }
+    }
+}
+
+/// The element constants of a scalar or vector constant.
+fn constant_elements(func: &mut Function, value: Value) -> Option<Vec<Value>> {
+    let ty = func.dfg.value_type(value).clone();
+    let ValueDef::Const(constant) = func.dfg.value_def(value).clone() else { return None };
+    let Some(lanes) = ty.lanes() else { return Some(vec![value]) };
+    let element = ty.scalar_type().clone();
+    match constant {
+        Constant::Aggregate(elements) => Some(elements),
+        Constant::Zero | Constant::Null | Constant::Undef | Constant::Poison => {
+            let element = func.dfg.make_const(element, constant);
+            Some(vec![element; lanes as usize])
+        }
+        _ => None,
+    }
+}
+
+/// Twice the lanes of `ty` (a scalar is one lane).
+pub(crate) fn doubled(ty: &Type) -> Type {
+    match ty {
+        Type::Vector { elem, lanes } => Type::Vector { elem: elem.clone(), lanes: lanes * 2 },
+        scalar => scalar.vector_of(2),
+    }
+}
+
+/// The vector operation of the pair (`first`, `second`) over `operands`
+/// (its lane operands, fused); flags both lanes do not share are dropped.
+fn fused_data(
+    func: &Function,
+    first: Inst,
+    second: Inst,
+    kind: &OpKind,
+    operands: &[Value],
+) -> InstData {
+    let other = func.dfg.inst(second);
+    match func.dfg.inst(first).clone() {
+        InstData::Binary { op, flags, .. } => {
+            let flags = match other {
+                InstData::Binary { flags: theirs, .. } if *theirs == flags => flags,
+                _ => Default::default(),
+            };
+            InstData::Binary { op, lhs: operands[0], rhs: operands[1], flags }
+        }
+        InstData::Unary { op, flags, .. } => {
+            let flags = match other {
+                InstData::Unary { flags: theirs, .. } if *theirs == flags => flags,
+                _ => Default::default(),
+            };
+            InstData::Unary { op, arg: operands[0], flags }
+        }
+        InstData::Icmp { pred, .. } => InstData::Icmp { pred, lhs: operands[0], rhs: operands[1] },
+        InstData::Fcmp { pred, flags, .. } => {
+            let flags = match other {
+                InstData::Fcmp { flags: theirs, .. } if *theirs == flags => flags,
+                _ => Default::default(),
+            };
+            InstData::Fcmp { pred, lhs: operands[0], rhs: operands[1], flags }
+        }
+        InstData::Select { flags, .. } => {
+            let flags = match other {
+                InstData::Select { flags: theirs, .. } if *theirs == flags => flags,
+                _ => Default::default(),
+            };
+            InstData::Select {
+                cond: operands[0],
+                if_true: operands[1],
+                if_false: operands[2],
+                flags,
+            }
+        }
+        InstData::Cast { op, to, flags, .. } => {
+            let flags = match other {
+                InstData::Cast { flags: theirs, .. } if *theirs == flags => flags,
+                _ => Default::default(),
+            };
+            InstData::Cast { op, arg: operands[0], to: doubled(&to), flags }
+        }
+        InstData::Load { ty, addr, align, .. } => {
+            InstData::Load { ty: doubled(&ty), addr, align, volatile: false }
+        }
+        InstData::Store { addr, align, .. } => {
+            InstData::Store { value: operands[0], addr, align, volatile: false }
+        }
+        InstData::Call { args, ret_ty, effects, flags, .. } => {
+            let OpKind::Intrinsic(base) = kind else {
+                unreachable!("only elementwise intrinsic calls are fused")
+            };
+            let wide = doubled(&ret_ty);
+            let suffix = intrinsic_type_suffix(&wide).expect("a vector of int or float elements");
+            let scalar = super::candidates::scalar_operand_positions(base, &ret_ty);
+            let mut lane_operands = operands.iter();
+            let args = args
+                .iter()
+                .enumerate()
+                .map(|(position, arg)| {
+                    if scalar.contains(&position) {
+                        *arg
+                    } else {
+                        *lane_operands.next().expect("one fused operand per lane operand")
+                    }
+                })
+                .collect();
+            let flags = match other {
+                InstData::Call { flags: theirs, .. } if *theirs == flags => flags,
+                _ => Default::default(),
+            };
+            InstData::Call {
+                callee: Callee::Direct(format!("{base}.{suffix}")),
+                args,
+                ret_ty: wide,
+                effects,
+                flags,
+            }
+        }
+        data => unreachable!("{} is not fusible", data.opcode_name()),
+    }
+}

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# The basic-block (SLP) vectorization benchmark (bench/slp/README.md): every
+# straight-line kernel of bench/slp/kernels compiled four times, all with
+# `-O3 -march=native -ffp-contract=off` and the loop vectorizers off, so that
+# only the SLP vectorizer differs and results must be bit-exact:
+#
+#   scalar    clang-22 -fno-vectorize -fno-slp-vectorize
+#   llvm-slp  clang-22 -fno-vectorize                      (LLVM's SLP vectorizer)
+#   gcc-slp   gcc -fno-tree-loop-vectorize                 (GCC's basic-block SLP)
+#   lanewise  lanewise cc --slp $LANEWISE_SLP -fno-vectorize
+#
+# then one driver process (bench/slp/driver.c) checks every build's outputs
+# bit for bit against scalar's and times them; writes target/bench/slp.md and
+# prints it. Exits non-zero when a build's outputs differ from scalar's (or
+# it crashes), with one documented exception: GCC 12's SLP vectorizer fuses
+# alternating a*b-c, a*b+c lanes into vfmaddsub/vfmsubadd even under
+# -ffp-contract=off (its addsub pattern does not check the flag; later GCCs
+# do). A gcc-slp mismatch on a kernel whose GCC object holds fused
+# multiply-adds is reported as that bug (MISMATCH in the table, not timed)
+# and does not fail the run unless BENCH_STRICT=1. A kernel lanewise fails
+# to compile is n/a in its column.
+#
+#   BENCH_RUNS=K       timings per build and kernel, the median counts (default 9)
+#   BENCH_ITEMS=N      items per kernel call (default 4096)
+#   BENCH_KERNELS="a b"  a subset of the kernels (default: all)
+#   LANEWISE=PATH      the lanewise binary (default target/release/lanewise)
+#   LANEWISE_SLP=MODE  the value of `lanewise cc --slp` (default lanewise; empty:
+#                      no --slp flag, for a lanewise without the option)
+#   BENCH_STRICT=1     every mismatch fails the run, GCC's fused multiply-adds too
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+export BENCH_RUNS=${BENCH_RUNS:-9}
+export BENCH_ITEMS=${BENCH_ITEMS:-4096}
+lanewise=${LANEWISE:-target/release/lanewise}
+lanewise_slp=${LANEWISE_SLP-lanewise}
+read -r -a kernel_filter <<<"${BENCH_KERNELS:-}"
+if [[ ! -x "$lanewise" ]]; then
+    echo "bench-slp: building $lanewise"
+    cargo build --release -p lanewise
+fi
+strict=${BENCH_STRICT:-0}
+for tool in clang-22 gcc objdump; do
+    if ! command -v "$tool" >/dev/null; then
+        echo "bench-slp: $tool not found (bash scripts/setup.sh installs the toolchain)" >&2
+        exit 1
+    fi
+done
+if ! gcc -march=native -E -x c /dev/null -o /dev/null 2>/dev/null; then
+    echo "bench-slp: $(gcc --version | head -1) does not accept -march=native" >&2
+    exit 1
+fi
+
+common=(-std=c11 -O3 -march=native -ffp-contract=off)
+scalar_cmd=(clang-22 "${common[@]}" -fno-vectorize -fno-slp-vectorize)
+llvm_cmd=(clang-22 "${common[@]}" -fno-vectorize)
+gcc_cmd=(gcc "${common[@]}" -fno-tree-loop-vectorize)
+lanewise_cmd=("$lanewise" cc)
+if [[ -n "$lanewise_slp" ]]; then
+    lanewise_cmd+=(--slp "$lanewise_slp")
+fi
+lanewise_cmd+=("${common[@]}" -fno-vectorize)
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+mkdir -p target/bench
+report=target/bench/slp.md
+
+# Whether kernel $1 runs (BENCH_KERNELS names it, or is empty).
+runs_kernel() {
+    ((${#kernel_filter[@]} == 0)) || [[ " ${kernel_filter[*]} " == *" $1 "* ]]
+}
+
+# Every kernel in every build (the driver links them all; BENCH_KERNELS
+# selects what it runs): objects NAME.SUFFIX.o, symbols NAME_SUFFIX.
+objects=()
+lanewise_failed=()
+lanewise_warned=()
+for source in bench/slp/kernels/*.c; do
+    name=$(basename "$source" .c)
+    for build in scalar llvm gcc; do
+        cmd_var="${build}_cmd[@]"
+        "${!cmd_var}" "-DKERNEL(n)=n##_$build" -c "$source" -o "$work/$name.$build.o"
+        objects+=("$work/$name.$build.o")
+    done
+    log="$work/$name.lanewise.log"
+    if "${lanewise_cmd[@]}" "-DKERNEL(n)=n##_lw" -c "$source" -o "$work/$name.lw.o" 2>"$log"; then
+        objects+=("$work/$name.lw.o")
+        if [[ -s "$log" ]] && runs_kernel "$name"; then
+            lanewise_warned+=("$name: $(head -1 "$log")")
+        fi
+    elif runs_kernel "$name"; then
+        reason=$(grep -m1 -i 'error' "$log" || head -1 "$log" || true)
+        lanewise_failed+=("$name: ${reason:-no diagnostics}")
+        echo "bench-slp: lanewise failed to build $name (column n/a): $reason" >&2
+    fi
+done
+slp_unsupported=""
+if ((${#lanewise_failed[@]} > 0)) && [[ -n "$lanewise_slp" ]] &&
+    grep -qE -e "--slp|unexpected argument" "$work"/*.lanewise.log; then
+    slp_unsupported="$lanewise cc does not accept \`--slp $lanewise_slp\` yet;"
+    slp_unsupported+=" \`LANEWISE_SLP=\` builds without the flag."
+    echo "bench-slp: $slp_unsupported" >&2
+fi
+
+clang-22 -std=c11 -O2 -Ibench/slp bench/slp/driver.c "${objects[@]}" -o "$work/driver" -lm
+
+echo "bench-slp: running the driver ($BENCH_ITEMS items per call, median of $BENCH_RUNS timings)"
+status=0
+"$work/driver" "${kernel_filter[@]}" >"$work/table.md" 2>"$work/driver.log" || status=$?
+cat "$work/driver.log" >&2
+if ((status != 0 && status != 1)); then
+    echo "bench-slp: the driver failed (exit status $status)" >&2
+    exit "$status"
+fi
+
+# Failures (driver lines `bench-slp: MISMATCH|CRASH KERNEL BUILD: ...`): a
+# gcc-slp mismatch whose object holds fused multiply-adds (which
+# -ffp-contract=off forbids) is GCC's known bug; any other one fails the run.
+failure_notes=()
+unexplained=0
+gcc_fused=0
+while read -r _ kind kernel build rest; do
+    build=${build%:}
+    fused=""
+    if [[ "$kind" == MISMATCH && "$build" == gcc-slp ]]; then
+        fused=$(objdump -d --no-show-raw-insn "$work/$kernel.gcc.o" |
+            grep -oE '\bvfn?m(add|sub)[a-z0-9]*' | sort | uniq -c |
+            awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }' || true)
+    fi
+    if [[ -n "$fused" ]]; then
+        note="$kind $kernel $build: $rest; GCC's object has fused multiply-adds ($fused)"
+        note+=" despite -ffp-contract=off: GCC 12's SLP addsub-pattern bug"
+        if ((strict)); then
+            failure_notes+=("$note (a failure: BENCH_STRICT=1)")
+            unexplained=$((unexplained + 1))
+        else
+            failure_notes+=("$note, not counted as a failure")
+            gcc_fused=$((gcc_fused + 1))
+        fi
+    else
+        failure_notes+=("$kind $kernel $build: $rest")
+        unexplained=$((unexplained + 1))
+    fi
+done < <(grep -E '^bench-slp: (MISMATCH|CRASH) ' "$work/driver.log" || true)
+
+version() { "$@" --version 2>&1 | head -1; }
+{
+    echo "# Basic-block (SLP) vectorization: LLVM, GCC and Lanewise against scalar"
+    echo
+    echo "Straight-line kernels of bench/slp (README there), $BENCH_ITEMS items per call;" \
+        "each cell the median of $BENCH_RUNS timings (thread CPU time, builds in turn)."
+    echo "Outputs of every build are checked bit for bit against the scalar build before timing."
+    echo
+    echo "| build | command |"
+    echo "| --- | --- |"
+    echo "| scalar | \`${scalar_cmd[*]}\` |"
+    echo "| llvm-slp | \`${llvm_cmd[*]}\` |"
+    echo "| gcc-slp | \`${gcc_cmd[*]}\` |"
+    echo "| lanewise | \`${lanewise_cmd[*]}\` |"
+    echo
+    echo "Columns: scalar ns per item, then each build's speedup over scalar (scalar time / build time)."
+    echo
+    cat "$work/table.md"
+    if ((${#lanewise_failed[@]} > 0)); then
+        echo
+        echo "lanewise n/a (\`lanewise cc\` failed on the kernel):"
+        if [[ -n "$slp_unsupported" ]]; then
+            echo "$slp_unsupported"
+        fi
+        echo
+        for line in "${lanewise_failed[@]}"; do
+            echo "- $line"
+        done
+    fi
+    if ((${#lanewise_warned[@]} > 0)); then
+        echo
+        echo "\`lanewise cc\` diagnostics (first line per kernel):"
+        echo
+        for line in "${lanewise_warned[@]}"; do
+            echo "- $line"
+        done
+    fi
+    if ((${#failure_notes[@]} > 0)); then
+        echo
+        echo "Outputs that differ from scalar's (first differing element):"
+        echo
+        for line in "${failure_notes[@]}"; do
+            echo "- $line"
+        done
+    fi
+    echo
+    echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \
+        "(family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')," \
+        "clang -march=native: $(clang-22 -march=native -### -c -x c /dev/null 2>&1 |
+            grep -o '"-target-cpu" "[^"]*"' | cut -d'"' -f4)," \
+        "gcc: $(gcc -march=native -Q --help=target 2>/dev/null | awk '$1 == "-march=" { print $2 }')," \
+        "$(grep -qw avx512f /proc/cpuinfo && echo 'AVX-512' || echo 'AVX2')), $(nproc) cores;" \
+        "$(version clang-22); $(version gcc); $(version "$lanewise"); $(date -u '+%Y-%m-%d %H:%M UTC')"
+} >"$report"
+cat "$report"
+echo
+if ((unexplained > 0)); then
+    echo "bench-slp: FAILED: $unexplained build(s) of kernels differ from the scalar build" \
+        "(or crashed); wrote $report" >&2
+    exit 1
+fi
+if ((gcc_fused > 0)); then
+    echo "bench-slp: $gcc_fused gcc-slp build(s) fuse multiply-adds despite" \
+        "-ffp-contract=off (GCC's bug, see the report); everything else matches scalar"
+fi
+echo "bench-slp: wrote $report"
