@@ -403,6 +403,28 @@ fn lanewise_option<'a>(
     Some((Some(value), 1))
 }
 
+/// Records the value of Lanewise's own option `name` (`--slp`,
+/// `--slp-algorithm`), or the error of an invalid one.
+fn note_lanewise_option(invocation: &mut Invocation, name: &str, value: Option<&str>) {
+    let valid = match (name, value) {
+        ("--slp", Some(value)) => {
+            SlpArg::from_str(value, false).map(|slp| invocation.slp.slp = slp).is_ok()
+        }
+        ("--slp-algorithm", Some(value)) => SlpAlgorithmArg::from_str(value, false)
+            .map(|algorithm| invocation.slp.algorithm = algorithm)
+            .is_ok(),
+        _ => false,
+    };
+    if !valid {
+        let expected =
+            if name == "--slp" { "`lanewise`, `llvm` or `off`" } else { "`tree` or `pair`" };
+        invocation.lanewise_option_error.get_or_insert(format!(
+            "`{name}` takes {expected}, not `{}`",
+            value.unwrap_or_default()
+        ));
+    }
+}
+
 /// `arguments` without Lanewise's own options, for clang.
 fn without_lanewise_options(arguments: &[OsString]) -> Vec<OsString> {
     let mut kept = Vec::with_capacity(arguments.len());
@@ -527,36 +549,27 @@ pub fn parse_arguments(arguments: &[String]) -> Invocation {
         slp: SlpChoice { slp: DEFAULT_SLP, algorithm: SlpAlgorithmArg::Tree },
         lanewise_option_error: None,
     };
+    // `LANEWISE_SLP` and `LANEWISE_SLP_ALGORITHM` set the defaults of the
+    // options (for build systems and the fuzzer); the command line wins.
+    for (variable, option) in
+        [("LANEWISE_SLP", "--slp"), ("LANEWISE_SLP_ALGORITHM", "--slp-algorithm")]
+    {
+        if let Ok(value) = std::env::var(variable) {
+            note_lanewise_option(&mut invocation, option, Some(&value));
+        }
+    }
     let mut language: Option<String> = None;
     let mut index = 0;
     while index < arguments.len() {
         let argument = &arguments[index];
         index += 1;
         let next = arguments.get(index);
-        if let Some((value, words)) = lanewise_option("--slp", argument, next) {
+        let lanewise_words = LANEWISE_OPTIONS.iter().find_map(|name| {
+            lanewise_option(name, argument, next).map(|(value, words)| (*name, value, words))
+        });
+        if let Some((name, value, words)) = lanewise_words {
             index += words - 1;
-            match value.map(|value| SlpArg::from_str(value, false)) {
-                Some(Ok(slp)) => invocation.slp.slp = slp,
-                _ => {
-                    invocation.lanewise_option_error.get_or_insert(format!(
-                        "`--slp` takes `lanewise`, `llvm` or `off`, not `{}`",
-                        value.unwrap_or_default()
-                    ));
-                }
-            }
-            continue;
-        }
-        if let Some((value, words)) = lanewise_option("--slp-algorithm", argument, next) {
-            index += words - 1;
-            match value.map(|value| SlpAlgorithmArg::from_str(value, false)) {
-                Some(Ok(algorithm)) => invocation.slp.algorithm = algorithm,
-                _ => {
-                    invocation.lanewise_option_error.get_or_insert(format!(
-                        "`--slp-algorithm` takes `tree` or `pair`, not `{}`",
-                        value.unwrap_or_default()
-                    ));
-                }
-            }
+            note_lanewise_option(&mut invocation, name, value);
             continue;
         }
         if argument == "-" || !argument.starts_with('-') || argument.len() == 1 {
@@ -1794,6 +1807,25 @@ mod tests {
         assert_eq!(parse("-ffast-math a.c").vector_math, VectorMath::Auto);
         assert_eq!(parse("-fveclib=libmvec a.c").vector_math, VectorMath::Libmvec);
         assert_eq!(parse("-fveclib=libmvec -fveclib=none a.c").vector_math, VectorMath::Auto);
+    }
+
+    #[test]
+    fn slp_options_are_lanewise_s_own() {
+        let invocation = parse("-O3 --slp lanewise --slp-algorithm=pair -c a.c");
+        assert_eq!(
+            invocation.slp,
+            SlpChoice { slp: SlpArg::Lanewise, algorithm: SlpAlgorithmArg::Pair }
+        );
+        assert_eq!(stages_of(&invocation), [("-O3".to_owned(), Codegen)]);
+        assert_eq!(parse("--slp=off -c a.c").slp.slp, SlpArg::Off);
+        assert_eq!(parse("-c a.c").slp.slp, DEFAULT_SLP);
+        let invalid = parse("--slp fast -c a.c");
+        assert!(invalid.lanewise_option_error.unwrap().contains("`--slp` takes"));
+        assert!(parse("-c a.c --slp").lanewise_option_error.is_some());
+        let clang_words: Vec<OsString> = without_lanewise_options(
+            &["--version", "--slp", "llvm", "--slp-algorithm=tree", "-v"].map(OsString::from),
+        );
+        assert_eq!(clang_words, ["--version", "-v"].map(OsString::from));
     }
 
     #[test]

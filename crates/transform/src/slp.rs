@@ -38,6 +38,12 @@
 //!   (Algorithm 8): a branch would leave its siblings' operands to be moved
 //!   in one element at a time. Pairs whose removal raises the score are
 //!   pruned from the tree (section 4.3 asks for exactly this refinement).
+//! * **Alternating opcodes and shuffles** (as in LLVM's SLP vectorizer):
+//!   an `add` paired with a `sub` (or `fadd` with `fsub`) becomes both
+//!   vector operations and a blend; two `shufflevector`s with one mask fuse
+//!   (which lets the next round fuse the blends); an operand pair whose
+//!   lanes already sit in vectors is one shuffle away, not two extracts and
+//!   two inserts (complex arithmetic: the reversed pair `(b.im, b.re)`).
 //! * **A load may sit in several pairs** (reading memory twice is harmless:
 //!   a stencil's `a[i+1]` pairs with `a[i]` and with `a[i+2]`); every other
 //!   operation sits in one (Algorithm 6).

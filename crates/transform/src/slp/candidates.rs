@@ -47,6 +47,12 @@ pub(crate) enum OpKind {
     Store,
     /// An elementwise LLVM intrinsic, by its name without type suffix.
     Intrinsic(String),
+    /// Two binary operations of one family (`add`/`sub`, `fadd`/`fsub`),
+    /// lane 0's and lane 1's: both computed on all lanes, then blended.
+    Alternate(BinaryOp, BinaryOp),
+    /// A `shufflevector` with this mask (each lane's shuffle reads only its
+    /// own operands, so two of them are one shuffle of the joined operands).
+    Shuffle(Vec<i32>),
 }
 
 /// What two operations must share to be fused (Algorithm 1's `OpType`).
@@ -175,7 +181,7 @@ impl Candidates {
         }
         let shape = self.are_fusible(func, graph, data_layout, config, first, second)?;
         let nodes = [graph.node(first)?, graph.node(second)?];
-        let swapped = prefers_swapped_operands(func, &shape, first, second);
+        let swapped = prefers_swapped_operands(func, first, second);
         let id = self.pairs.len();
         self.pairs.push(Pair { lanes: [first, second], nodes, swapped, shape });
         self.by_lanes.insert((first, second), id);
@@ -196,9 +202,28 @@ impl Candidates {
         if first == second {
             return None;
         }
-        let shape = fusible_shape(func, first, config)?;
-        if fusible_shape(func, second, config)? != shape {
-            return None;
+        let mut shape = fusible_shape(func, first, config)?;
+        let second_shape = fusible_shape(func, second, config)?;
+        if second_shape != shape {
+            let (OpKind::Binary(first_op), OpKind::Binary(second_op)) =
+                (&shape.kind, &second_shape.kind)
+            else {
+                return None;
+            };
+            let alternating = matches!(
+                (first_op, second_op),
+                (BinaryOp::Add, BinaryOp::Sub)
+                    | (BinaryOp::Sub, BinaryOp::Add)
+                    | (BinaryOp::FAdd, BinaryOp::FSub)
+                    | (BinaryOp::FSub, BinaryOp::FAdd)
+            );
+            if !alternating
+                || shape.result != second_shape.result
+                || shape.operand != second_shape.operand
+            {
+                return None;
+            }
+            shape.kind = OpKind::Alternate(*first_op, *second_op);
         }
         let (a, b) = (graph.node(first)?, graph.node(second)?);
         if !graph.independent(a, b) {
@@ -325,7 +350,8 @@ pub(crate) fn lane_operands(func: &Function, inst: Inst) -> Vec<Value> {
     match func.dfg.inst(inst) {
         InstData::Binary { lhs, rhs, .. }
         | InstData::Icmp { lhs, rhs, .. }
-        | InstData::Fcmp { lhs, rhs, .. } => vec![*lhs, *rhs],
+        | InstData::Fcmp { lhs, rhs, .. }
+        | InstData::Shuffle { lhs, rhs, .. } => vec![*lhs, *rhs],
         InstData::Unary { arg, .. } | InstData::Cast { arg, .. } => vec![*arg],
         InstData::Select { cond, if_true, if_false, .. } => vec![*cond, *if_true, *if_false],
         InstData::Store { value, .. } => vec![*value],
@@ -405,6 +431,7 @@ pub(crate) fn fusible_shape(func: &Function, inst: Inst, config: &SlpConfig) -> 
             allowed.then_some(())?;
             (OpKind::Cast(*op), from)
         }
+        InstData::Shuffle { lhs, mask, .. } => (OpKind::Shuffle(mask.clone()), value_ty(lhs)),
         InstData::Load { ty, volatile: false, .. } => (OpKind::Load, ty.clone()),
         InstData::Store { value, volatile: false, .. } => (OpKind::Store, value_ty(value)),
         InstData::Call { callee: lanewise_ir::Callee::Direct(name), args, ret_ty, .. } => {
@@ -459,18 +486,19 @@ fn fits_doubled(ty: &Type, shape: &Shape, config: &SlpConfig) -> bool {
 
 /// Whether lane 1 of a commutative operation should take its operands the
 /// other way round to line up with lane 0's.
-fn prefers_swapped_operands(func: &Function, shape: &Shape, first: Inst, second: Inst) -> bool {
+fn prefers_swapped_operands(func: &Function, first: Inst, second: Inst) -> bool {
     let commutative = matches!(
-        shape.kind,
-        OpKind::Binary(
-            BinaryOp::Add
+        func.dfg.inst(second),
+        InstData::Binary {
+            op: BinaryOp::Add
                 | BinaryOp::Mul
                 | BinaryOp::And
                 | BinaryOp::Or
                 | BinaryOp::Xor
                 | BinaryOp::FAdd
-                | BinaryOp::FMul
-        )
+                | BinaryOp::FMul,
+            ..
+        }
     );
     if !commutative {
         return false;

@@ -177,8 +177,35 @@ impl Rewriter<'_> {
             };
             fused_ops.push(operand);
         }
-        let data = fused_data(func, first, second, &pair.shape.kind, &fused_ops);
         let result_ty = func.dfg.result(first).map(|value| doubled(func.dfg.value_type(value)));
+        let data = match &pair.shape.kind {
+            OpKind::Alternate(first_op, second_op) => {
+                // Both operations on all lanes, then lane 0's lanes of the
+                // first and lane 1's of the second.
+                let ty = result_ty.clone().expect("a binary operation has a result");
+                let flags_of = |inst: Inst| match func.dfg.inst(inst) {
+                    InstData::Binary { flags, .. } => *flags,
+                    _ => Default::default(),
+                };
+                let (lhs, rhs) = (fused_ops[0], fused_ops[1]);
+                let (first_flags, second_flags) = (flags_of(first), flags_of(second));
+                let low = self.append(
+                    func,
+                    InstData::Binary { op: *first_op, lhs, rhs, flags: first_flags },
+                    ty.clone(),
+                );
+                let high = self.append(
+                    func,
+                    InstData::Binary { op: *second_op, lhs, rhs, flags: second_flags },
+                    ty.clone(),
+                );
+                let lanes = ty.lanes().expect("a vector") as i32;
+                let half = lanes / 2;
+                let mask = (0..half).chain(lanes + half..2 * lanes).collect();
+                InstData::Shuffle { lhs: low, rhs: high, mask }
+            }
+            kind => fused_data(func, first, second, kind, &fused_ops),
+        };
         if let Some(ty) = &result_ty {
             self.widest_lanes = self.widest_lanes.max(ty.lanes().unwrap_or(1));
         } else if let Some(value) = fused_ops.first() {
@@ -192,6 +219,25 @@ impl Rewriter<'_> {
         self.fused[position] = func.dfg.result(inst);
     }
 
+    /// The vector holding `value` and the position of its first lane: the
+    /// fused value of a pair it is a lane of, or the vector a constant
+    /// `extractelement` reads.
+    fn vector_holding(&self, func: &Function, value: Value) -> Option<(Value, i32)> {
+        let def = func.dfg.defining_inst(value)?;
+        if let Some(&(position, lane)) = self.lane_source.get(&def) {
+            let group = func.dfg.value_type(value).lanes().unwrap_or(1) as i32;
+            return Some((self.fused[position]?, lane as i32 * group));
+        }
+        match func.dfg.inst(def) {
+            InstData::ExtractElement { vector, index } => {
+                let lane = i32::try_from(func.dfg.int_constant(*index)?).ok()?;
+                let lanes = func.dfg.value_type(*vector).lanes()? as i32;
+                (lane < lanes).then_some((*vector, lane))
+            }
+            _ => None,
+        }
+    }
+
     /// `x` and `y` side by side in one vector of twice their width.
     fn concat(&mut self, func: &mut Function, x: Value, y: Value) -> Value {
         let ty = func.dfg.value_type(x).clone();
@@ -201,6 +247,25 @@ impl Rewriter<'_> {
         {
             elements.extend(second);
             return func.dfg.make_const(wide, Constant::Aggregate(elements));
+        }
+        if let (Some((x_vector, x_start)), Some((y_vector, y_start))) =
+            (self.vector_holding(func, x), self.vector_holding(func, y))
+        {
+            let vector_ty = func.dfg.value_type(x_vector).clone();
+            if vector_ty == *func.dfg.value_type(y_vector) {
+                // One shuffle of the vectors that hold the lanes.
+                let width = vector_ty.lanes().expect("a vector") as i32;
+                let group = ty.lanes().unwrap_or(1) as i32;
+                let (rhs, y_offset) = if x_vector == y_vector {
+                    (func.dfg.make_const(vector_ty, Constant::Poison), 0)
+                } else {
+                    (y_vector, width)
+                };
+                let mask = (x_start..x_start + group)
+                    .chain(y_offset + y_start..y_offset + y_start + group)
+                    .collect();
+                return self.append(func, InstData::Shuffle { lhs: x_vector, rhs, mask }, wide);
+            }
         }
         let x = self.extract_of(func, x).unwrap_or(x);
         let y = self.extract_of(func, y).unwrap_or(y);
@@ -304,6 +369,27 @@ fn fused_data(
                 _ => Default::default(),
             };
             InstData::Cast { op, arg: operands[0], to: doubled(&to), flags }
+        }
+        InstData::Shuffle { lhs, mask, .. } => {
+            // Lane g's mask entry k reads lane k of its lhs (k < n) or of
+            // its rhs: lane g*n + k of the joined lhs, or of the joined rhs
+            // (after the joined lhs's 2n lanes).
+            let n = func.dfg.value_type(lhs).lanes().expect("shuffles take vectors") as i32;
+            let other_mask = match other {
+                InstData::Shuffle { mask, .. } => mask.clone(),
+                _ => mask.clone(),
+            };
+            let joined = |group: i32, entry: i32| match entry {
+                entry if entry < 0 => -1,
+                entry if entry < n => group * n + entry,
+                entry => 2 * n + group * n + entry - n,
+            };
+            let mask = mask
+                .iter()
+                .map(|entry| joined(0, *entry))
+                .chain(other_mask.iter().map(|entry| joined(1, *entry)))
+                .collect();
+            InstData::Shuffle { lhs: operands[0], rhs: operands[1], mask }
         }
         InstData::Load { ty, addr, align, .. } => {
             InstData::Load { ty: doubled(&ty), addr, align, volatile: false }

@@ -19,7 +19,7 @@ use lanewise_ir::{Function, Inst};
 
 use super::candidates::{Candidates, PairId};
 use super::dependence::BlockGraph;
-use super::score::{operand_moves, set_score};
+use super::score::{operand_cost, pair_cost, set_score};
 use super::trees::{groups, is_load};
 use super::{Plan, SlpConfig};
 
@@ -94,7 +94,10 @@ fn pair_score(
     in_set: &[bool],
     candidate_ops: &HashSet<Inst>,
 ) -> i32 {
-    let mut score = 1 - operand_moves(func, candidates, pair, in_set);
+    let mut score = 2 - pair_cost(candidates, pair);
+    for position in 0..candidates.operand_pairs[pair].len() {
+        score -= operand_cost(func, candidates, pair, position, in_set, None).0;
+    }
     for inst in candidates.pairs[pair].lanes {
         let Some(value) = func.dfg.result(inst) else { continue };
         if candidates.users(value).iter().any(|user| !candidate_ops.contains(user)) {

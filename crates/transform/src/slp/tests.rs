@@ -222,10 +222,13 @@ fn random_block(rng: &mut Rng) -> Function {
         let shape: Vec<u64> = (0..3).map(|_| rng.below(ops.len() as u64)).collect();
         let constant = rng.below(5) as i128 + 1;
         let odd_lane = (rng.below(4) == 0).then(|| rng.below(width));
+        // The second source read in swapped lane order (a shuffle).
+        let swap_second = rng.below(3) == 0;
         for lane in 0..width {
             let mut loaded = Vec::new();
-            for (base, start) in &sources {
-                let index = builder.iconst(Type::Int(64), (start + lane) as i128);
+            for (source, (base, start)) in sources.iter().enumerate() {
+                let element = if swap_second && source == 1 { lane ^ 1 } else { lane };
+                let index = builder.iconst(Type::Int(64), (start + element) as i128);
                 let addr = builder.gep(ty.clone(), *base, vec![index]);
                 loaded.push(builder.load(ty.clone(), addr, 1));
             }
@@ -312,4 +315,57 @@ fn random_blocks_compute_what_they_computed() {
         cases / 2
     );
     assert!(plain > 0, "no random block without restrict pointers was vectorized");
+}
+
+#[test]
+fn complex_products_fuse_with_an_alternating_blend_and_a_reversed_pair() {
+    // out = a * b for two complex floats: re = ar*br - ai*bi, im = ar*bi + ai*br.
+    let mut func = Function::new("cmul", vec![Type::PTR; 3], Type::Void);
+    let mut builder = FunctionBuilder::new(&mut func);
+    let entry = builder.create_block(Some("entry"));
+    builder.switch_to_block(entry);
+    let [a, b, out] = [0, 1, 2].map(|index| builder.func.param_value(index));
+    for k in 0..2i128 {
+        let element = |builder: &mut FunctionBuilder, base: Value, offset: i128| {
+            let index = builder.iconst(Type::Int(64), 2 * k + offset);
+            builder.gep(Type::F32, base, vec![index])
+        };
+        let [ar_addr, ai_addr] = [0, 1].map(|offset| element(&mut builder, a, offset));
+        let [br_addr, bi_addr] = [0, 1].map(|offset| element(&mut builder, b, offset));
+        let ar = builder.load(Type::F32, ar_addr, 4);
+        let ai = builder.load(Type::F32, ai_addr, 4);
+        let br = builder.load(Type::F32, br_addr, 4);
+        let bi = builder.load(Type::F32, bi_addr, 4);
+        let rr = builder.binary(BinaryOp::FMul, ar, br);
+        let ii = builder.binary(BinaryOp::FMul, ai, bi);
+        let re = builder.binary(BinaryOp::FSub, rr, ii);
+        let ri = builder.binary(BinaryOp::FMul, ar, bi);
+        let ir = builder.binary(BinaryOp::FMul, ai, br);
+        let im = builder.binary(BinaryOp::FAdd, ir, ri);
+        let [re_addr, im_addr] = [0, 1].map(|offset| element(&mut builder, out, offset));
+        builder.store(re, re_addr, 4);
+        builder.store(im, im_addr, 4);
+    }
+    builder.ret(None);
+    func.noalias_params = (0..3).collect();
+    let (slp, summary) = vectorized(&func, &config(SlpAlgorithm::Tree, Isa::Avx2));
+    assert_eq!(summary.widest_lanes, 4, "{slp}");
+    let vector_binary = |wanted: BinaryOp| {
+        slp.layout.insts().any(|inst| {
+            matches!(slp.dfg.inst(inst), InstData::Binary { op, .. } if *op == wanted)
+                && slp.dfg.result(inst).is_some_and(|v| slp.dfg.value_type(v).lanes() == Some(4))
+        })
+    };
+    assert!(vector_binary(BinaryOp::FSub) && vector_binary(BinaryOp::FAdd), "{slp}");
+    // Both stores became one.
+    assert_eq!(
+        slp.layout
+            .insts()
+            .filter(|inst| matches!(slp.dfg.inst(*inst), InstData::Store { .. }))
+            .count(),
+        1,
+        "{slp}"
+    );
+    let args = pointers(&[0, 64, 128]);
+    assert_eq!(run(&func, &args), run(&slp, &args));
 }
