@@ -1,7 +1,9 @@
 // The driver of the SLP benchmark (bench/slp/README.md): one process linked
 // with every kernel of kernels.h in four builds, NAME_scalar, NAME_llvm,
-// NAME_gcc and NAME_lw (lanewise; weak: a kernel lanewise failed to build is
-// linked without it, its address is NULL and its cell says n/a).
+// NAME_gcc and NAME_lw (lanewise). All but the scalar build are weak: a
+// kernel lanewise failed to build is linked without it, its address is NULL
+// and its cell says n/a (the test crates/lanewise/tests/slp_kernels.rs links
+// the scalar and lanewise builds only).
 //
 // Per kernel: deterministic inputs (xorshift, fixed seed per kernel), each
 // build run once on the same inputs in a forked child (a crash or a hang of
@@ -49,7 +51,9 @@ struct kernel {
 
 #define DECLARE_BUILDS(NAME, PATTERN, PARAMS, NARGS, ...)                    \
     typedef void NAME##_fn PARAMS;                                           \
-    extern NAME##_fn NAME##_scalar, NAME##_llvm, NAME##_gcc;                 \
+    extern NAME##_fn NAME##_scalar;                                          \
+    extern NAME##_fn NAME##_llvm __attribute__((weak));                      \
+    extern NAME##_fn NAME##_gcc __attribute__((weak));                       \
     extern NAME##_fn NAME##_lw __attribute__((weak));                        \
     static void NAME##_call(any_fn *f, long n, void *const *p) {             \
         SLP_CALL_##NARGS(NAME##_fn, f, n, p);                                \
