@@ -1349,7 +1349,11 @@ impl Driver {
         let codegen_input = self.basic_blocks(&optimized, &vectorized, slp);
         let mut command = self.clang_command();
         command.args(self.invocation.option_words(&[Codegen]));
+        // Code generation only, and no verifier in between, as in one clang
+        // run (the optimized module may carry variant annotations LLVM's
+        // passes left stale, see `with_optimized_module`).
         command.args(["-Wno-unused-command-line-argument", "-Xclang", "-disable-llvm-passes"]);
+        command.args(["-Xclang", "-disable-llvm-verifier"]);
         command.args(kind.flags()).arg("-o").arg(output);
         command.args(["-x", "ir"]).arg(codegen_input);
         time("clang: code generation (step 3)", || self.run_step(command))
@@ -1357,16 +1361,17 @@ impl Driver {
 
     /// Lanewise's basic-block vectorizer on the optimized module `optimized`,
     /// written to `vectorized`; returns the module to compile (`optimized`
-    /// itself if Lanewise failed or changed nothing).
+    /// itself if Lanewise failed).
     fn basic_blocks(&self, optimized: &Path, vectorized: &Path, slp: Slp) -> PathBuf {
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             time("llvm: read and write the module", || {
-                lanewise_llvm::with_module(optimized, |module| {
+                lanewise_llvm::with_optimized_module(optimized, |module| {
                     match lanewise::vectorize_basic_blocks_of_module(module, slp) {
-                        Ok(report) if report.basic_blocks.is_empty() => Ok(Ok(None)),
                         Ok(report) => {
+                            // Written also when nothing changed: the module
+                            // without its stale variant annotations.
                             module.write(vectorized, OutputFormat::Bitcode)?;
-                            Ok(Ok(Some(report)))
+                            Ok(Ok(report))
                         }
                         Err(error) => Ok(Err(error.to_string())),
                     }
@@ -1379,11 +1384,10 @@ impl Driver {
             Err(panic) => Err(panic),
         };
         match outcome {
-            Ok(Ok(Some(report))) => {
+            Ok(Ok(report)) => {
                 self.print_remarks(&report, &FunctionLocations::default());
                 vectorized.to_owned()
             }
-            Ok(Ok(None)) => optimized.to_owned(),
             Ok(Err(message)) => {
                 if !self.invocation.no_warnings {
                     let first_line = crate::printable(message.lines().next().unwrap_or_default());

@@ -1,7 +1,8 @@
 //! The reduced reproducers of tests/fuzz_regressions (found by
 //! lanewise-fuzz, issue 14), each built by clang-22 (the scalar reference)
 //! and by `lanewise cc` for every -march of the fuzzer's oracle, compared
-//! byte for byte: every bug the fuzzer found stays fixed.
+//! byte for byte: every bug the fuzzer found stays fixed. A reproducer
+//! found with `--env` names that environment in `// lanewise-env:` lines.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -17,6 +18,18 @@ fn reproducers() -> Vec<PathBuf> {
         .collect();
     files.sort();
     files
+}
+
+/// The environment of the `lanewise cc` builds a reproducer asks for with
+/// `// lanewise-env: KEY=VALUE ...` lines (the fuzzer's `--env`).
+fn lanewise_env(source: &str) -> Vec<(String, String)> {
+    source
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("// lanewise-env:"))
+        .flat_map(str::split_whitespace)
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(key, value)| (key.to_owned(), value.to_owned()))
+        .collect()
 }
 
 #[test]
@@ -41,7 +54,9 @@ fn fuzz_reproducers_agree_with_clang() {
                 };
                 let Some(file) = files.get(index) else { break };
                 let source = std::fs::read_to_string(file).unwrap();
-                let outcome = check_program(&dir, &source, marches, oracle);
+                let mut oracle = oracle.clone();
+                oracle.lanewise_env.extend(lanewise_env(&source));
+                let outcome = check_program(&dir, &source, marches, &oracle);
                 let name = file.file_name().unwrap().to_string_lossy().into_owned();
                 if let Err(error) = outcome.reference {
                     failures.lock().unwrap().push(format!("{name}: reference failed: {}", error.0));

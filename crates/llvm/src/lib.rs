@@ -19,6 +19,7 @@ pub mod x86_targets;
 
 pub use module::{
     check_module_bytes, report_llvm_fatal_errors_as, with_module, with_module_from_bytes,
-    BridgeError, CallAnnotation, LlvmModule, OutputFormat, ScalarFunctionInfo, SimdLoopFunction,
-    CANONICALIZE_PIPELINE, CLEANUP_PIPELINE, SCALARIZE_PIPELINE,
+    with_optimized_module, BridgeError, CallAnnotation, LlvmModule, OutputFormat,
+    ScalarFunctionInfo, SimdLoopFunction, CANONICALIZE_PIPELINE, CLEANUP_PIPELINE,
+    SCALARIZE_PIPELINE,
 };

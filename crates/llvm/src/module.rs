@@ -300,6 +300,44 @@ pub fn with_module_from_bytes<R>(
     body(&mut llvm_module)
 }
 
+/// Parses `path` as [`with_module`] does, for a module LLVM's whole `-O`
+/// pipeline has run on: the `vector-function-abi-variant` attributes of its
+/// calls are removed before the module is verified. They served LLVM's loop
+/// vectorizer, which has run, and LLVM's other passes do not keep them
+/// true: dead argument elimination changes a callee's signature but not the
+/// names of the variants its calls carry, which the verifier then rejects
+/// (clang, which runs its pipeline and code generation in one go, never
+/// verifies in between).
+pub fn with_optimized_module<R>(
+    path: &Path,
+    body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>,
+) -> Result<R, BridgeError> {
+    let bytes = std::fs::read(path).map_err(|error| BridgeError::Read {
+        path: path.display().to_string(),
+        message: error.to_string(),
+    })?;
+    let name = path.display().to_string();
+    let context = Context::create();
+    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
+    let module = context.create_module_from_ir(buffer).map_err(|message| BridgeError::Parse {
+        path: name.clone(),
+        message: message.to_string().trim().to_owned(),
+    })?;
+    let mut llvm_module = LlvmModule { context: &context, module };
+    for function in llvm_module.module.get_functions() {
+        for block in RawValue::from_inkwell(&function).blocks() {
+            for inst in block.instructions() {
+                inst.remove_call_site_string_attribute(
+                    FUNCTION_ATTRIBUTE_INDEX,
+                    "vector-function-abi-variant",
+                );
+            }
+        }
+    }
+    llvm_module.check_input(&name)?;
+    body(&mut llvm_module)
+}
+
 /// Parses and verifies `bytes` as [`with_module_from_bytes`] does, and
 /// nothing else: what a child process runs to find out whether LLVM's
 /// readers survive a file (a corrupt bitcode file can crash them).

@@ -906,6 +906,20 @@ impl<'ctx> RawValue<'ctx> {
         // SAFETY: a non-null attribute LLVM returned.
         (!attribute.is_null()).then(|| unsafe { LLVMGetEnumAttributeValue(attribute) })
     }
+    /// Removes the string attribute `key` at `index` of a call or invoke.
+    pub(crate) fn remove_call_site_string_attribute(self, index: c_uint, key: &str) {
+        // SAFETY: only on calls and invokes; the key is passed with its length.
+        if self.is_call_site() {
+            unsafe {
+                LLVMRemoveCallSiteStringAttribute(
+                    self.raw,
+                    index,
+                    key.as_ptr().cast(),
+                    key.len() as c_uint,
+                )
+            }
+        }
+    }
     pub(crate) fn add_call_site_attribute(self, index: c_uint, attribute: LLVMAttributeRef) {
         // SAFETY: only on calls and invokes; the attribute is of the same context.
         if self.is_call_site() {
