@@ -19,7 +19,9 @@
 //!
 //! Both share the candidate pairs ([`candidates`], Algorithms 1-3), the
 //! dependence test ([`dependence`]), the heuristics ([`score`], section 2.4)
-//! and the rewriting ([`fuse`], Algorithm 10).
+//! and the rewriting ([`fuse`], Algorithm 10). After the last round,
+//! vectors assembled from scalar loads of one array become one load of the
+//! window and a shuffle ([`windows`]).
 //!
 //! Where this implementation departs from the thesis, for x86 (which has
 //! separate scalar and vector registers, so every move between them costs an
@@ -65,6 +67,7 @@ mod memory;
 mod pairs;
 mod score;
 mod trees;
+mod windows;
 
 #[cfg(test)]
 mod tests;
@@ -124,6 +127,9 @@ pub struct SlpSummary {
     pub blocks: usize,
     /// The widest vector made, in lanes (0 when nothing was fused).
     pub widest_lanes: u32,
+    /// Vectors assembled from scalar loads replaced by a load of the
+    /// window they span and a shuffle ([`windows`]).
+    pub window_loads: usize,
 }
 
 impl SlpSummary {
@@ -171,6 +177,7 @@ pub fn vectorize_basic_blocks(
         }
         if changed {
             summary.blocks += 1;
+            summary.window_loads += windows::load_windows(func, block, data_layout, config);
         }
     }
     summary

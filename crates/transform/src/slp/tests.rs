@@ -357,6 +357,8 @@ fn complex_products_fuse_with_an_alternating_blend_and_a_reversed_pair() {
         })
     };
     assert!(vector_binary(BinaryOp::FSub) && vector_binary(BinaryOp::FAdd), "{slp}");
+    // (ar, ar, ar', ar') and (ai, ai, ai', ai'): shuffles of one load of `a`.
+    assert_eq!(summary.window_loads, 2, "{slp}");
     // Both stores became one.
     assert_eq!(
         slp.layout
@@ -366,6 +368,45 @@ fn complex_products_fuse_with_an_alternating_blend_and_a_reversed_pair() {
         1,
         "{slp}"
     );
+    let args = pointers(&[0, 64, 128]);
+    assert_eq!(run(&func, &args), run(&slp, &args));
+}
+
+#[test]
+fn a_window_is_loaded_only_where_the_block_reads_all_of_it() {
+    // out[k] = p[2k] * q[k] for k < 4: the lanes p[0], p[2], p[4], p[6]
+    // span 7 elements, of which the block reads 4: no wider load of `p`.
+    let mut func = Function::new("strided", vec![Type::PTR; 3], Type::Void);
+    let mut builder = FunctionBuilder::new(&mut func);
+    let entry = builder.create_block(Some("entry"));
+    builder.switch_to_block(entry);
+    let [p, q, out] = [0, 1, 2].map(|index| builder.func.param_value(index));
+    for k in 0..4i128 {
+        let at = |builder: &mut FunctionBuilder, base: Value, index: i128| {
+            let index = builder.iconst(Type::Int(64), index);
+            builder.gep(Type::F32, base, vec![index])
+        };
+        let p_addr = at(&mut builder, p, 2 * k);
+        let q_addr = at(&mut builder, q, k);
+        let x = builder.load(Type::F32, p_addr, 4);
+        let y = builder.load(Type::F32, q_addr, 4);
+        let product = builder.binary(BinaryOp::FMul, x, y);
+        let out_addr = at(&mut builder, out, k);
+        builder.store(product, out_addr, 4);
+    }
+    builder.ret(None);
+    func.noalias_params = (0..3).collect();
+    let (slp, summary) = vectorized(&func, &config(SlpAlgorithm::Tree, Isa::Avx2));
+    assert_eq!(summary.window_loads, 0, "{slp}");
+    let widest_load = slp
+        .layout
+        .insts()
+        .filter_map(|inst| match slp.dfg.inst(inst) {
+            InstData::Load { ty, .. } => ty.lanes(),
+            _ => None,
+        })
+        .max();
+    assert!(widest_load <= Some(4), "{slp}");
     let args = pointers(&[0, 64, 128]);
     assert_eq!(run(&func, &args), run(&slp, &args));
 }
