@@ -269,6 +269,14 @@ impl Rewriter<'_> {
         }
         let x = self.extract_of(func, x).unwrap_or(x);
         let y = self.extract_of(func, y).unwrap_or(y);
+        if x == y {
+            if let Some(InstData::Splat { scalar, lanes }) =
+                func.dfg.defining_inst(x).map(|def| func.dfg.inst(def).clone())
+            {
+                // A wider splat of the same scalar, not a splat joined to itself.
+                return self.append(func, InstData::Splat { scalar, lanes: 2 * lanes }, wide);
+            }
+        }
         match ty.lanes() {
             Some(lanes) => {
                 let mask = (0..2 * lanes as i32).collect();

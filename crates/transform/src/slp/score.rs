@@ -6,7 +6,8 @@
 //! x86's `addsub`), and each move costs one. Moves are what section 2.4
 //! calls forced moves, for x86's separate scalar and vector registers:
 //! * an operand pair that no fused pair computes: nothing for constants; a
-//!   splat when both lanes read one value; one shuffle when both lanes sit
+//!   splat when both lanes read one value (none when it is loaded: x86
+//!   broadcasts from memory); one shuffle when both lanes sit
 //!   in vectors of one type (lanes of fused pairs, or the vectors constant
 //!   `extractelement`s read: a reversed or rotated pair of loads, a lane
 //!   broadcast); one shuffle for vector lanes; an `insertelement` per lane
@@ -108,6 +109,11 @@ pub(crate) fn operand_cost(
     if x_constant && y_constant {
         return (0, false);
     }
+    if x == y && func.dfg.defining_inst(x).is_some_and(|def| is_plain_load(func, def)) {
+        // A broadcast of a loaded value or vector is a broadcast load
+        // (`vbroadcastss`, `vbroadcastf128`), no dearer than the load.
+        return (0, false);
+    }
     if let Some(members) = members {
         let x_vector = vector_holding(func, x, candidates, members);
         if x_vector.is_some() && x_vector == vector_holding(func, y, candidates, members) {
@@ -131,6 +137,10 @@ pub(crate) fn operand_cost(
         }
     }
     (moves, false)
+}
+
+fn is_plain_load(func: &Function, inst: Inst) -> bool {
+    matches!(func.dfg.inst(inst), InstData::Load { volatile: false, .. })
 }
 
 /// How many scalar operations a round trip out of the vectors and back may
