@@ -27,6 +27,17 @@
 #   LANEWISE_SLP=MODE  the value of `lanewise cc --slp` (default lanewise; empty:
 #                      no --slp flag, for a lanewise without the option)
 #   BENCH_STRICT=1     every mismatch fails the run, GCC's fused multiply-adds too
+#
+# Then the compile time of the two SLP passes on the same functions (a second
+# table in the report): each kernel's scalar build as LLVM IR (the pass input)
+# through `opt-22 -passes=slp-vectorizer -time-passes` (the SLPVectorizerPass
+# row) and `lanewise --slp lanewise --time-passes` (the slp row, and
+# lift + slp + lower + LLVM's cleanup of the changed functions), wall clock,
+# the median of BENCH_COMPILE_RUNS runs. It reports only: a kernel a tool
+# fails on is n/a there and does not change the exit status.
+#
+#   BENCH_COMPILE_TIME=0   skip the compile-time comparison
+#   BENCH_COMPILE_RUNS=R   runs per tool and kernel, the median counts (default 5)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -40,7 +51,20 @@ if [[ ! -x "$lanewise" ]]; then
     cargo build --release -p lanewise
 fi
 strict=${BENCH_STRICT:-0}
-for tool in clang-22 gcc objdump; do
+compile_time=${BENCH_COMPILE_TIME:-1}
+compile_runs=${BENCH_COMPILE_RUNS:-5}
+if [[ "$compile_time" != 0 ]]; then
+    compile_time=1
+    if [[ ! "$compile_runs" =~ ^[1-9][0-9]*$ ]]; then
+        echo "bench-slp: BENCH_COMPILE_RUNS=$compile_runs is not a positive count" >&2
+        exit 1
+    fi
+fi
+tools=(clang-22 gcc objdump)
+if ((compile_time)); then
+    tools+=(opt-22)
+fi
+for tool in "${tools[@]}"; do
     if ! command -v "$tool" >/dev/null; then
         echo "bench-slp: $tool not found (bash scripts/setup.sh installs the toolchain)" >&2
         exit 1
@@ -144,6 +168,134 @@ while read -r _ kind kernel build rest; do
     fi
 done < <(grep -E '^bench-slp: (MISMATCH|CRASH) ' "$work/driver.log" || true)
 
+# Compile time of the two SLP passes on the same functions: each kernel's
+# scalar build as LLVM IR (the input both passes see in clang's pipeline,
+# give or take the loop vectorizer), LLVM's pass in opt and Lanewise's in
+# lanewise, alternating, BENCH_COMPILE_RUNS times; per kernel the median of
+# each quantity. Rows of $compile_table: kernel, then the medians in seconds
+# (LLVM's SLPVectorizerPass, its TargetIRAnalysis, Lanewise's slp,
+# Lanewise's lift + slp + lower + cleanup), `-` for a tool that failed.
+compile_table="$work/compile.tsv"
+compile_notes=()
+ir_cmd=("${scalar_cmd[@]}" "-DKERNEL(n)=n" -S -emit-llvm)
+llvm_slp_cmd=(opt-22 -passes=slp-vectorizer -time-passes)
+lanewise_slp_cmd=("$lanewise" --slp lanewise --time-passes)
+
+# The wall-clock seconds of the row named $1 of LLVM's -time-passes tables
+# on stdin, nothing if there is none. The wall clock is the last number of a
+# row: the columns before it vary (User Time is left out when it is all 0).
+llvm_wall() {
+    sed -E 's/\( *[0-9.]+%\)//g' |
+        awk -v name="$1" '$NF == name && NF >= 2 && $(NF - 1) ~ /^[0-9.]+$/ { print $(NF - 1); exit }'
+}
+
+# From lanewise's --time-passes table on stdin (rows `seconds share runs
+# pass`, the pass name may hold spaces): the slp row's seconds and the sum
+# of lift, slp, lower and LLVM's cleanup pipeline (a missing row is 0: a
+# function the pass leaves alone is neither lowered nor cleaned up). Fails
+# without an slp row.
+lanewise_times() {
+    awk '/^===== Lanewise pass times/ { on = 1; next }
+        on && NF >= 4 && $1 ~ /^[0-9.]+$/ {
+            pass = $4
+            for (i = 5; i <= NF; i++) pass = pass " " $i
+            t[pass] = $1
+        }
+        END {
+            if (!("slp" in t)) exit 1
+            printf "%s %.4f\n", t["slp"], t["lift"] + t["slp"] + t["lower"] + t["llvm: cleanup pipeline"]
+        }'
+}
+
+# The median of column $2 of the numbers in file $1.
+median() {
+    awk -v c="$2" '{ print $c }' "$1" | sort -g |
+        awk '{ v[NR] = $1 } END { if (NR % 2) printf "%.6f", v[(NR + 1) / 2]; else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+
+if ((compile_time)); then
+    echo "bench-slp: timing LLVM's and Lanewise's SLP passes (median of $compile_runs runs per kernel)"
+    : >"$compile_table"
+    for source in bench/slp/kernels/*.c; do
+        name=$(basename "$source" .c)
+        runs_kernel "$name" || continue
+        ir="$work/$name.ll"
+        if ! "${ir_cmd[@]}" "$source" -o "$ir" 2>"$work/$name.ir.log"; then
+            compile_notes+=("$name: clang-22 -S -emit-llvm failed: $(head -1 "$work/$name.ir.log")")
+            echo "$name - - - -" >>"$compile_table"
+            continue
+        fi
+        llvm_times="$work/$name.llvm.times"
+        lanewise_times_file="$work/$name.lanewise.times"
+        : >"$llvm_times"
+        : >"$lanewise_times_file"
+        llvm_error=""
+        lanewise_error=""
+        for ((run = 0; run < compile_runs; run++)); do
+            if [[ -z "$llvm_error" ]]; then
+                log="$work/$name.opt.log"
+                if "${llvm_slp_cmd[@]}" "$ir" -o /dev/null 2>"$log"; then
+                    slp=$(llvm_wall SLPVectorizerPass <"$log")
+                    tti=$(llvm_wall TargetIRAnalysis <"$log")
+                    if [[ -n "$slp" ]]; then
+                        echo "$slp ${tti:-0}" >>"$llvm_times"
+                    else
+                        llvm_error="no SLPVectorizerPass row in opt-22's -time-passes output"
+                    fi
+                else
+                    llvm_error="opt-22 failed: $(head -1 "$log")"
+                fi
+            fi
+            if [[ -z "$lanewise_error" ]]; then
+                log="$work/$name.lanewise-time.log"
+                if "${lanewise_slp_cmd[@]}" "$ir" -o "$work/$name.lanewise-slp.ll" 2>"$log"; then
+                    lanewise_times <"$log" >>"$lanewise_times_file" ||
+                        lanewise_error="no slp row in lanewise's --time-passes output"
+                else
+                    lanewise_error="lanewise failed: $(grep -m1 -i 'error' "$log" || head -1 "$log" || true)"
+                fi
+            fi
+        done
+        row="$name"
+        if [[ -n "$llvm_error" ]]; then
+            compile_notes+=("$name LLVM: $llvm_error")
+            row+=" - -"
+        else
+            row+=" $(median "$llvm_times" 1) $(median "$llvm_times" 2)"
+        fi
+        if [[ -n "$lanewise_error" ]]; then
+            compile_notes+=("$name Lanewise: $lanewise_error")
+            echo "bench-slp: compile time of $name: $lanewise_error" >&2
+            row+=" - -"
+        else
+            row+=" $(median "$lanewise_times_file" 1) $(median "$lanewise_times_file" 2)"
+        fi
+        echo "$row" >>"$compile_table"
+    done
+fi
+
+# The compile-time table in markdown, from $compile_table: milliseconds,
+# ratios Lanewise / LLVM, totals over the kernels both tools timed, then the
+# share of TargetIRAnalysis in LLVM's total.
+compile_markdown() {
+    echo "| kernel | LLVM SLPVectorizerPass ms | Lanewise slp ms | ratio | Lanewise lift+slp+lower+cleanup ms | ratio |"
+    echo "| --- | ---: | ---: | ---: | ---: | ---: |"
+    awk '
+        function ms(s) { return s == "-" ? "n/a" : sprintf("%.2f", 1000 * s) }
+        function ratio(a, b) { return (a == "-" || b == "-" || b + 0 == 0) ? "n/a" : sprintf("%.2fx", a / b) }
+        {
+            printf "| %s | %s | %s | %s | %s | %s |\n", $1, ms($2), ms($4), ratio($4, $2), ms($5), ratio($5, $2)
+            if ($2 != "-" && $4 != "-") { n++; llvm += $2; tti += $3; slp += $4; all += $5 }
+        }
+        END {
+            if (n == 0) exit
+            printf "| total (%d kernels) | %.2f | %.2f | %s | %.2f | %s |\n", n, 1000 * llvm, 1000 * slp,
+                ratio(slp, llvm), 1000 * all, ratio(all, llvm)
+            printf "\nOf LLVM'"'"'s %.2f ms, %.2f ms (%.0f%%) is TargetIRAnalysis, which the pass requests first\n", 1000 * llvm, 1000 * tti, llvm > 0 ? 100 * tti / llvm : 0
+            printf "(building the x86 subtarget, once per process; in clang an earlier pass pays it).\n"
+        }' "$compile_table"
+}
+
 version() { "$@" --version 2>&1 | head -1; }
 {
     echo "# Basic-block (SLP) vectorization: LLVM, GCC and Lanewise against scalar"
@@ -188,6 +340,31 @@ version() { "$@" --version 2>&1 | head -1; }
         for line in "${failure_notes[@]}"; do
             echo "- $line"
         done
+    fi
+    if ((compile_time)); then
+        echo
+        echo "## Compile time: Lanewise's SLP pass against LLVM's"
+        echo
+        echo "The same functions (each kernel's scalar build as LLVM IR:" \
+            "\`${ir_cmd[*]} -o K.ll K.c\`) through" \
+            "\`${llvm_slp_cmd[*]} K.ll -o /dev/null\` (its SLPVectorizerPass row, with the analyses the pass requests)" \
+            "and \`${lanewise_slp_cmd[*]} K.ll -o K.out.ll\`" \
+            "(its slp row, the pass alone; then lift + slp + lower + llvm: cleanup pipeline," \
+            "the pass with its translation from and back to LLVM IR and LLVM's cleanup of the functions it changed:" \
+            "what it adds to a compilation)."
+        echo "Wall clock, the median of $compile_runs runs per kernel (the two tools alternate);" \
+            "ratio: Lanewise's time / LLVM's (above 1: Lanewise is slower)." \
+            "Both tools print 0.1 ms steps."
+        echo
+        compile_markdown
+        if ((${#compile_notes[@]} > 0)); then
+            echo
+            echo "n/a (the tool failed on the kernel):"
+            echo
+            for line in "${compile_notes[@]}"; do
+                echo "- $line"
+            done
+        fi
     fi
     echo
     echo "Machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')" \

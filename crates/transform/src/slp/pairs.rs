@@ -79,7 +79,10 @@ pub(crate) fn choose(
             in_set[pair] = true;
         }
     }
-    if total < config.min_score {
+    // Pairs chosen one by one leave fragments (two lanes fused, the rest
+    // extracted) whose moves the count of instructions underrates: the set
+    // must save at least one instruction per two pairs.
+    if total < config.min_score.max(chosen.len() as i32 / 2) {
         return Plan::default();
     }
     Plan { trees: chosen.len(), pairs: chosen }
