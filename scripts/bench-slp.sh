@@ -169,8 +169,8 @@ while read -r _ kind kernel build rest; do
 done < <(grep -E '^bench-slp: (MISMATCH|CRASH) ' "$work/driver.log" || true)
 
 # Compile time of the two SLP passes on the same functions: each kernel's
-# scalar build as LLVM IR (the input both passes see in clang's pipeline,
-# give or take the loop vectorizer), LLVM's pass in opt and Lanewise's in
+# scalar build as LLVM IR (the -O3 output without SLP: about what an SLP
+# pass sees in clang's pipeline), LLVM's pass in opt and Lanewise's in
 # lanewise, alternating, BENCH_COMPILE_RUNS times; per kernel the median of
 # each quantity. Rows of $compile_table: kernel, then the medians in seconds
 # (LLVM's SLPVectorizerPass, its TargetIRAnalysis, Lanewise's slp,
@@ -184,9 +184,11 @@ lanewise_slp_cmd=("$lanewise" --slp lanewise --time-passes)
 # The wall-clock seconds of the row named $1 of LLVM's -time-passes tables
 # on stdin, nothing if there is none. The wall clock is the last number of a
 # row: the columns before it vary (User Time is left out when it is all 0).
+# (awk reads to the end: an early exit could kill sed with SIGPIPE, which
+# pipefail and set -e would turn into the end of the script.)
 llvm_wall() {
     sed -E 's/\( *[0-9.]+%\)//g' |
-        awk -v name="$1" '$NF == name && NF >= 2 && $(NF - 1) ~ /^[0-9.]+$/ { print $(NF - 1); exit }'
+        awk -v name="$1" '!found && $NF == name && NF >= 2 && $(NF - 1) ~ /^[0-9.]+$/ { print $(NF - 1); found = 1 }'
 }
 
 # From lanewise's --time-passes table on stdin (rows `seconds share runs
