@@ -86,6 +86,9 @@ pub(crate) struct Candidates {
     pub operand_pairs: Vec<Vec<Option<PairId>>>,
     /// Per pair: the pairs that take its results (Algorithm 3).
     pub user_pairs: Vec<Vec<PairId>>,
+    /// Per pair: each lane's fused operands ([`Candidates::lane_operands`]),
+    /// kept for the scores.
+    operands: Vec<[Vec<Value>; 2]>,
     /// The pairs of adjacent memory accesses, stores first, in block order.
     pub seeds: Vec<PairId>,
     /// Users of each value in the block (instructions of any block).
@@ -114,6 +117,7 @@ impl Candidates {
             by_lanes: HashMap::new(),
             operand_pairs: Vec::new(),
             user_pairs: Vec::new(),
+            operands: Vec::new(),
             seeds: Vec::new(),
             users,
         };
@@ -153,6 +157,12 @@ impl Candidates {
     /// The users of `value` (anywhere in the function).
     pub fn users(&self, value: Value) -> &[Inst] {
         self.users.get(&value).map_or(&[], Vec::as_slice)
+    }
+
+    /// Lane `lane`'s fused operands of `pair`, as they were when the
+    /// candidates were found.
+    pub fn operands_of(&self, pair: PairId, lane: usize) -> &[Value] {
+        &self.operands[pair][lane]
     }
 
     /// Lane `lane`'s fused operands of `pair`.
@@ -322,12 +332,14 @@ impl Candidates {
         let count = self.pairs.len();
         self.operand_pairs = vec![Vec::new(); count];
         self.user_pairs = vec![Vec::new(); count];
+        self.operands = (0..count)
+            .map(|id| [self.lane_operands(func, id, 0), self.lane_operands(func, id, 1)])
+            .collect();
         for id in 0..count {
-            let first_ops = self.lane_operands(func, id, 0);
-            let second_ops = self.lane_operands(func, id, 1);
+            let [first_ops, second_ops] = &self.operands[id];
             let links: Vec<Option<PairId>> = first_ops
                 .iter()
-                .zip(&second_ops)
+                .zip(second_ops)
                 .map(|(x, y)| {
                     let x_def = func.dfg.defining_inst(*x)?;
                     let y_def = func.dfg.defining_inst(*y)?;

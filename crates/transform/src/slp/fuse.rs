@@ -164,8 +164,8 @@ impl Rewriter<'_> {
         let pair_id = self.plan.pairs[position];
         let pair = &self.candidates.pairs[pair_id];
         let [first, second] = pair.lanes;
-        let first_ops = self.candidates.lane_operands(func, pair_id, 0);
-        let second_ops = self.candidates.lane_operands(func, pair_id, 1);
+        let first_ops = self.candidates.operands_of(pair_id, 0).to_vec();
+        let second_ops = self.candidates.operands_of(pair_id, 1).to_vec();
         let mut fused_ops = Vec::with_capacity(first_ops.len());
         for (index, (x, y)) in first_ops.iter().zip(&second_ops).enumerate() {
             let producer = self.candidates.operand_pairs[pair_id][index]

@@ -62,6 +62,19 @@ pub(crate) fn set_score(
     set: &[PairId],
     in_set: &[bool],
 ) -> i32 {
+    scored_set(func, candidates, set, in_set, None)
+}
+
+/// [`set_score`], also listing in `costly` the pairs that pay moves (for
+/// operands or extracted lanes): only removing one of those can raise the
+/// score, since any other pair saves an instruction and moves nothing.
+pub(crate) fn scored_set(
+    func: &Function,
+    candidates: &Candidates,
+    set: &[PairId],
+    in_set: &[bool],
+    mut costly: Option<&mut Vec<PairId>>,
+) -> i32 {
     let members = members_of(candidates, set);
     // Every fused instruction goes, every pair adds its vector instruction
     // (a load in two pairs goes once).
@@ -70,16 +83,26 @@ pub(crate) fn set_score(
     let mut vector_reads: HashMap<(PairId, usize), bool> = HashMap::new();
     for &pair in set {
         score -= pair_cost(candidates, pair);
+        let mut pays = false;
         for position in 0..candidates.operand_pairs[pair].len() {
             let (moves, from_vectors) =
                 operand_cost(func, candidates, pair, position, in_set, Some(&members));
             score -= moves;
+            pays |= moves > 0;
             vector_reads.insert((pair, position), from_vectors);
         }
+        if pays {
+            if let Some(costly) = costly.as_deref_mut() {
+                costly.push(pair);
+            }
+        }
     }
-    for inst in members.keys() {
+    for (inst, places) in &members {
         if needs_extract(func, candidates, *inst, &members, &vector_reads) {
             score -= 1;
+            if let Some(costly) = costly.as_deref_mut() {
+                costly.extend(places.iter().map(|(pair, _)| *pair));
+            }
         }
     }
     score
@@ -102,8 +125,8 @@ pub(crate) fn operand_cost(
             return (0, true);
         }
     }
-    let x = candidates.lane_operands(func, pair, 0)[position];
-    let y = candidates.lane_operands(func, pair, 1)[position];
+    let x = candidates.operands_of(pair, 0)[position];
+    let y = candidates.operands_of(pair, 1)[position];
     let x_constant = func.dfg.constant(x).is_some();
     let y_constant = func.dfg.constant(y).is_some();
     if x_constant && y_constant {
@@ -209,7 +232,7 @@ fn needs_extract(
     candidates.users(value).iter().any(|user| {
         let Some(user_places) = members.get(user) else { return true };
         let covered = user_places.iter().any(|(user_pair, user_lane)| {
-            candidates.lane_operands(func, *user_pair, *user_lane).iter().enumerate().any(
+            candidates.operands_of(*user_pair, *user_lane).iter().enumerate().any(
                 |(position, operand)| {
                     *operand == value
                         && vector_reads.get(&(*user_pair, position)).copied().unwrap_or(false)
@@ -219,16 +242,17 @@ fn needs_extract(
         !covered
     })
 }
-/// The score fusing `extra` adds to the already chosen set `chosen`
-/// (`in_set` marks `chosen` only; it is restored before returning).
+/// The score fusing `extra` adds to the already chosen set `chosen`, whose
+/// own score is `chosen_score` (`in_set` marks `chosen` only; it is
+/// restored before returning).
 pub(crate) fn marginal_score(
     func: &Function,
     candidates: &Candidates,
     chosen: &[PairId],
+    chosen_score: i32,
     extra: &[PairId],
     in_set: &mut [bool],
 ) -> i32 {
-    let before = set_score(func, candidates, chosen, in_set);
     let mut union = chosen.to_vec();
     let mut added = Vec::new();
     for &pair in extra {
@@ -242,5 +266,5 @@ pub(crate) fn marginal_score(
     for pair in added {
         in_set[pair] = false;
     }
-    after - before
+    after - chosen_score
 }

@@ -22,7 +22,7 @@ use lanewise_ir::{Function, Inst, InstData};
 
 use super::candidates::{Candidates, PairId};
 use super::dependence::BlockGraph;
-use super::score::{marginal_score, set_score};
+use super::score::{marginal_score, scored_set, set_score};
 use super::{Plan, SlpConfig};
 
 /// Most pairs in one tree (compile time).
@@ -36,6 +36,7 @@ pub(crate) fn choose(
     config: &SlpConfig,
 ) -> Plan {
     let mut chosen: Vec<PairId> = Vec::new();
+    let mut chosen_score = 0;
     let mut in_set = vec![false; candidates.pairs.len()];
     let mut fused_ops: HashSet<Inst> = HashSet::new();
     let mut plan = Plan::default();
@@ -45,12 +46,14 @@ pub(crate) fn choose(
         queue.push((i32::MAX, std::cmp::Reverse(order), root));
     }
     while let Some((last_score, order, root)) = queue.pop() {
-        let tree = build_tree(func, candidates, root, &fused_ops);
+        let mut tree = build_tree(func, candidates, root, &fused_ops);
+        // A load pair may already be chosen (loads sit in several pairs).
+        tree.retain(|pair| !in_set[*pair]);
         if tree.is_empty() {
             continue;
         }
-        let tree = prune_low_scoring_pairs(func, candidates, &chosen, tree, &mut in_set);
-        let score = marginal_score(func, candidates, &chosen, &tree, &mut in_set);
+        let (tree, score) =
+            prune_low_scoring_pairs(func, candidates, &chosen, chosen_score, tree, &mut in_set);
         if score < config.min_score {
             continue;
         }
@@ -75,6 +78,7 @@ pub(crate) fn choose(
             }
         }
         chosen = tentative;
+        chosen_score += score;
         plan.trees += 1;
     }
     debug_assert!(chosen.is_empty() || set_score(func, candidates, &chosen, &in_set) > 0);
@@ -134,25 +138,39 @@ fn build_tree(
 }
 
 /// Drops, last found first, every pair of `tree` whose removal raises the
-/// score of `chosen` plus the tree.
+/// score of `chosen` plus the tree; returns the tree left and its marginal
+/// score. Only pairs that pay moves are tried (see [`scored_set`]).
 fn prune_low_scoring_pairs(
     func: &Function,
     candidates: &Candidates,
     chosen: &[PairId],
+    chosen_score: i32,
     mut tree: Vec<PairId>,
     in_set: &mut [bool],
-) -> Vec<PairId> {
-    let mut best = marginal_score(func, candidates, chosen, &tree, in_set);
+) -> (Vec<PairId>, i32) {
+    let mut union = chosen.to_vec();
+    union.extend(&tree);
+    for &pair in &tree {
+        in_set[pair] = true;
+    }
+    let mut costly = Vec::new();
+    let mut best = scored_set(func, candidates, &union, in_set, Some(&mut costly)) - chosen_score;
+    for &pair in &tree {
+        in_set[pair] = false;
+    }
     let mut position = tree.len();
     while position > 0 {
         position -= 1;
+        if !costly.contains(&tree[position]) {
+            continue;
+        }
         let mut without = tree.clone();
         without.remove(position);
-        let score = marginal_score(func, candidates, chosen, &without, in_set);
+        let score = marginal_score(func, candidates, chosen, chosen_score, &without, in_set);
         if score > best {
             best = score;
             tree = without;
         }
     }
-    tree
+    (tree, best)
 }
