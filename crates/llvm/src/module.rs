@@ -324,16 +324,7 @@ pub fn with_optimized_module<R>(
         message: message.to_string().trim().to_owned(),
     })?;
     let mut llvm_module = LlvmModule { context: &context, module };
-    for function in llvm_module.module.get_functions() {
-        for block in RawValue::from_inkwell(&function).blocks() {
-            for inst in block.instructions() {
-                inst.remove_call_site_string_attribute(
-                    FUNCTION_ATTRIBUTE_INDEX,
-                    "vector-function-abi-variant",
-                );
-            }
-        }
-    }
+    llvm_module.remove_variant_annotations();
     llvm_module.check_input(&name)?;
     body(&mut llvm_module)
 }
@@ -792,6 +783,22 @@ impl<'ctx> LlvmModule<'ctx> {
             .get_function(name)
             .map(|function| target_features(&function))
             .unwrap_or_default()
+    }
+
+    /// Removes the `vector-function-abi-variant` attributes of every call:
+    /// for a module LLVM's loop vectorizer has seen, whose other passes may
+    /// have left them stale (see [`with_optimized_module`]).
+    pub fn remove_variant_annotations(&mut self) {
+        for function in self.module.get_functions() {
+            for block in RawValue::from_inkwell(&function).blocks() {
+                for inst in block.instructions() {
+                    inst.remove_call_site_string_attribute(
+                        FUNCTION_ATTRIBUTE_INDEX,
+                        "vector-function-abi-variant",
+                    );
+                }
+            }
+        }
     }
 
     /// The string attribute `key` of the function `name` (`target-cpu`,

@@ -29,6 +29,10 @@ pub enum PluginStage {
     /// the loop vectorizer, the unroller and the late cleanups, which then
     /// also clean up what the pass added.
     OptimizerEarly,
+    /// At the end of the module optimization pipeline, after LLVM's
+    /// vectorizers: where the plugin runs Lanewise's basic-block vectorizer
+    /// (`LANEWISE_SLP=lanewise`).
+    OptimizerLast,
     /// Named in a pass pipeline (`opt -passes=lanewise`): nothing may run
     /// after it.
     Explicit,
@@ -52,7 +56,8 @@ pub fn register_plugin_body(body: PluginBody) {
 /// -1 on an error (printed as one `lanewise: error:` line; the module is
 /// then left as the compiler gave it or with whole functions added).
 /// `emit_remark` turns the report's remarks into the compiler's; `stage`
-/// is 2 for [`PluginStage::PipelineStart`], 1 for
+/// is 3 for [`PluginStage::OptimizerLast`], 2 for
+/// [`PluginStage::PipelineStart`], 1 for
 /// [`PluginStage::OptimizerEarly`], 0 for [`PluginStage::Explicit`].
 #[no_mangle]
 pub extern "C" fn lanewise_plugin_run_module(
@@ -61,6 +66,7 @@ pub extern "C" fn lanewise_plugin_run_module(
     stage: c_int,
 ) -> i32 {
     let stage = match stage {
+        3 => PluginStage::OptimizerLast,
         2 => PluginStage::PipelineStart,
         1 => PluginStage::OptimizerEarly,
         _ => PluginStage::Explicit,

@@ -18,11 +18,15 @@
 //! adapters over one shared body per function; `all`: each with a body of
 //! its own; `referenced`: only those the module calls);
 //! `LANEWISE_TIME_PASSES=1` prints the time of each Lanewise pass per
-//! translation unit on stderr (`lanewise --time-passes`).
+//! translation unit on stderr (`lanewise --time-passes`);
+//! `LANEWISE_SLP=lanewise` (and `LANEWISE_SLP_ALGORITHM=tree|pair`) runs
+//! Lanewise's basic-block vectorizer at the end of the module optimization
+//! pipeline, a third registration (with `-fno-slp-vectorize`, instead of
+//! LLVM's).
 
 use std::ffi::{c_char, c_void};
 
-use lanewise::{Mode, Options, RemarkKind, VariantSelection, VectorMath};
+use lanewise::{Mode, Options, RemarkKind, Slp, SlpAlgorithm, VariantSelection, VectorMath};
 use lanewise_llvm::plugin::{PluginStage, RemarkSink};
 use lanewise_llvm::LlvmModule;
 
@@ -85,12 +89,41 @@ fn vectorize(
     if stage == PluginStage::PipelineStart {
         return Ok(module.hold_simd_loop_unrolling() > 0);
     }
+    if stage == PluginStage::OptimizerLast {
+        return vectorize_basic_blocks(module, emit_remark);
+    }
     let in_pipeline = stage == PluginStage::OptimizerEarly;
     let result = vectorize_in_pipeline(module, emit_remark, in_pipeline);
     // Whatever happened, the loops unroll as clang would unroll them from
     // here on.
     let released = module.release_simd_loop_unrolling() > 0;
     result.map(|changed| changed || released)
+}
+
+/// `LANEWISE_SLP=lanewise` (`LANEWISE_SLP_ALGORITHM=tree|pair`): Lanewise's
+/// basic-block vectorizer on every function, at the end of clang's module
+/// optimization pipeline (LLVM's own SLP vectorizer has run by then unless
+/// `-fno-slp-vectorize` turned it off). Any other value: nothing.
+fn vectorize_basic_blocks(
+    module: &mut LlvmModule<'_>,
+    emit_remark: RemarkSink<'_>,
+) -> Result<bool, String> {
+    if std::env::var("LANEWISE_SLP").as_deref() != Ok("lanewise") {
+        return Ok(false);
+    }
+    let algorithm = match std::env::var("LANEWISE_SLP_ALGORITHM").as_deref() {
+        Ok("pair") => SlpAlgorithm::Pair,
+        _ => SlpAlgorithm::Tree,
+    };
+    // The loop vectorizer, the only reader of the variant annotations, has
+    // run; LLVM's other passes may have left them stale.
+    module.remove_variant_annotations();
+    let report = lanewise::vectorize_basic_blocks_of_module(module, Slp::Lanewise(algorithm))
+        .map_err(|error| error.to_string())?;
+    for remark in &report.remarks {
+        emit_remark(&remark.function, remark.kind == RemarkKind::Passed, &remark.message);
+    }
+    Ok(!report.basic_blocks.is_empty())
 }
 
 /// [`vectorize`] at the optimizer's start (`in_pipeline`) or alone.

@@ -18,6 +18,7 @@ extern "C" int lanewise_plugin_run_module(
 constexpr int STAGE_EXPLICIT = 0;
 constexpr int STAGE_OPTIMIZER_EARLY = 1;
 constexpr int STAGE_PIPELINE_START = 2;
+constexpr int STAGE_OPTIMIZER_LAST = 3;
 
 namespace {
 
@@ -65,6 +66,13 @@ extern "C" void lanewise_register_pass_builder_callbacks(llvm::PassBuilder &buil
   builder.registerOptimizerEarlyEPCallback(
       [](llvm::ModulePassManager &passes, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
         passes.addPass(LanewisePass(STAGE_OPTIMIZER_EARLY));
+      });
+  // At the end of the module optimization pipeline, after LLVM's
+  // vectorizers: Lanewise's basic-block vectorizer (LANEWISE_SLP=lanewise;
+  // the pass does nothing otherwise).
+  builder.registerOptimizerLastEPCallback(
+      [](llvm::ModulePassManager &passes, llvm::OptimizationLevel, llvm::ThinOrFullLTOPhase) {
+        passes.addPass(LanewisePass(STAGE_OPTIMIZER_LAST));
       });
   // `opt -load-pass-plugin=... -passes=lanewise`.
   builder.registerPipelineParsingCallback(

@@ -285,3 +285,72 @@ fn cmake_example_builds_and_matches_the_scalar_build() {
     }
     assert_eq!(printed[0], printed[1]);
 }
+
+/// `LANEWISE_SLP=lanewise` runs Lanewise's basic-block vectorizer at the end
+/// of clang's pipeline: the straight-line kernels of bench/slp, built with
+/// the plugin (and `-fno-slp-vectorize`), compute bit for bit what clang's
+/// scalar build computes (the benchmark's driver compares them), and the
+/// remarks say what was fused.
+#[test]
+fn basic_block_vectorization_runs_at_the_end_of_clangs_pipeline() {
+    let dir = scratch("slp");
+    let bench = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../bench/slp");
+    let common = ["-std=c11", "-O3", "-march=x86-64-v3", "-ffp-contract=off", "-fno-vectorize"];
+    let mut objects = Vec::new();
+    let mut fused = 0;
+    let mut sources: Vec<PathBuf> = fs::read_dir(bench.join("kernels"))
+        .expect("bench/slp/kernels")
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "c"))
+        .collect();
+    sources.sort();
+    for source in &sources {
+        let name = source.file_stem().unwrap().to_string_lossy().into_owned();
+        let scalar = dir.join(format!("{name}.scalar.o"));
+        run(Command::new("clang-22")
+            .args(common)
+            .args(["-fno-slp-vectorize", "-DKERNEL(n)=n##_scalar", "-c"])
+            .arg(source)
+            .arg("-o")
+            .arg(&scalar));
+        let vectorized = dir.join(format!("{name}.lw.o"));
+        let output = run(Command::new("clang-22")
+            .env("LANEWISE_SLP", "lanewise")
+            .args(common)
+            .args(["-fno-slp-vectorize", "-Rpass=lanewise", "-DKERNEL(n)=n##_lw", "-c"])
+            .arg(format!("-fpass-plugin={}", plugin().display()))
+            .arg(source)
+            .arg("-o")
+            .arg(&vectorized));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(!stderr.contains("error"), "{name}: {stderr}");
+        if stderr.contains("remark: basic-block vectorization fused") {
+            fused += 1;
+        }
+        objects.push(scalar);
+        objects.push(vectorized);
+    }
+    // Most kernels are (3-wide geometry and ChaCha's rounds stay scalar).
+    assert!(fused * 3 >= sources.len() * 2, "only {fused} kernels vectorized");
+    let driver = dir.join("driver");
+    run(Command::new("clang-22")
+        .args(["-std=c11", "-O2", "-I"])
+        .arg(&bench)
+        .arg(bench.join("driver.c"))
+        .args(&objects)
+        .arg("-o")
+        .arg(&driver)
+        .arg("-lm"));
+    let output = run(Command::new(&driver).env("BENCH_RUNS", "1").env("BENCH_ITEMS", "129"));
+    let log = String::from_utf8_lossy(&output.stderr);
+    assert!(!log.contains("MISMATCH") && !log.contains("CRASH"), "{log}");
+    // Without the variable the pass leaves the module alone.
+    let quiet = run(Command::new("clang-22")
+        .args(common)
+        .args(["-fno-slp-vectorize", "-Rpass=lanewise", "-DKERNEL(n)=n", "-c"])
+        .arg(format!("-fpass-plugin={}", plugin().display()))
+        .arg(bench.join("kernels/cmul_acc.c"))
+        .arg("-o")
+        .arg(dir.join("quiet.o")));
+    assert!(!String::from_utf8_lossy(&quiet.stderr).contains("basic-block"));
+}
