@@ -222,6 +222,9 @@ fn random_block(rng: &mut Rng) -> Function {
         let shape: Vec<u64> = (0..3).map(|_| rng.below(ops.len() as u64)).collect();
         let constant = rng.below(5) as i128 + 1;
         let odd_lane = (rng.below(4) == 0).then(|| rng.below(width));
+        // The last step of every lane: none, a select on a comparison, a
+        // cast there and back, or an elementwise intrinsic.
+        let finish = rng.below(4);
         // The second source read in swapped lane order (a shuffle).
         let swap_second = rng.below(3) == 0;
         for lane in 0..width {
@@ -263,9 +266,10 @@ fn random_block(rng: &mut Rng) -> Function {
             let op2 = pick(2);
             let rhs2 = shift_safe(&mut builder, op2, loaded[0]);
             let third = builder.binary(op2, second, rhs2);
+            let result = finish_lane(&mut builder, finish, &ty, third, loaded[1]);
             let index = builder.iconst(Type::Int(64), (out + lane) as i128);
             let addr = builder.gep(ty.clone(), target, vec![index]);
-            builder.store(third, addr, 1);
+            builder.store(result, addr, 1);
             if rng.below(6) == 0 {
                 // A stray store in the middle of the group.
                 let index = builder.iconst(Type::Int(64), rng.below(slots) as i128);
@@ -278,11 +282,78 @@ fn random_block(rng: &mut Rng) -> Function {
     func
 }
 
+/// The last step of a lane of [`random_block`]: `kind` 0 nothing, 1 a
+/// select on a comparison with `other`, 2 a cast to another type and back,
+/// 3 an elementwise intrinsic (`fabs`/`sqrt`, `smax`/`umin`).
+fn finish_lane(
+    builder: &mut FunctionBuilder,
+    kind: u64,
+    ty: &Type,
+    value: Value,
+    other: Value,
+) -> Value {
+    let float = ty.is_float();
+    match kind {
+        1 => {
+            let condition = if float {
+                builder.fcmp(FloatPredicate::Olt, value, other)
+            } else {
+                builder.icmp(IntPredicate::Sgt, value, other)
+            };
+            builder.select(condition, other, value)
+        }
+        2 => match ty {
+            Type::F32 => {
+                let wide = builder.cast(CastOp::FPExt, value, Type::F64);
+                let half = builder.f64const(0.5);
+                let halved = builder.binary(BinaryOp::FMul, wide, half);
+                builder.cast(CastOp::FPTrunc, halved, Type::F32)
+            }
+            Type::F64 => {
+                let narrow = builder.cast(CastOp::FPTrunc, value, Type::F32);
+                builder.cast(CastOp::FPExt, narrow, Type::F64)
+            }
+            _ => {
+                let wide = builder.cast(CastOp::SExt, value, Type::Int(64));
+                let shifted = {
+                    let three = builder.iconst(Type::Int(64), 3);
+                    builder.binary(BinaryOp::Mul, wide, three)
+                };
+                builder.cast(CastOp::Trunc, shifted, ty.clone())
+            }
+        },
+        3 => {
+            let suffix = match ty {
+                Type::F32 => "f32",
+                Type::F64 => "f64",
+                Type::Int(bits) => {
+                    if *bits == 16 {
+                        "i16"
+                    } else {
+                        "i32"
+                    }
+                }
+                _ => unreachable!("random blocks use f32, f64, i16, i32"),
+            };
+            let (name, args) = if float {
+                (format!("llvm.fabs.{suffix}"), vec![value])
+            } else {
+                (format!("llvm.smax.{suffix}"), vec![value, other])
+            };
+            let call = builder.call(Callee::Direct(name), args, ty.clone(), CallEffects::Pure);
+            builder.func.dfg.result(call).expect("the intrinsic has a result")
+        }
+        _ => value,
+    }
+}
+
 #[test]
 fn random_blocks_compute_what_they_computed() {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut fused = [0, 0];
-    let cases = 300;
+    // Vector selects, casts, intrinsic calls and comparisons made.
+    let mut fused_kinds = [0; 4];
+    let cases = 1000;
     for case in 0..cases {
         let mut func = random_block(&mut rng);
         let restrict = case % 2 == 1;
@@ -294,6 +365,16 @@ fn random_blocks_compute_what_they_computed() {
         let (slp, summary) = vectorized(&func, &config(algorithm, isa));
         if summary.changed() {
             fused[usize::from(restrict)] += 1;
+        }
+        for inst in slp.layout.insts() {
+            let vector = slp.dfg.result(inst).is_some_and(|v| slp.dfg.value_type(v).is_vector());
+            match slp.dfg.inst(inst) {
+                InstData::Select { .. } if vector => fused_kinds[0] += 1,
+                InstData::Cast { .. } if vector => fused_kinds[1] += 1,
+                InstData::Call { .. } if vector => fused_kinds[2] += 1,
+                InstData::Fcmp { .. } | InstData::Icmp { .. } if vector => fused_kinds[3] += 1,
+                _ => {}
+            }
         }
         // q overlapping p at several distances, and apart.
         let overlaps: &[[u64; 2]] = if restrict { &[] } else { &[[0, 0], [0, 8], [16, 0], [0, 4]] };
@@ -315,6 +396,10 @@ fn random_blocks_compute_what_they_computed() {
         cases / 2
     );
     assert!(plain > 0, "no random block without restrict pointers was vectorized");
+    assert!(
+        fused_kinds.iter().all(|count| *count > 0),
+        "fused selects, casts, calls, compares: {fused_kinds:?}"
+    );
 }
 
 #[test]
