@@ -99,6 +99,16 @@ impl Layout {
     }
 
     /// Inserts `inst` right before `before`, in the same block.
+    /// Takes every instruction out of `block` (which stays in the layout),
+    /// in one step: for passes that rebuild a block's order.
+    pub fn clear_block_insts(&mut self, block: Block) -> Vec<Inst> {
+        let insts = std::mem::take(&mut self.block_insts[block]);
+        for inst in &insts {
+            self.inst_block[*inst] = None.into();
+        }
+        insts
+    }
+
     pub fn insert_inst_before(&mut self, inst: Inst, before: Inst) {
         let block = self.inst_block(before).expect("insertion point not in layout");
         let position = self.inst_position(before, block);

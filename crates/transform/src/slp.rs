@@ -142,6 +142,10 @@ impl SlpSummary {
 /// vector has more than 64 lanes.
 const MAX_ROUNDS: usize = 7;
 
+/// The block's nodes whose memory pairs seed one search for candidates
+/// (see [`Candidates::find`]).
+const SEED_WINDOW: usize = 1024;
+
 /// Fuses the isomorphic independent operations of every block of `func`
 /// (reads `data_layout` for address arithmetic; changes only the blocks it
 /// fuses in).
@@ -155,24 +159,39 @@ pub fn vectorize_basic_blocks(
     for block in blocks {
         let mut changed = false;
         for _ in 0..MAX_ROUNDS {
-            let graph = BlockGraph::compute(func, block, data_layout);
-            let candidates = Candidates::find(func, &graph, data_layout, config);
-            if candidates.is_empty() {
+            let mut changed_in_round = false;
+            let mut window_start = 0;
+            loop {
+                let graph = BlockGraph::compute(func, block, data_layout);
+                if window_start >= graph.nodes.len() {
+                    break;
+                }
+                // Node positions shift as pairs fuse: the windows are
+                // approximate, every seed is still in one of them.
+                let window = window_start..window_start + SEED_WINDOW;
+                window_start += SEED_WINDOW;
+                let candidates = Candidates::find(func, &graph, data_layout, config, window);
+                if candidates.is_empty() {
+                    continue;
+                }
+                let plan = match config.algorithm {
+                    SlpAlgorithm::Tree => trees::choose(func, &graph, &candidates, config),
+                    SlpAlgorithm::Pair => pairs::choose(func, &graph, &candidates, config),
+                };
+                if plan.pairs.is_empty() {
+                    continue;
+                }
+                let Some(fused) = fuse::fuse(func, &graph, &candidates, &plan) else {
+                    continue;
+                };
+                summary.fused_pairs += plan.pairs.len();
+                summary.fused_trees += plan.trees;
+                summary.widest_lanes = summary.widest_lanes.max(fused.widest_lanes);
+                changed_in_round = true;
+            }
+            if !changed_in_round {
                 break;
             }
-            let plan = match config.algorithm {
-                SlpAlgorithm::Tree => trees::choose(func, &graph, &candidates, config),
-                SlpAlgorithm::Pair => pairs::choose(func, &graph, &candidates, config),
-            };
-            if plan.pairs.is_empty() {
-                break;
-            }
-            let Some(fused) = fuse::fuse(func, &graph, &candidates, &plan) else {
-                break;
-            };
-            summary.fused_pairs += plan.pairs.len();
-            summary.fused_trees += plan.trees;
-            summary.widest_lanes = summary.widest_lanes.max(fused.widest_lanes);
             changed = true;
         }
         if changed {

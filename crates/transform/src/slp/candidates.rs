@@ -96,12 +96,16 @@ pub(crate) struct Candidates {
 }
 
 impl Candidates {
-    /// The candidate pairs of the block of `graph`.
+    /// The candidate pairs of the block of `graph` grown from the memory
+    /// pairs whose lane 0 is one of the nodes `seed_window` (a long block
+    /// is taken a window at a time, so that the work per window stays
+    /// bounded and no part of the block starves for [`MAX_PAIRS`]).
     pub fn find(
         func: &Function,
         graph: &BlockGraph,
         data_layout: &DataLayout,
         config: &SlpConfig,
+        seed_window: std::ops::Range<usize>,
     ) -> Candidates {
         let mut users: HashMap<Value, Vec<Inst>> = HashMap::new();
         for inst in func.layout.insts() {
@@ -122,7 +126,10 @@ impl Candidates {
             users,
         };
         let mut queue = VecDeque::new();
-        for (first, second) in memory_seeds(func, graph, data_layout) {
+        let seeds = memory_seeds(func, graph, data_layout).into_iter().filter(|(first, _)| {
+            graph.node(*first).is_some_and(|node| seed_window.contains(&node))
+        });
+        for (first, second) in seeds {
             if let Some(id) = candidates.add(func, graph, data_layout, config, first, second) {
                 candidates.seeds.push(id);
                 queue.push_back(id);

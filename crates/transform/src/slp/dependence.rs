@@ -45,6 +45,11 @@ pub(crate) enum Slot {
     Group(usize),
 }
 
+/// Plain accesses compared with each other between two barriers, at most:
+/// a longer run is cut, the accesses after a cut ordered after all those
+/// before it (more edges than needed, so fewer pairs, never a wrong one).
+const MEMORY_WINDOW: usize = 256;
+
 /// How a node touches memory.
 enum Access {
     None,
@@ -147,6 +152,18 @@ impl BlockGraph {
                         }
                     }
                     since_barrier.push(position);
+                    if since_barrier.len() == MEMORY_WINDOW {
+                        // A long run of accesses: the next ones are ordered
+                        // after all of these (as after a barrier, but only
+                        // through this access), so each access is compared
+                        // with at most MEMORY_WINDOW others.
+                        for earlier in since_barrier.drain(..) {
+                            if earlier != position {
+                                succs[earlier].push(position);
+                            }
+                        }
+                        last_barrier = Some(position);
+                    }
                 }
             }
         }
@@ -189,11 +206,29 @@ impl BlockGraph {
         first != second && !self.reaches(first, second)
     }
 
+    /// Whether contracting every group into one node leaves the graph
+    /// acyclic (the dependence test of a tentative set). Edges only go
+    /// forward in block order, so every path between two members stays
+    /// between the first and the last member: only that span is sorted.
+    pub fn is_schedulable(&self, groups: &[Vec<usize>]) -> bool {
+        let members = groups.iter().flatten();
+        let (Some(&low), Some(&high)) = (members.clone().min(), members.max()) else {
+            return true;
+        };
+        self.schedule_span(groups, low, high + 1).is_some()
+    }
+
     /// The order of the block with every group contracted into one node
     /// (a node may sit in several groups: it is then replaced by all of
     /// them), or `None` if the contraction has a cycle. Ties keep the block
     /// order (of a group's first member).
     pub fn schedule(&self, groups: &[Vec<usize>]) -> Option<Vec<Slot>> {
+        self.schedule_span(groups, 0, self.nodes.len())
+    }
+
+    /// [`BlockGraph::schedule`] of the nodes `low..high` only (every member
+    /// of `groups` must be among them).
+    fn schedule_span(&self, groups: &[Vec<usize>], low: usize, high: usize) -> Option<Vec<Slot>> {
         let node_count = self.nodes.len();
         let mut owners: Vec<Vec<usize>> = vec![Vec::new(); node_count];
         for (group, members) in groups.iter().enumerate() {
@@ -211,9 +246,9 @@ impl BlockGraph {
         };
         let mut succs: Vec<Vec<usize>> = vec![Vec::new(); slot_count];
         let mut in_degree = vec![0usize; slot_count];
-        for (from, list) in self.succs.iter().enumerate() {
+        for (from, list) in self.succs.iter().enumerate().take(high).skip(low) {
             let from_slots = slots_of(from);
-            for &to in list {
+            for &to in list.iter().filter(|to| **to < high) {
                 for &to_slot in &slots_of(to) {
                     for &from_slot in &from_slots {
                         if from_slot == to_slot {
@@ -233,7 +268,9 @@ impl BlockGraph {
                 groups[slot - node_count].iter().copied().min().unwrap_or(0)
             }
         };
-        let live = |slot: usize| slot >= node_count || owners[slot].is_empty();
+        let live = |slot: usize| {
+            slot >= node_count || ((low..high).contains(&slot) && owners[slot].is_empty())
+        };
         let mut ready: BinaryHeap<Reverse<(usize, usize)>> = (0..slot_count)
             .filter(|slot| live(*slot) && in_degree[*slot] == 0)
             .map(|slot| Reverse((priority(slot), slot)))

@@ -55,16 +55,13 @@ pub(crate) fn fuse(
     }
     // Rebuild the block: phis, the new order, the terminator.
     let block = graph.block;
-    let old: Vec<Inst> = func.layout.block_insts(block).to_vec();
+    let terminator = func.terminator(block);
+    let old = func.layout.clear_block_insts(block);
     let phis: Vec<Inst> = old
         .iter()
         .copied()
         .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Phi { .. }))
         .collect();
-    let terminator = func.terminator(block);
-    for inst in &old {
-        func.layout.remove_inst(*inst);
-    }
     let mut order = phis;
     order.append(&mut rewriter.emitted);
     for inst in &order {
@@ -72,15 +69,19 @@ pub(crate) fn fuse(
     }
     // Uses outside the rebuilt instructions (other blocks, phis, the
     // terminator) read extracts placed before the terminator.
-    let outside: Vec<Inst> = func
-        .layout
-        .insts()
-        .filter(|inst| {
-            func.layout.inst_block(*inst) != Some(block)
-                || matches!(func.dfg.inst(*inst), InstData::Phi { .. })
+    let mut outside: Vec<Inst> = rewriter
+        .lane_source
+        .keys()
+        .filter_map(|member| func.dfg.result(*member))
+        .flat_map(|value| candidates.users(value).iter().copied())
+        .filter(|user| {
+            func.layout.inst_block(*user).is_some_and(|user_block| user_block != block)
+                || matches!(func.dfg.inst(*user), InstData::Phi { .. })
         })
         .chain(terminator)
         .collect();
+    outside.sort_unstable();
+    outside.dedup();
     for inst in outside {
         rewriter.remap_operands(func, inst);
     }

@@ -54,7 +54,7 @@ pub(crate) fn choose(
         }
         let mut tentative = chosen.clone();
         tentative.push(pair);
-        if graph.schedule(&groups(candidates, &tentative)).is_none() {
+        if !graph.is_schedulable(&groups(candidates, &tentative)) {
             rejected[pair] = true;
             continue;
         }

@@ -66,7 +66,7 @@ pub(crate) fn choose(
         }
         let mut tentative = chosen.clone();
         tentative.extend(&tree);
-        if graph.schedule(&groups(candidates, &tentative)).is_none() {
+        if !graph.is_schedulable(&groups(candidates, &tentative)) {
             continue;
         }
         for &pair in &tree {
