@@ -495,3 +495,77 @@ fn a_window_is_loaded_only_where_the_block_reads_all_of_it() {
     let args = pointers(&[0, 64, 128]);
     assert_eq!(run(&func, &args), run(&slp, &args));
 }
+
+#[test]
+fn addresses_split_into_base_terms_and_offsets() {
+    use super::memory::decompose;
+    let mut func =
+        Function::new("addresses", vec![Type::PTR, Type::Int(64), Type::Int(32)], Type::Void);
+    let mut builder = FunctionBuilder::new(&mut func);
+    let entry = builder.create_block(Some("entry"));
+    builder.switch_to_block(entry);
+    let (base, i, narrow) =
+        (builder.func.param_value(0), builder.func.param_value(1), builder.func.param_value(2));
+    let one = builder.iconst(Type::Int(64), 1);
+    let i_plus_one = builder.binary(BinaryOp::Add, i, one);
+    let at_i = builder.gep(Type::F32, base, vec![i]);
+    let at_i_plus_one = builder.gep(Type::F32, base, vec![i_plus_one]);
+    let three = builder.iconst(Type::Int(64), 3);
+    let at_i_then_3 = builder.gep(Type::F32, at_i, vec![three]);
+    let narrow_one = builder.iconst(Type::Int(32), 1);
+    let narrow_plus_one = builder.binary(BinaryOp::Add, narrow, narrow_one);
+    let at_narrow = builder.gep(Type::F32, base, vec![narrow]);
+    let at_narrow_plus_one = builder.gep(Type::F32, base, vec![narrow_plus_one]);
+    builder.ret(None);
+    let layout = DataLayout::default();
+    let address = |value| decompose(&func, value, &layout);
+    assert_eq!(address(at_i).distance_to(&address(at_i_plus_one)), Some(4));
+    assert_eq!(address(at_i).distance_to(&address(at_i_then_3)), Some(12));
+    // An i32 index is sign-extended after its addition may have wrapped:
+    // `narrow + 1` is another term, not `narrow` plus 4 bytes.
+    assert_eq!(address(at_narrow).distance_to(&address(at_narrow_plus_one)), None);
+}
+
+#[test]
+fn restrict_pointers_let_loads_pass_stores() {
+    // b[0] = 1; x = a[0]; b[1] = 2; y = a[1]; out = 2x, 2y: with `noalias`
+    // the loads of a are independent of the stores to b and fuse; without,
+    // b may overlap a, and whatever is fused computes the same when it does.
+    let build = |restrict: bool| {
+        let mut func = Function::new("pass", vec![Type::PTR; 3], Type::Void);
+        let mut builder = FunctionBuilder::new(&mut func);
+        let entry = builder.create_block(Some("entry"));
+        builder.switch_to_block(entry);
+        let [a, b, out] = [0, 1, 2].map(|index| builder.func.param_value(index));
+        let mut loaded = Vec::new();
+        for k in 0..2i128 {
+            let index = builder.iconst(Type::Int(64), k);
+            let b_addr = builder.gep(Type::Int(32), b, vec![index]);
+            let value = builder.iconst(Type::Int(32), k + 1);
+            builder.store(value, b_addr, 4);
+            let a_addr = builder.gep(Type::Int(32), a, vec![index]);
+            let x = builder.load(Type::Int(32), a_addr, 4);
+            let twice = builder.binary(BinaryOp::Add, x, x);
+            loaded.push(twice);
+        }
+        for (k, value) in loaded.into_iter().enumerate() {
+            let index = builder.iconst(Type::Int(64), k as i128);
+            let out_addr = builder.gep(Type::Int(32), out, vec![index]);
+            builder.store(value, out_addr, 4);
+        }
+        builder.ret(None);
+        if restrict {
+            func.noalias_params = (0..3).collect();
+        }
+        func
+    };
+    let config = config(SlpAlgorithm::Tree, Isa::Avx2);
+    let (fused, summary) = vectorized(&build(true), &config);
+    assert!(summary.changed(), "{fused}");
+    assert_eq!(run(&build(true), &pointers(&[0, 64, 128])), run(&fused, &pointers(&[0, 64, 128])));
+    let plain = build(false);
+    let (kept, _) = vectorized(&plain, &config);
+    for offsets in [[0u64, 4, 128], [4, 0, 128], [0, 64, 128]] {
+        assert_eq!(run(&plain, &pointers(&offsets)), run(&kept, &pointers(&offsets)), "{kept}");
+    }
+}
