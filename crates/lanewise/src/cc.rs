@@ -556,6 +556,9 @@ pub fn parse_arguments(arguments: &[String]) -> Invocation {
     {
         if let Ok(value) = std::env::var(variable) {
             note_lanewise_option(&mut invocation, option, Some(&value));
+            if let Some(message) = invocation.lanewise_option_error.take() {
+                invocation.lanewise_option_error = Some(format!("{variable}: {message}"));
+            }
         }
     }
     let mut language: Option<String> = None;
