@@ -128,3 +128,49 @@ fn fuzz_slice_matches_clang() {
         work_dir.join("failures").display()
     );
 }
+
+/// A slice of the fuzzer with Lanewise's basic-block (SLP) vectorizer on
+/// every function (`LANEWISE_SLP=lanewise`, the fuzzer's `--env`), at two
+/// targets: seeds from the SLP campaign's range, every failure a failure.
+#[test]
+fn fuzz_slice_with_basic_block_vectorization_matches_clang() {
+    let mut oracle = OracleConfig::new(env!("CARGO_BIN_EXE_lanewise").into());
+    oracle.lanewise_env.push(("LANEWISE_SLP".to_owned(), "lanewise".to_owned()));
+    let work_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-slice-slp");
+    let _ = std::fs::remove_dir_all(&work_dir);
+    let marches = [DEFAULT_MARCHES[0], DEFAULT_MARCHES[DEFAULT_MARCHES.len() - 1]];
+    let config = CampaignConfig {
+        seeds: 500_000..500_024,
+        generator: GenConfig::default(),
+        marches: marches.iter().map(|march| march.to_string()).collect(),
+        jobs: 2,
+        oracle,
+        work_dir: work_dir.clone(),
+        out_dir: Some(work_dir.join("failures")),
+        should_reduce: &|_, _| false,
+        reduce_checks: 0,
+        reduce_time: Duration::from_secs(0),
+    };
+    let mut summary = Summary::default();
+    let reports: Vec<SeedReport> = run_campaign(&config, &mut |report| summary.add(report));
+    println!("fuzz slice with SLP: {}", summary.line());
+    let problems: Vec<String> = reports
+        .iter()
+        .flat_map(|report| {
+            let reference = report.reference_error.iter().map(move |error| {
+                format!("seed {}: the scalar reference failed: {error}", report.seed)
+            });
+            let failures = report.failures.iter().map(move |(march, failure)| {
+                format!(
+                    "seed {} -march={march}: {}: {}",
+                    report.seed,
+                    failure.kind.label(),
+                    failure.detail
+                )
+            });
+            reference.chain(failures)
+        })
+        .collect();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert_eq!(reports.len(), 24, "every seed ran");
+}
