@@ -75,7 +75,7 @@ if ! gcc -march=native -E -x c /dev/null -o /dev/null 2>/dev/null; then
     exit 1
 fi
 
-common=(-std=c11 -O3 -march=native -ffp-contract=off)
+common=(-std=c11 -O3 -march=native -ffp-contract=off -falign-functions=64 -falign-loops=64)
 scalar_cmd=(clang-22 "${common[@]}" -fno-vectorize -fno-slp-vectorize)
 llvm_cmd=(clang-22 "${common[@]}" -fno-vectorize)
 gcc_cmd=(gcc "${common[@]}" -fno-tree-loop-vectorize)

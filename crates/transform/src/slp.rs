@@ -46,6 +46,11 @@
 //!   (which lets the next round fuse the blends); an operand pair whose
 //!   lanes already sit in vectors is one shuffle away, not two extracts and
 //!   two inserts (complex arithmetic: the reversed pair `(b.im, b.re)`).
+//! * **Loop-carried values**: in a block that loops to itself, pairs of
+//!   phis whose users pair up are candidates too (seeded in block order,
+//!   each phi in one seed); a fused phi pair becomes a vector phi entered
+//!   with the lanes' entry values joined in the entry block, so a loop's
+//!   recurrences (ChaCha's rounds) stay in vectors between iterations.
 //! * **A load may sit in several pairs** (reading memory twice is harmless:
 //!   a stencil's `a[i+1]` pairs with `a[i]` and with `a[i+2]`); every other
 //!   operation sits in one (Algorithm 6).

@@ -31,6 +31,9 @@ use crate::vector_math::{elementwise_intrinsic_base, vector_intrinsic};
 /// Index of a pair in [`Candidates::pairs`].
 pub(crate) type PairId = usize;
 
+/// The node of a phi lane ([`Pair::nodes`]).
+pub(crate) const NO_NODE: usize = usize::MAX;
+
 /// Most pairs formed in one block per round (compile time).
 const MAX_PAIRS: usize = 4096;
 
@@ -53,6 +56,10 @@ pub(crate) enum OpKind {
     /// A `shufflevector` with this mask (each lane's shuffle reads only its
     /// own operands, so two of them are one shuffle of the joined operands).
     Shuffle(Vec<i32>),
+    /// A phi of a block that loops to itself, entered from one other block:
+    /// a value the loop carries (its lane operand is the value from the
+    /// block itself; the entry value comes in once, before the loop).
+    Phi,
 }
 
 /// What two operations must share to be fused (Algorithm 1's `OpType`).
@@ -70,6 +77,8 @@ pub(crate) struct Shape {
 #[derive(Clone, Debug)]
 pub(crate) struct Pair {
     pub lanes: [Inst; 2],
+    /// The lanes' nodes in the block's dependence graph ([`NO_NODE`] for
+    /// phis, which are not nodes: they take effect at the block's start).
     pub nodes: [usize; 2],
     /// Lane 1 of a commutative operation takes its operands the other way
     /// round.
@@ -129,7 +138,13 @@ impl Candidates {
         let seeds = memory_seeds(func, graph, data_layout).into_iter().filter(|(first, _)| {
             graph.node(*first).is_some_and(|node| seed_window.contains(&node))
         });
-        for (first, second) in seeds {
+        let phi_seeds = if seed_window.start == 0 {
+            loop_phi_seeds(func, graph, &candidates.users)
+        } else {
+            Vec::new()
+        };
+        // Memory pairs first: among trees of equal score the earlier root wins.
+        for (first, second) in seeds.chain(phi_seeds) {
             if let Some(id) = candidates.add(func, graph, data_layout, config, first, second) {
                 candidates.seeds.push(id);
                 queue.push_back(id);
@@ -197,7 +212,10 @@ impl Candidates {
             return Some(id);
         }
         let shape = self.are_fusible(func, graph, data_layout, config, first, second)?;
-        let nodes = [graph.node(first)?, graph.node(second)?];
+        let node_of = |inst: Inst| {
+            graph.node(inst).or_else(|| is_loop_phi(func, graph, inst).then_some(NO_NODE))
+        };
+        let nodes = [node_of(first)?, node_of(second)?];
         let swapped = prefers_swapped_operands(func, first, second);
         let id = self.pairs.len();
         self.pairs.push(Pair { lanes: [first, second], nodes, swapped, shape });
@@ -241,6 +259,11 @@ impl Candidates {
                 return None;
             }
             shape.kind = OpKind::Alternate(*first_op, *second_op);
+        }
+        if shape.kind == OpKind::Phi {
+            // Phis take effect together; both must come in from one block.
+            let entry = |inst: Inst| entry_of(func, graph, inst);
+            return (entry(first)? == entry(second)?).then_some(shape);
         }
         let (a, b) = (graph.node(first)?, graph.node(second)?);
         if !graph.independent(a, b) {
@@ -299,7 +322,9 @@ impl Candidates {
             else {
                 continue;
             };
-            if graph.node(x_def).is_some() && graph.node(y_def).is_some() {
+            let in_block =
+                |inst: Inst| graph.node(inst).is_some() || is_loop_phi(func, graph, inst);
+            if in_block(x_def) && in_block(y_def) {
                 found.push((x_def, y_def));
             }
         }
@@ -374,6 +399,15 @@ pub(crate) fn lane_operands(func: &Function, inst: Inst) -> Vec<Value> {
         InstData::Unary { arg, .. } | InstData::Cast { arg, .. } => vec![*arg],
         InstData::Select { cond, if_true, if_false, .. } => vec![*cond, *if_true, *if_false],
         InstData::Store { value, .. } => vec![*value],
+        InstData::Phi { incoming, .. } => {
+            let block = func.layout.inst_block(inst);
+            incoming
+                .iter()
+                .filter(|(from, _)| Some(*from) == block)
+                .map(|(_, value)| *value)
+                .take(1)
+                .collect()
+        }
         InstData::Call { args, ret_ty, callee, .. } => {
             let base = match callee {
                 lanewise_ir::Callee::Direct(name) => elementwise_intrinsic_base(name, ret_ty),
@@ -451,6 +485,12 @@ pub(crate) fn fusible_shape(func: &Function, inst: Inst, config: &SlpConfig) -> 
             (OpKind::Cast(*op), from)
         }
         InstData::Shuffle { lhs, mask, .. } => (OpKind::Shuffle(mask.clone()), value_ty(lhs)),
+        InstData::Phi { ty, incoming } => {
+            let block = func.layout.inst_block(inst)?;
+            let from_itself = incoming.iter().filter(|(from, _)| *from == block).count();
+            (incoming.len() == 2 && from_itself == 1).then_some(())?;
+            (OpKind::Phi, ty.clone())
+        }
         InstData::Load { ty, volatile: false, .. } => (OpKind::Load, ty.clone()),
         InstData::Store { value, volatile: false, .. } => (OpKind::Store, value_ty(value)),
         InstData::Call { callee: lanewise_ir::Callee::Direct(name), args, ret_ty, .. } => {
@@ -609,4 +649,92 @@ fn memory_seeds(
     }
     stores.extend(loads);
     stores
+}
+
+/// Whether `inst` is a phi of the block of `graph` and that block loops to
+/// itself.
+pub(crate) fn is_loop_phi(func: &Function, graph: &BlockGraph, inst: Inst) -> bool {
+    matches!(func.dfg.inst(inst), InstData::Phi { .. })
+        && func.layout.inst_block(inst) == Some(graph.block)
+        && func.successors(graph.block).contains(&graph.block)
+}
+
+/// The block a loop phi of `graph`'s block comes in from (its other
+/// incoming block).
+pub(crate) fn entry_of(
+    func: &Function,
+    graph: &BlockGraph,
+    inst: Inst,
+) -> Option<lanewise_ir::Block> {
+    let InstData::Phi { incoming, .. } = func.dfg.inst(inst) else { return None };
+    incoming.iter().map(|(from, _)| *from).find(|from| *from != graph.block)
+}
+
+/// Pairs of the phis of a block that loops to itself: the values the loop
+/// carries, which may travel as vectors from one iteration to the next.
+/// Pairs of phis of one type whose users pair up (the same operation
+/// reading them at the same operand); at most 64 phis.
+fn loop_phi_seeds(
+    func: &Function,
+    graph: &BlockGraph,
+    users: &HashMap<Value, Vec<Inst>>,
+) -> Vec<(Inst, Inst)> {
+    if !func.successors(graph.block).contains(&graph.block) {
+        return Vec::new();
+    }
+    let phis: Vec<Inst> = func
+        .layout
+        .block_insts(graph.block)
+        .iter()
+        .copied()
+        .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Phi { .. }))
+        .take(64)
+        .collect();
+    let users_of = |phi: Inst| -> &[Inst] {
+        func.dfg.result(phi).and_then(|value| users.get(&value)).map_or(&[], Vec::as_slice)
+    };
+    let reads_at = |user: Inst, phi: Inst| -> Vec<usize> {
+        let Some(value) = func.dfg.result(phi) else { return Vec::new() };
+        lane_operands(func, user)
+            .iter()
+            .enumerate()
+            .filter(|(_, operand)| **operand == value)
+            .map(|(position, _)| position)
+            .collect()
+    };
+    // Each phi in one seed at most (the first partner in block order whose
+    // users pair up with its own): a loop with k carried values has about
+    // k/2 seeds, not k^2, whose trees would each cover the whole body.
+    let mut seeds = Vec::new();
+    let mut matched: Vec<Inst> = Vec::new();
+    for &p in &phis {
+        if matched.contains(&p) {
+            continue;
+        }
+        for &q in &phis {
+            if p == q || matched.contains(&q) {
+                continue;
+            }
+            let same_type = func.dfg.result(p).map(|v| func.dfg.value_type(v).clone())
+                == func.dfg.result(q).map(|v| func.dfg.value_type(v).clone());
+            if !same_type {
+                continue;
+            }
+            let users_pair_up = users_of(p).iter().any(|u| {
+                graph.node(*u).is_some()
+                    && users_of(q).iter().any(|v| {
+                        u != v
+                            && graph.node(*v).is_some()
+                            && same_operation(func.dfg.inst(*u), func.dfg.inst(*v))
+                            && reads_at(*u, p).iter().any(|at| reads_at(*v, q).contains(at))
+                    })
+            });
+            if users_pair_up {
+                seeds.push((p, q));
+                matched.extend([p, q]);
+                break;
+            }
+        }
+    }
+    seeds
 }

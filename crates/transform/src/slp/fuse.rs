@@ -6,9 +6,9 @@
 
 use std::collections::HashMap;
 
-use lanewise_ir::{Callee, Constant, Function, Inst, InstData, Type, Value, ValueDef};
+use lanewise_ir::{Block, Callee, Constant, Function, Inst, InstData, Type, Value, ValueDef};
 
-use super::candidates::{Candidates, OpKind, PairId};
+use super::candidates::{entry_of, Candidates, OpKind, PairId};
 use super::dependence::{BlockGraph, Slot};
 use super::trees::groups;
 use super::Plan;
@@ -43,6 +43,13 @@ pub(crate) fn fuse(
             rewriter.lane_source.entry(*inst).or_insert((position, lane));
         }
     }
+    // Phi pairs first: their vectors exist from the block's start.
+    let mut vector_phis = Vec::new();
+    for (position, pair) in plan.pairs.iter().enumerate() {
+        if candidates.pairs[*pair].shape.kind == OpKind::Phi {
+            vector_phis.push((position, rewriter.create_vector_phi(func, graph, position)?));
+        }
+    }
     for slot in schedule {
         match slot {
             Slot::Node(node) => {
@@ -53,6 +60,10 @@ pub(crate) fn fuse(
             Slot::Group(position) => rewriter.emit_pair(func, position),
         }
     }
+    // What each vector phi carries to the next iteration.
+    for &(position, phi) in &vector_phis {
+        rewriter.complete_vector_phi(func, graph.block, position, phi);
+    }
     // Rebuild the block: phis, the new order, the terminator.
     let block = graph.block;
     let terminator = func.terminator(block);
@@ -61,6 +72,8 @@ pub(crate) fn fuse(
         .iter()
         .copied()
         .filter(|inst| matches!(func.dfg.inst(*inst), InstData::Phi { .. }))
+        .filter(|inst| !rewriter.lane_source.contains_key(inst))
+        .chain(vector_phis.iter().map(|(_, phi)| *phi))
         .collect();
     let mut order = phis;
     order.append(&mut rewriter.emitted);
@@ -74,6 +87,7 @@ pub(crate) fn fuse(
         .keys()
         .filter_map(|member| func.dfg.result(*member))
         .flat_map(|value| candidates.users(value).iter().copied())
+        .filter(|user| !rewriter.lane_source.contains_key(user))
         .filter(|user| {
             func.layout.inst_block(*user).is_some_and(|user_block| user_block != block)
                 || matches!(func.dfg.inst(*user), InstData::Phi { .. })
@@ -160,10 +174,85 @@ impl Rewriter<'_> {
         func.dfg.result(inst).expect("a value-producing instruction")
     }
 
+    /// The vector phi of the phi pair at plan entry `position`, entered
+    /// with the lanes' entry values joined at the end of the entry block;
+    /// its value from the block itself is set by
+    /// [`Rewriter::complete_vector_phi`].
+    fn create_vector_phi(
+        &mut self,
+        func: &mut Function,
+        graph: &BlockGraph,
+        position: usize,
+    ) -> Option<Inst> {
+        let [first, second] = self.candidates.pairs[self.plan.pairs[position]].lanes;
+        let entry = entry_of(func, graph, first)?;
+        let entry_value = |inst: Inst| match func.dfg.inst(inst) {
+            InstData::Phi { incoming, .. } => {
+                incoming.iter().find(|(from, _)| *from == entry).map(|(_, value)| *value)
+            }
+            _ => None,
+        };
+        let (x, y) = (entry_value(first)?, entry_value(second)?);
+        let entry_terminator = func.terminator(entry)?;
+        // Built in the entry block, before its branch into the loop.
+        let saved = std::mem::take(&mut self.emitted);
+        let joined = self.concat(func, x, y);
+        let built = std::mem::replace(&mut self.emitted, saved);
+        for inst in built {
+            func.layout.insert_inst_before(inst, entry_terminator);
+        }
+        let ty = doubled(func.dfg.value_type(x));
+        self.widest_lanes = self.widest_lanes.max(ty.lanes().unwrap_or(1));
+        let phi = func.dfg.make_inst(
+            InstData::Phi {
+                ty: ty.clone(),
+                incoming: vec![(entry, joined), (graph.block, joined)],
+            },
+            ty,
+        );
+        self.fused[position] = func.dfg.result(phi);
+        Some(phi)
+    }
+
+    /// Sets the value the vector phi `phi` (plan entry `position`) takes
+    /// from `block` itself: the fused pair of the lanes' values, or the
+    /// lanes joined at the block's end.
+    fn complete_vector_phi(
+        &mut self,
+        func: &mut Function,
+        block: Block,
+        position: usize,
+        phi: Inst,
+    ) {
+        let pair_id = self.plan.pairs[position];
+        let producer = self.candidates.operand_pairs[pair_id][0]
+            .and_then(|producer| self.position_of.get(&producer))
+            .and_then(|position| self.fused[*position]);
+        let value = match producer {
+            Some(vector) => vector,
+            None => {
+                let x = self.candidates.operands_of(pair_id, 0)[0];
+                let y = self.candidates.operands_of(pair_id, 1)[0];
+                self.concat(func, x, y)
+            }
+        };
+        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
+            for (from, incoming_value) in incoming.iter_mut() {
+                if *from == block {
+                    *incoming_value = value;
+                }
+            }
+        }
+    }
+
     /// Emits the vector operation of plan entry `position`.
     fn emit_pair(&mut self, func: &mut Function, position: usize) {
         let pair_id = self.plan.pairs[position];
         let pair = &self.candidates.pairs[pair_id];
+        if pair.shape.kind == OpKind::Phi {
+            // Created before the block's instructions.
+            return;
+        }
         let [first, second] = pair.lanes;
         let first_ops = self.candidates.operands_of(pair_id, 0).to_vec();
         let second_ops = self.candidates.operands_of(pair_id, 1).to_vec();

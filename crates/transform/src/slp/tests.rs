@@ -569,3 +569,109 @@ fn restrict_pointers_let_loads_pass_stores() {
         assert_eq!(run(&plain, &pointers(&offsets)), run(&kept, &pointers(&offsets)), "{kept}");
     }
 }
+
+/// A loop of one block carrying `lanes` accumulators of `ty`:
+/// `acc[k] = acc[k] op a[lanes * i + k]` (lane `odd` uses another op), the
+/// results stored after the loop.
+fn accumulating_loop(ty: &Type, lanes: i128, odd: Option<i128>, trips: i128) -> Function {
+    let mut func = Function::new("accumulate", vec![Type::PTR, Type::PTR], Type::Void);
+    let mut builder = FunctionBuilder::new(&mut func);
+    let entry = builder.create_block(Some("entry"));
+    let body = builder.create_block(Some("body"));
+    let exit = builder.create_block(Some("exit"));
+    let (a, out) = (builder.func.param_value(0), builder.func.param_value(1));
+    let (op, other) = if ty.is_float() {
+        (BinaryOp::FAdd, BinaryOp::FMul)
+    } else {
+        (BinaryOp::Add, BinaryOp::Xor)
+    };
+    builder.switch_to_block(entry);
+    let zero = builder.iconst(Type::Int(64), 0);
+    let mut initial = Vec::new();
+    for k in 0..lanes {
+        let value = if ty.is_float() {
+            let wide = builder.f64const(k as f64);
+            if *ty == Type::F32 {
+                builder.cast(CastOp::FPTrunc, wide, Type::F32)
+            } else {
+                wide
+            }
+        } else {
+            builder.iconst(ty.clone(), k)
+        };
+        initial.push(value);
+    }
+    builder.jump(body);
+    builder.switch_to_block(body);
+    let i = builder.phi(Type::Int(64), vec![(entry, zero)]);
+    let accs: Vec<Value> =
+        initial.iter().map(|value| builder.phi(ty.clone(), vec![(entry, *value)])).collect();
+    let width = builder.iconst(Type::Int(64), lanes);
+    let row = builder.binary(BinaryOp::Mul, i, width);
+    let mut next = Vec::new();
+    for (k, acc) in accs.iter().enumerate() {
+        let offset = builder.iconst(Type::Int(64), k as i128);
+        let index = builder.binary(BinaryOp::Add, row, offset);
+        let addr = builder.gep(ty.clone(), a, vec![index]);
+        let x = builder.load(ty.clone(), addr, 1);
+        let lane_op = if Some(k as i128) == odd { other } else { op };
+        next.push(builder.binary(lane_op, *acc, x));
+    }
+    let one = builder.iconst(Type::Int(64), 1);
+    let i_next = builder.binary(BinaryOp::Add, i, one);
+    builder.add_phi_incoming(i, body, i_next);
+    for (acc, value) in accs.iter().zip(&next) {
+        builder.add_phi_incoming(*acc, body, *value);
+    }
+    let bound = builder.iconst(Type::Int(64), trips);
+    let more = builder.icmp(IntPredicate::Slt, i_next, bound);
+    builder.branch(more, body, exit);
+    builder.switch_to_block(exit);
+    for (k, value) in next.iter().enumerate() {
+        let index = builder.iconst(Type::Int(64), k as i128);
+        let addr = builder.gep(ty.clone(), out, vec![index]);
+        builder.store(*value, addr, 1);
+    }
+    builder.ret(None);
+    func.noalias_params = (0..2).collect();
+    func
+}
+
+#[test]
+fn loop_carried_values_travel_as_vectors() {
+    let func = accumulating_loop(&Type::F32, 4, None, 5);
+    let (slp, summary) = vectorized(&func, &config(SlpAlgorithm::Tree, Isa::Avx2));
+    let vector_phis = slp
+        .layout
+        .insts()
+        .filter(
+            |inst| matches!(slp.dfg.inst(*inst), InstData::Phi { ty, .. } if ty.lanes() == Some(4)),
+        )
+        .count();
+    assert_eq!(vector_phis, 1, "{slp}");
+    assert!(summary.changed());
+    let args = pointers(&[0, 512]);
+    assert_eq!(run(&func, &args), run(&slp, &args));
+}
+
+#[test]
+fn random_accumulating_loops_compute_what_they_computed() {
+    let mut rng = Rng(0x5151_2026_1128_0001);
+    let mut vectorized_loops = 0;
+    for case in 0..200 {
+        let ty =
+            [Type::F32, Type::F64, Type::Int(32), Type::Int(16)][rng.below(4) as usize].clone();
+        let lanes = [2, 3, 4, 8][rng.below(4) as usize];
+        let odd = (rng.below(3) == 0).then(|| rng.below(lanes as u64) as i128);
+        let trips = 1 + rng.below(6) as i128;
+        let func = accumulating_loop(&ty, lanes, odd, trips);
+        let isa = [Isa::Sse, Isa::Avx2, Isa::Avx512][case % 3];
+        let (slp, summary) = vectorized(&func, &config(SlpAlgorithm::Tree, isa));
+        if summary.changed() {
+            vectorized_loops += 1;
+        }
+        let args = pointers(&[0, 512]);
+        assert_eq!(run(&func, &args), run(&slp, &args), "case {case}\n{func}\n{slp}");
+    }
+    assert!(vectorized_loops > 100, "only {vectorized_loops} of 200 loops vectorized");
+}

@@ -88,7 +88,14 @@ pub(crate) fn choose(
 
 /// The node groups of `pairs` (for [`BlockGraph::schedule`]).
 pub(crate) fn groups(candidates: &Candidates, pairs: &[PairId]) -> Vec<Vec<usize>> {
-    pairs.iter().map(|pair| candidates.pairs[*pair].nodes.to_vec()).collect()
+    pairs
+        .iter()
+        .map(|pair| {
+            // A phi pair is no node: it takes effect at the block's start.
+            let nodes = candidates.pairs[*pair].nodes;
+            nodes.into_iter().filter(|node| *node != super::candidates::NO_NODE).collect()
+        })
+        .collect()
 }
 
 pub(crate) fn is_load(func: &Function, inst: Inst) -> bool {
