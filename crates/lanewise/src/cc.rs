@@ -1328,15 +1328,10 @@ impl Driver {
         command.args(self.invocation.option_words(&[Codegen]));
         command.args(["-Wno-unused-command-line-argument", "-Wno-pass-failed"]);
         let slp = self.invocation.slp.slp.with_algorithm(self.invocation.slp.algorithm);
-        if slp == Slp::Llvm {
-            command.args(kind.flags()).arg("-o").arg(output);
-            command.args(["-x", "ir"]).arg(module);
-            return time("clang: -O3 again and code generation (step 3)", || {
-                self.run_step(command)
-            });
+        if slp != Slp::Llvm {
+            command.arg("-fno-slp-vectorize");
         }
-        command.arg("-fno-slp-vectorize");
-        if slp == Slp::Off {
+        if !matches!(slp, Slp::Lanewise(_)) {
             command.args(kind.flags()).arg("-o").arg(output);
             command.args(["-x", "ir"]).arg(module);
             return time("clang: -O3 again and code generation (step 3)", || {

@@ -268,11 +268,7 @@ pub fn with_module<R>(
     path: &Path,
     body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>,
 ) -> Result<R, BridgeError> {
-    let bytes = std::fs::read(path).map_err(|error| BridgeError::Read {
-        path: path.display().to_string(),
-        message: error.to_string(),
-    })?;
-    with_module_from_bytes(&bytes, &path.display().to_string(), body)
+    with_parsed_module(&read_module_file(path)?, &path.display().to_string(), false, body)
 }
 
 /// Parses `bytes` (LLVM IR text or bitcode; `name` is for messages) and runs `body` on it.
@@ -289,15 +285,7 @@ pub fn with_module_from_bytes<R>(
     name: &str,
     body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>,
 ) -> Result<R, BridgeError> {
-    let context = Context::create();
-    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(bytes, name);
-    let module = context.create_module_from_ir(buffer).map_err(|message| BridgeError::Parse {
-        path: name.to_owned(),
-        message: message.to_string().trim().to_owned(),
-    })?;
-    let mut llvm_module = LlvmModule { context: &context, module };
-    llvm_module.check_input(name)?;
-    body(&mut llvm_module)
+    with_parsed_module(bytes, name, false, body)
 }
 
 /// Parses `path` as [`with_module`] does, for a module LLVM's whole `-O`
@@ -312,20 +300,36 @@ pub fn with_optimized_module<R>(
     path: &Path,
     body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>,
 ) -> Result<R, BridgeError> {
-    let bytes = std::fs::read(path).map_err(|error| BridgeError::Read {
+    with_parsed_module(&read_module_file(path)?, &path.display().to_string(), true, body)
+}
+
+fn read_module_file(path: &Path) -> Result<Vec<u8>, BridgeError> {
+    std::fs::read(path).map_err(|error| BridgeError::Read {
         path: path.display().to_string(),
         message: error.to_string(),
-    })?;
-    let name = path.display().to_string();
+    })
+}
+
+/// Parses `bytes`, drops the spent variant annotations if
+/// `optimized` ([`with_optimized_module`]), checks the module
+/// ([`with_module_from_bytes`]) and runs `body` on it.
+fn with_parsed_module<R>(
+    bytes: &[u8],
+    name: &str,
+    optimized: bool,
+    body: impl FnOnce(&mut LlvmModule<'_>) -> Result<R, BridgeError>,
+) -> Result<R, BridgeError> {
     let context = Context::create();
-    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(&bytes, &name);
+    let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(bytes, name);
     let module = context.create_module_from_ir(buffer).map_err(|message| BridgeError::Parse {
-        path: name.clone(),
+        path: name.to_owned(),
         message: message.to_string().trim().to_owned(),
     })?;
     let mut llvm_module = LlvmModule { context: &context, module };
-    llvm_module.remove_variant_annotations();
-    llvm_module.check_input(&name)?;
+    if optimized {
+        llvm_module.remove_variant_annotations();
+    }
+    llvm_module.check_input(name)?;
     body(&mut llvm_module)
 }
 
