@@ -75,9 +75,23 @@ const STEP1_UNROLL_OPTIONS: [&str; 3] =
 /// with the marks, 1.0x without). An option the user already gives with
 /// `-mllvm` is left to the user's value (LLVM accepts each option once).
 fn step1_unroll_args(invocation: &Invocation) -> Vec<String> {
+    mllvm_args_unless_given(invocation, &STEP1_UNROLL_OPTIONS)
+}
+
+/// The LLVM options that keep the first half of step 3 (with `--slp
+/// lanewise`) from partial and runtime unrolling, which LLVM's pipeline does
+/// after its SLP vectorizer: Lanewise's basic-block vectorizer runs in that
+/// place, and the unroller after it
+/// ([`lanewise::vectorize_basic_blocks_of_module`] with `unrolling_held`).
+/// Full unrolling stays where it is, before.
+const STEP3_UNROLL_OPTIONS: [&str; 2] = ["-unroll-runtime=false", "-unroll-allow-partial=false"];
+
+/// `-mllvm OPTION` for each of `options` the user does not give with
+/// `-mllvm` already (LLVM accepts each option once; the user's value wins).
+fn mllvm_args_unless_given(invocation: &Invocation, options: &[&str]) -> Vec<String> {
     let user_words = invocation.option_words(&[Stage::Frontend, Stage::Codegen, Stage::Unknown]);
     let mut args = Vec::new();
-    for option in STEP1_UNROLL_OPTIONS {
+    for &option in options {
         let name = option.split('=').next().unwrap_or(option);
         if !user_words.iter().any(|word| word.split('=').next() == Some(name)) {
             args.extend(["-mllvm".to_owned(), option.to_owned()]);
@@ -1320,7 +1334,10 @@ impl Driver {
     /// With `--slp lanewise` the step is split in three: clang's `-O`
     /// pipeline without its SLP vectorizer, to bitcode; Lanewise's
     /// basic-block vectorizer in process ([`lanewise::vectorize_basic_blocks_of_module`]),
-    /// after LLVM unrolled the small loops whose bodies it fuses; code
+    /// after LLVM fully unrolled the small loops whose bodies it fuses, and
+    /// then the rest of LLVM's pipeline after its SLP vectorizer (partial and
+    /// runtime unrolling held back until then, [`STEP3_UNROLL_OPTIONS`], so
+    /// that the unroller sees the fused loop bodies, as it sees LLVM's); code
     /// generation only (`-disable-llvm-passes`). If Lanewise fails there,
     /// the optimized module is compiled as it is.
     fn backend(&mut self, module: &Path, output: &Path, kind: OutputKind) -> Result<(), Failure> {
@@ -1338,6 +1355,7 @@ impl Driver {
                 self.run_step(command)
             });
         }
+        command.args(mllvm_args_unless_given(&self.invocation, &STEP3_UNROLL_OPTIONS));
         let stem = stem_of(&module.to_string_lossy());
         let optimized = self.temp_path(&stem, "optimized.bc");
         command.args(["-c", "-emit-llvm", "-o"]).arg(&optimized);
@@ -1364,7 +1382,7 @@ impl Driver {
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             time("llvm: read and write the module", || {
                 lanewise_llvm::with_optimized_module(optimized, |module| {
-                    match lanewise::vectorize_basic_blocks_of_module(module, slp) {
+                    match lanewise::vectorize_basic_blocks_of_module(module, slp, true) {
                         Ok(report) => {
                             // Written also when nothing changed: the module
                             // without its stale variant annotations.
@@ -1737,6 +1755,18 @@ mod tests {
         assert!(!args.iter().any(|arg| arg.starts_with("-unroll-runtime")));
         assert!(args.contains(&"-unroll-full-max-count=0".to_owned()));
         assert!(!args.contains(&"-fno-unroll-loops".to_owned()));
+    }
+
+    #[test]
+    fn step3_holds_partial_unrolling_unless_the_user_sets_it() {
+        let args = mllvm_args_unless_given(&parse("-O3 -c a.c"), &STEP3_UNROLL_OPTIONS);
+        assert_eq!(
+            args,
+            ["-mllvm", "-unroll-runtime=false", "-mllvm", "-unroll-allow-partial=false"]
+        );
+        let user = parse("-O3 -mllvm -unroll-allow-partial=true -c a.c");
+        let args = mllvm_args_unless_given(&user, &STEP3_UNROLL_OPTIONS);
+        assert_eq!(args, ["-mllvm", "-unroll-runtime=false"]);
     }
 
     #[test]

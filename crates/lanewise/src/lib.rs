@@ -777,16 +777,26 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
 }
 
 /// Runs only the basic-block vectorizer `slp` on every function of
-/// `module`, with LLVM's cleanup pipeline on the functions it changed
-/// (`lanewise cc --slp lanewise` runs it on the module its back end
-/// optimized).
+/// `module` (`lanewise cc --slp lanewise` runs it on the module its back end
+/// optimized, the plugin at the end of clang's pipeline). Then, when
+/// `unrolling_held` (LLVM's `-O` pipeline ran without its partial and
+/// runtime unrolling), the part of LLVM's pipeline that follows its SLP
+/// vectorizer on every function ([`lanewise_llvm::POST_SLP_PIPELINE`],
+/// which unrolls the fused loops as LLVM unrolls its own SLP vectorizer's
+/// output); otherwise LLVM's cleanup pipeline on the functions it changed.
 pub fn vectorize_basic_blocks_of_module(
     module: &mut LlvmModule<'_>,
     slp: Slp,
+    unrolling_held: bool,
 ) -> Result<Report, Error> {
     let mut report = Report::default();
     let changed = basic_blocks::vectorize_module_basic_blocks(module, slp, &mut report)?;
-    pass_times::time("llvm: cleanup pipeline", || module.cleanup(&changed))?;
+    if unrolling_held {
+        let names = module.defined_function_names();
+        pass_times::time("llvm: post-SLP pipeline", || module.run_post_slp_pipeline(&names))?;
+    } else {
+        pass_times::time("llvm: cleanup pipeline", || module.cleanup(&changed))?;
+    }
     pass_times::time("llvm: verify module", || module.verify())?;
     Ok(report)
 }

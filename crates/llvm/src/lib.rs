@@ -21,5 +21,5 @@ pub use module::{
     check_module_bytes, report_llvm_fatal_errors_as, with_module, with_module_from_bytes,
     with_optimized_module, BridgeError, CallAnnotation, LlvmModule, OutputFormat,
     ScalarFunctionInfo, SimdLoopFunction, CANONICALIZE_PIPELINE, CLEANUP_PIPELINE,
-    SCALARIZE_PIPELINE,
+    POST_SLP_PIPELINE, SCALARIZE_PIPELINE,
 };

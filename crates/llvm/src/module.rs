@@ -147,6 +147,19 @@ const SAFETY_NET_FUNCTIONS: [&str; 3] =
 pub const CLEANUP_PIPELINE: &str =
     "instcombine<no-verify-fixpoint>,simplifycfg,early-cse,gvn,instcombine<no-verify-fixpoint>,dce,simplifycfg";
 
+/// The part of LLVM 22's `default<O3>` function pipeline that follows its
+/// SLP vectorizer (from `opt-22 -passes='default<O3>'
+/// -print-pipeline-passes`, without `transform-warning`, whose warnings the
+/// full pipeline gave already): [`LlvmModule::run_post_slp_pipeline`].
+pub const POST_SLP_PIPELINE: &str = "vector-combine,\
+    instcombine<max-iterations=1;no-verify-fixpoint>,loop-unroll<O3>,sroa<preserve-cfg>,\
+    infer-alignment,instcombine<max-iterations=1;no-verify-fixpoint>,\
+    loop-mssa(licm<allowspeculation>),alignment-from-assumptions,loop-sink,instsimplify,\
+    div-rem-pairs,tailcallelim,simplifycfg<bonus-inst-threshold=1;no-forward-switch-cond;\
+    switch-range-to-icmp;switch-to-arithmetic;no-switch-to-lookup;keep-loops;\
+    no-hoist-common-insts;hoist-loads-stores-with-cond-faulting;no-sink-common-insts;\
+    speculate-blocks;simplify-cond-branch;speculate-unpredictables>";
+
 /// Errors of the bridge. Each names the function, block and instruction where
 /// it can.
 #[derive(Debug, thiserror::Error)]
@@ -730,6 +743,14 @@ impl<'ctx> LlvmModule<'ctx> {
     pub fn cleanup(&mut self, names: &[String]) -> Result<(), BridgeError> {
         for name in names {
             self.run_function_pipeline(name, CLEANUP_PIPELINE)?;
+        }
+        Ok(())
+    }
+
+    /// Runs [`POST_SLP_PIPELINE`] on each of the functions `names`.
+    pub fn run_post_slp_pipeline(&mut self, names: &[String]) -> Result<(), BridgeError> {
+        for name in names {
+            self.run_function_pipeline(name, POST_SLP_PIPELINE)?;
         }
         Ok(())
     }

@@ -118,8 +118,9 @@ fn vectorize_basic_blocks(
     // The loop vectorizer, the only reader of the variant annotations, has
     // run; LLVM's other passes may have left them stale.
     module.remove_variant_annotations();
-    let report = lanewise::vectorize_basic_blocks_of_module(module, Slp::Lanewise(algorithm))
-        .map_err(|error| error.to_string())?;
+    let report =
+        lanewise::vectorize_basic_blocks_of_module(module, Slp::Lanewise(algorithm), false)
+            .map_err(|error| error.to_string())?;
     for remark in &report.remarks {
         emit_remark(&remark.function, remark.kind == RemarkKind::Passed, &remark.message);
     }
