@@ -90,6 +90,7 @@ mod builtins;
 pub mod calls;
 mod division;
 mod dynamic;
+mod lane_loops;
 pub mod masked;
 mod memory;
 pub mod short_vectors;
@@ -1121,7 +1122,8 @@ impl<'a> Widener<'a> {
         self.duplicate_call(inst, has_result)
     }
 
-    /// One scalar call per lane, in lane order (6.4.4).
+    /// One scalar call per lane, in lane order (6.4.4): a loop over the
+    /// active lanes where the types allow ([`lane_loops`]), else unrolled.
     fn duplicate_call(&mut self, inst: Inst, has_result: bool) -> Result<(), WidenError> {
         let InstData::Call { callee, args, ret_ty, effects, flags } =
             self.scalar.dfg.inst(inst).clone()
@@ -1147,6 +1149,14 @@ impl<'a> Widener<'a> {
             };
             Ok(this.append(call, ret_ty.clone()))
         };
+        if self.fits_lane_loop(inst)? {
+            let mask = self.block_mask()?;
+            let result = self.call_per_active_lane(inst, mask)?;
+            if let (true, Some(vector)) = (has_result, result) {
+                self.define_result(inst, Widened::Vector(vector));
+            }
+            return Ok(());
+        }
         // Only intrinsics and libm functions run in inactive lanes too
         // (`calls::may_run_speculatively`).
         let speculative =

@@ -524,7 +524,7 @@ impl Widener<'_> {
 
     /// An alloca of `count` elements of `elem` at the top of the entry block
     /// (one stack slot per call site, not per execution).
-    fn entry_alloca(&mut self, elem: Type, count: u32, align: u32) -> Value {
+    pub(super) fn entry_alloca(&mut self, elem: Type, count: u32, align: u32) -> Value {
         let entry = self.func.entry_block().expect("entry");
         let mut cursor = Cursor {
             block: entry,

@@ -238,14 +238,17 @@ fn masked_blocks_use_masked_vector_memory_operations_on_avx2() {
         count(vector, |data| matches!(data, InstData::Gather { mask, .. } if !is_constant(mask))),
         1
     );
-    // No scatter on AVX2: the call is guarded per lane; the strided store
-    // is branch-free, inactive lanes writing to a scratch slot.
+    // No scatter on AVX2: the call runs in a loop over the active lanes;
+    // the strided store is branch-free, inactive lanes writing to a scratch
+    // slot.
     assert_eq!(count(vector, |data| matches!(data, InstData::Scatter { .. })), 0);
     assert_eq!(count_blocks_named(vector, ".store.lane"), 0);
-    // Eight lane stores, plus the uniform-address store below.
-    assert_eq!(count(vector, |data| matches!(data, InstData::Store { .. })), 9);
-    assert_eq!(count(vector, |data| matches!(data, InstData::Alloca { .. })), 1);
-    assert_eq!(count_blocks_named(vector, ".call.lane"), 16);
+    // Eight lane stores, the uniform-address store below, and the call's
+    // argument vector stored to its slot (the second alloca).
+    assert_eq!(count(vector, |data| matches!(data, InstData::Store { .. })), 10);
+    assert_eq!(count(vector, |data| matches!(data, InstData::Alloca { .. })), 2);
+    assert_eq!(count_blocks_named(vector, ".call.lane"), 0);
+    assert_eq!(count_blocks_named(vector, ".lanes"), 2);
     // The uniform-address store runs once, under `any`, storing one lane.
     assert_eq!(count_blocks_named(vector, ".store.join"), 1);
     assert!(callees(vector).iter().any(|name| name == "llvm.ctlz.i8"));
@@ -382,7 +385,7 @@ fn phis_after_a_guard_chain_name_its_last_block() {
         .unwrap();
     let InstData::Phi { incoming, .. } = vector.dfg.inst(new_phi) else { unreachable!() };
     let from_body = incoming[1].0;
-    assert!(vector.block_name(from_body).ends_with(".call.lane3.join"), "{vector}");
+    assert!(vector.block_name(from_body).ends_with(".lanes.done"), "{vector}");
     // Differential: lane l calls observe(x_l + k) for k < n only if x_l is odd.
     let log = RefCell::new(Vec::new());
     let mut interpreter = Interpreter::new(Memory::new(MEMORY_BASE, 64), externals(&log));
@@ -775,4 +778,50 @@ fn rv_align_is_its_pointer_and_rv_entry_mask_the_mask_argument() {
     let expected: Vec<Option<u128>> =
         BUILTIN_ACTIVE.iter().map(|on| Some(u128::from(*on))).collect();
     assert_eq!(entry, expected);
+}
+
+// ----- Per-lane calls -----
+
+/// A libm call without a vector form in a masked block runs once per
+/// active lane (`widen::lane_loops`), not in all lanes: one active lane of
+/// eight makes one call, as the scalar program does. Inactive lanes get 0.
+#[test]
+fn masked_per_lane_calls_run_only_in_active_lanes() {
+    let mut func = Function::new("guarded_exp", vec![Type::F32, Type::BOOL], Type::F32);
+    let (x, c) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let call = b.call(Callee::Direct("expf".into()), vec![x], Type::F32, CallEffects::Pure);
+    let result = b.func.dfg.result(call).unwrap();
+    b.ret(Some(result));
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(entry, Some(c));
+    let config = config(8, Isa::Avx2, &[VECTOR, VECTOR]);
+    let widened = widen_masked(&func, &config, &predicates);
+    let vector = &widened.function;
+    assert_eq!(callees(vector).iter().filter(|name| *name == "expf").count(), 1, "{vector}");
+    for active in [[false, false, false, false, false, true, false, false], [true; 8], [false; 8]] {
+        let log = RefCell::new(Vec::new());
+        let mut interpreter = Interpreter::new(Memory::new(MEMORY_BASE, 64), externals(&log));
+        let xs: Vec<Val> = (0..8).map(|lane| Val::F32(lane as f32 * 0.25)).collect();
+        let cs: Vec<Val> = active.iter().map(|&bit| Val::bool(bit)).collect();
+        let result = interpreter.run(vector, &[Val::Vector(xs), Val::Vector(cs)]).unwrap();
+        let calls: Vec<f32> = log
+            .take()
+            .iter()
+            .map(|(_, args)| match &args[0] {
+                Val::F32(x) => *x,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let expected_calls: Vec<f32> =
+            (0..8).filter(|lane| active[*lane]).map(|lane| lane as f32 * 0.25).collect();
+        assert_eq!(calls, expected_calls, "active {active:?}");
+        let Some(Val::Vector(lanes)) = result else { panic!("{result:?}") };
+        for (lane, value) in lanes.iter().enumerate() {
+            let expected = if active[lane] { (lane as f32 * 0.25).exp() } else { 0.0 };
+            assert!(value.same_as(&Val::F32(expected)), "lane {lane}: {value:?}");
+        }
+    }
 }
