@@ -187,6 +187,10 @@ pub struct Options {
     /// loops: choose per call between the vector body and per-lane calls
     /// of the scalar function (`dynamic_variants::safety_net`).
     pub safety_net: SafetyNetMode,
+    /// WFV-SLP (`--wfv-slp`, `transform::widen::wfv_slp`): independent
+    /// libmvec calls under a mask packed into one call when few lanes are
+    /// active.
+    pub wfv_slp: bool,
     /// Basic-block (SLP) vectorization of every function, after everything
     /// else ([`basic_blocks`]).
     pub slp: Slp,
@@ -254,6 +258,7 @@ impl Default for Options {
             full_variants: Vec::new(),
             group_functions: Vec::new(),
             safety_net: SafetyNetMode::Adaptive,
+            wfv_slp: true,
             slp: Slp::Off,
         }
     }
@@ -290,11 +295,18 @@ pub struct CallCounts {
     pub vector_variant: u32,
     /// Calls run once per active lane.
     pub per_lane: u32,
+    /// Groups of libmvec calls packed into one call when few lanes are
+    /// active (WFV-SLP, `--wfv-slp`).
+    pub packed_math_groups: u32,
 }
 
 impl From<CallStats> for CallCounts {
     fn from(stats: CallStats) -> Self {
-        CallCounts { vector_variant: stats.vector_variant, per_lane: stats.per_lane }
+        CallCounts {
+            vector_variant: stats.vector_variant,
+            per_lane: stats.per_lane,
+            packed_math_groups: stats.packed_math_groups,
+        }
     }
 }
 
@@ -530,6 +542,13 @@ impl Report {
                 function.calls.vector_variant,
                 function.calls.per_lane,
             ));
+            if function.calls.packed_math_groups > 0 {
+                text.push_str(&format!(
+                    "  wfv-slp: {} groups of vector math calls packed when their active lanes \
+                     fit in one vector (--wfv-slp)\n",
+                    function.calls.packed_math_groups
+                ));
+            }
             if function.safety_net {
                 text.push_str(&format!(
                     "  safety net: each call runs the vector body or calls `{}` per active lane \
@@ -1482,6 +1501,7 @@ pub(crate) fn widen_variant_once(
     config.native_scatter |= enables_avx512_scatters(target_features);
     config.group_functions = options.group_functions.clone();
     config.adapter = adapter;
+    config.wfv_slp = options.wfv_slp;
     if with_safety_net {
         config.group_functions.extend([
             NET_BEGIN.to_owned(),

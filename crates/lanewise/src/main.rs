@@ -162,6 +162,12 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = SafetyNetArg::Adaptive)]
     safety_net: SafetyNetArg,
 
+    /// WFV-SLP (thesis 7.4): in AVX-512 variants, independent libmvec
+    /// calls of one function in a masked block run as one call on their
+    /// active lanes packed together when those fit in one vector.
+    #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
+    wfv_slp: OnOffArg,
+
     /// Basic-block (SLP) vectorization of every function of the module,
     /// after everything else: Lanewise's own (Foss 2013), LLVM's
     /// `slp-vectorizer` pass, or none.
@@ -417,6 +423,7 @@ fn run(cli: Cli) -> Result<(), String> {
             SafetyNetArg::Off => SafetyNetMode::Off,
             SafetyNetArg::PerLane => SafetyNetMode::PerLane,
         },
+        wfv_slp: cli.wfv_slp == OnOffArg::On,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

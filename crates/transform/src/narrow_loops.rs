@@ -1243,7 +1243,7 @@ fn result(func: &Function, inst: Inst) -> Value {
     func.dfg.result(inst).expect("the instruction has a result")
 }
 
-fn append_value(func: &mut Function, block: Block, data: InstData, ty: Type) -> Value {
+pub(crate) fn append_value(func: &mut Function, block: Block, data: InstData, ty: Type) -> Value {
     let inst = func.append(block, data, ty);
     result(func, inst)
 }
@@ -1271,7 +1271,7 @@ fn popcount(func: &mut Function, block: Block, bits: Value, width: u32) -> Value
 }
 
 /// `llvm.experimental.vector.compress(value, mask, passthru)`.
-fn compress_call(
+pub(crate) fn compress_call(
     func: &mut Function,
     block: Block,
     value: Value,
@@ -1299,7 +1299,7 @@ fn expand_load(
 
 /// AVX-512's `llvm.x86.avx512.mask.expand(source, passthru, mask)`:
 /// consecutive lanes of `source` into the lanes of `mask`, in order.
-fn register_expand(
+pub(crate) fn register_expand(
     func: &mut Function,
     block: Block,
     source: Value,

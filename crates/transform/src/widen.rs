@@ -96,6 +96,7 @@ mod memory;
 pub mod short_vectors;
 mod special_calls;
 mod value_map;
+pub mod wfv_slp;
 
 pub use calls::{CallStats, CalleeVariants};
 use value_map::Cursor;
@@ -145,6 +146,10 @@ pub struct WidenConfig {
     /// W is called once, with its extra lanes inactive and zero arguments
     /// there. Default `false`.
     pub adapter: bool,
+    /// WFV-SLP ([`wfv_slp`], thesis 7.4): independent libmvec calls of one
+    /// function in a masked block of an AVX-512 variant run as one call
+    /// when their active lanes fit in one vector. Default `true`.
+    pub wfv_slp: bool,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -169,6 +174,7 @@ impl WidenConfig {
             native_scatter: isa == Isa::Avx512,
             group_functions: Vec::new(),
             adapter: false,
+            wfv_slp: true,
         }
     }
 }
@@ -274,6 +280,9 @@ pub fn widen_function_with_stats(
         Widener::new(scalar, shapes, data_layout, config, predicates).map_err(bad_config)?;
     widener.widen_blocks()?;
     widener.complete_phis()?;
+    let packed =
+        wfv_slp::pack_math_calls(&mut widener.func, &widener.packable_calls, widener.width);
+    widener.call_stats.packed_math_groups = packed as u32;
     Ok(WidenedFunction { function: widener.func, stats: widener.stats, calls: widener.call_stats })
 }
 
@@ -418,6 +427,8 @@ struct Widener<'a> {
     exit_blocks: HashMap<Block, Block>,
     /// Numbers the blocks created for guards, for unique readable names.
     guard_serial: u32,
+    /// The libmvec calls in masked blocks, for [`wfv_slp`].
+    packable_calls: Vec<wfv_slp::PackableCall>,
     stats: MemoryAccessStats,
     call_stats: CallStats,
 }
@@ -488,6 +499,7 @@ impl<'a> Widener<'a> {
             mask_bits: HashMap::new(),
             exit_blocks: HashMap::new(),
             guard_serial: 0,
+            packable_calls: Vec::new(),
             stats: MemoryAccessStats::default(),
             call_stats: CallStats::default(),
         };

@@ -74,6 +74,9 @@ pub struct CallStats {
     pub vector_variant: u32,
     /// Calls run once per (active) lane.
     pub per_lane: u32,
+    /// Groups of libmvec calls packed into one call when few lanes are
+    /// active ([`super::wfv_slp`]).
+    pub packed_math_groups: u32,
 }
 
 /// What the widener knows of one argument at a call site.

@@ -4,6 +4,7 @@
 //! variants where [`super::WidenConfig::vector_math`] allows) and group functions
 //! ([`super::WidenConfig::group_functions`], one call for all lanes).
 
+use lanewise_ir::vfabi::Isa;
 use lanewise_ir::{CallEffects, Callee, FastMathFlags, Inst, InstData, Type, Value};
 
 use super::{WidenError, Widened, Widener};
@@ -104,6 +105,28 @@ impl Widener<'_> {
         Ok(None)
     }
 
+    /// Records the libmvec call whose result is `result` for
+    /// [`super::wfv_slp`] if it may be packed: WFV-SLP is on, the call is
+    /// under a mask, the target is AVX-512 (register compress and expand)
+    /// and each operand fills one 512-bit register.
+    fn record_packable_call(&mut self, result: Value) -> Result<(), WidenError> {
+        if !self.config.wfv_slp || self.config.isa != Isa::Avx512 {
+            return Ok(());
+        }
+        let Some(mask) = self.block_mask()? else { return Ok(()) };
+        let call = self.func.dfg.defining_inst(result).expect("a call");
+        let InstData::Call { args, .. } = self.func.dfg.inst(call) else { unreachable!() };
+        let one_register = |ty: &Type| ty.vector_bits() == Some(512);
+        let mut fits = one_register(self.func.dfg.value_type(result));
+        for arg in args {
+            fits &= one_register(self.func.dfg.value_type(*arg));
+        }
+        if fits {
+            self.packable_calls.push(super::wfv_slp::PackableCall { call, mask });
+        }
+        Ok(())
+    }
+
     /// Calls `variant` on the vectors of `args`, split into `variant.calls`
     /// calls of `variant.lanes` lanes when W is wider than the variant.
     fn libmvec_call(
@@ -140,7 +163,11 @@ impl Widener<'_> {
                 effects: CallEffects::Pure,
                 flags,
             };
-            parts.push(self.append_value(call, part_ty.clone()));
+            let result = self.append_value(call, part_ty.clone());
+            if variant.calls == 1 {
+                self.record_packable_call(result)?;
+            }
+            parts.push(result);
         }
         // Concatenate pairwise: the number of parts is a power of two.
         let mut part_lanes = variant.lanes;

@@ -825,3 +825,62 @@ fn masked_per_lane_calls_run_only_in_active_lanes() {
         }
     }
 }
+
+/// WFV-SLP (`widen::wfv_slp`, thesis 7.4): three independent libmvec calls
+/// under a mask in a 16-lane AVX-512 variant run as one call when at most
+/// five lanes are active (the interpreter runs a `_ZGV` call as 16 scalar
+/// calls: 16 logged calls for the packed path, 48 for the three), with the
+/// same results in the active lanes either way.
+#[test]
+fn few_active_lanes_pack_independent_math_calls_into_one() {
+    let mut func =
+        Function::new("glow", vec![Type::F32, Type::F32, Type::F32, Type::BOOL], Type::F32);
+    let (x, y, z, c) =
+        (func.param_value(0), func.param_value(1), func.param_value(2), func.param_value(3));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let mut results = Vec::new();
+    for arg in [x, y, z] {
+        let call = b.call(Callee::Direct("expf".into()), vec![arg], Type::F32, CallEffects::Pure);
+        results.push(b.func.dfg.result(call).unwrap());
+    }
+    let partial = b.binary(BinaryOp::FAdd, results[0], results[1]);
+    let sum = b.binary(BinaryOp::FAdd, partial, results[2]);
+    b.ret(Some(sum));
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(entry, Some(c));
+    let mut config = config(16, Isa::Avx512, &[VECTOR, VECTOR, VECTOR, VECTOR]);
+    config.vector_math = VectorMath::Libmvec;
+    let widened = widen_masked(&func, &config, &predicates);
+    assert_eq!(widened.calls.packed_math_groups, 1, "{}", widened.function);
+    let mut off = config.clone();
+    off.wfv_slp = false;
+    assert_eq!(widen_masked(&func, &off, &predicates).calls.packed_math_groups, 0);
+    let vector = &widened.function;
+    let mut rng = Rng(0x5eed);
+    for active_count in [0usize, 1, 3, 5, 6, 11, 16] {
+        let mut active = [false; 16];
+        while active.iter().filter(|bit| **bit).count() < active_count {
+            active[(rng.next() % 16) as usize] = true;
+        }
+        let lanes = |rng: &mut Rng| -> Vec<f32> {
+            (0..16).map(|_| (rng.next() % 4000) as f32 / 1000.0 - 2.0).collect()
+        };
+        let (xs, ys, zs) = (lanes(&mut rng), lanes(&mut rng), lanes(&mut rng));
+        let vector_of = |values: &[f32]| Val::Vector(values.iter().map(|v| Val::F32(*v)).collect());
+        let cs = Val::Vector(active.iter().map(|&bit| Val::bool(bit)).collect());
+        let log = RefCell::new(Vec::new());
+        let mut interpreter = Interpreter::new(Memory::new(MEMORY_BASE, 64), externals(&log));
+        let args = [vector_of(&xs), vector_of(&ys), vector_of(&zs), cs];
+        let Some(Val::Vector(result)) = interpreter.run(vector, &args).unwrap() else {
+            panic!("a vector result")
+        };
+        let expected_calls = if active_count * 3 <= 16 { 16 } else { 48 };
+        assert_eq!(log.take().len(), expected_calls, "{active_count} active lanes");
+        for lane in (0..16).filter(|lane| active[*lane]) {
+            let expected = xs[lane].exp() + ys[lane].exp() + zs[lane].exp();
+            assert!(result[lane].same_as(&Val::F32(expected)), "lane {lane}: {:?}", result[lane]);
+        }
+    }
+}
