@@ -884,3 +884,68 @@ fn few_active_lanes_pack_independent_math_calls_into_one() {
         }
     }
 }
+
+/// A 64-bit division whose operands leave the floating-point fast path
+/// divides per active lane in a loop (`widen::lane_loops`), not W times
+/// inline: the quotient and remainder of every active lane are the scalar
+/// ones, at any number of active lanes.
+#[test]
+fn exact_64_bit_divisions_run_per_active_lane() {
+    let mut func = Function::new("divide", vec![Type::I64, Type::I64, Type::BOOL], Type::I64);
+    let (a, d, c) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let one = b.iconst(Type::I64, 1);
+    let divisor = b.binary(BinaryOp::Or, d, one);
+    let quotient = b.binary(BinaryOp::UDiv, a, divisor);
+    let remainder = b.binary(BinaryOp::URem, a, divisor);
+    let factor = b.iconst(Type::I64, 31);
+    let scaled = b.binary(BinaryOp::Mul, quotient, factor);
+    let result = b.binary(BinaryOp::Add, scaled, remainder);
+    b.ret(Some(result));
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(entry, Some(c));
+    let config = config(8, Isa::Avx512, &[VECTOR, VECTOR, VECTOR]);
+    let widened = widen_masked(&func, &config, &predicates);
+    let vector = &widened.function;
+    // Two divisions, each with a loop on its exact path.
+    assert_eq!(count_blocks_named(vector, ".lanes.done"), 2, "{vector}");
+    assert!(
+        !vector.layout.insts().any(|inst| matches!(
+            vector.dfg.inst(inst),
+            InstData::Binary { op: BinaryOp::UDiv | BinaryOp::URem, lhs, .. }
+                if vector.dfg.value_type(*lhs).is_vector()
+        )),
+        "no vector division is left for LLVM to scalarize: {vector}"
+    );
+    let mut rng = Rng(0xd1d);
+    for trial in 0..200 {
+        let active: Vec<bool> = (0..8).map(|_| rng.next() % 3 != 0).collect();
+        // Half the trials with operands beyond 2^53: the exact path.
+        let shift = if trial % 2 == 0 { 0 } else { 20 };
+        let dividends: Vec<u64> = (0..8).map(|_| rng.next() >> shift).collect();
+        let divisors: Vec<u64> = (0..8).map(|_| rng.next() >> (rng.next() % 64)).collect();
+        let ints = |values: &[u64]| {
+            Val::Vector(values.iter().map(|v| Val::int(64, u128::from(*v))).collect())
+        };
+        let cs = Val::Vector(active.iter().map(|&bit| Val::bool(bit)).collect());
+        let log = RefCell::new(Vec::new());
+        let mut interpreter = Interpreter::new(Memory::new(MEMORY_BASE, 64), externals(&log));
+        let args = [ints(&dividends), ints(&divisors), cs];
+        let Some(Val::Vector(lanes)) = interpreter.run(vector, &args).unwrap() else {
+            panic!("a vector result")
+        };
+        for lane in (0..8).filter(|lane| active[*lane]) {
+            let divisor = divisors[lane] | 1;
+            let expected = (dividends[lane] / divisor)
+                .wrapping_mul(31)
+                .wrapping_add(dividends[lane] % divisor);
+            assert!(
+                lanes[lane].same_as(&Val::int(64, u128::from(expected))),
+                "trial {trial}, lane {lane}: {:?}, expected {expected}",
+                lanes[lane]
+            );
+        }
+    }
+}
