@@ -921,7 +921,7 @@ fn exact_64_bit_divisions_run_per_active_lane() {
     );
     let mut rng = Rng(0xd1d);
     for trial in 0..200 {
-        let active: Vec<bool> = (0..8).map(|_| rng.next() % 3 != 0).collect();
+        let active: Vec<bool> = (0..8).map(|_| !rng.next().is_multiple_of(3)).collect();
         // Half the trials with operands beyond 2^53: the exact path.
         let shift = if trial % 2 == 0 { 0 } else { 20 };
         let dividends: Vec<u64> = (0..8).map(|_| rng.next() >> shift).collect();
