@@ -44,9 +44,7 @@
 //!     big = active & |a| >= limit (double: or |b|)      ; per lane
 //!     br any(big), exact, fast
 //! fast:  the floating-point division above
-//! exact: 64-bit lanes: one idiv per active lane, in a loop
-//!        (`Widener::exact_division`); 32-bit lanes: the vector division
-//!        (through double, by the bridge)
+//! exact: the vector division (one idiv per lane; 32-bit lanes: double)
 //! ```
 //!
 //! Inactive lanes do not count (their divisor is one, their dividend may be
@@ -57,7 +55,6 @@
 
 use lanewise_ir::{BinaryOp, CastFlags, CastOp, Constant, InstData, IntPredicate, Type, Value};
 
-use super::lane_loops::LaneOperand;
 use super::{WidenError, Widener};
 
 /// Operands below this magnitude convert to `double` exactly and divide
@@ -264,8 +261,7 @@ impl Widener<'_> {
         );
 
         self.current = Some(exact);
-        let exact_result = self.exact_division(data, &result_ty)?;
-        let exact_end = self.current.expect("a current block");
+        let exact_result = self.append_value(data, result_ty.clone());
         self.append(InstData::Jump { dest: join }, Type::Void);
 
         self.current = Some(fast);
@@ -275,42 +271,11 @@ impl Widener<'_> {
             }
             _ => self.divide_through_floating_point(path, op, lhs, rhs, &result_ty),
         };
-        let fast_end = self.current.expect("a current block");
         self.append(InstData::Jump { dest: join }, Type::Void);
 
         self.current = Some(join);
-        let incoming = vec![(exact_end, exact_result), (fast_end, fast_result)];
+        let incoming = vec![(exact, exact_result), (fast, fast_result)];
         Ok(self.append_value(InstData::Phi { ty: result_ty.clone(), incoming }, result_ty))
-    }
-
-    /// The exact vector division `data`. LLVM's code generator would
-    /// scalarize a 64-bit one into W inline divisions (x86 has no vector
-    /// integer division); here it is one division per active lane in a loop
-    /// ([`super::lane_loops`]): less code, and no division for inactive
-    /// lanes. A constant divisor stays a constant (LLVM then multiplies
-    /// instead of dividing).
-    fn exact_division(&mut self, data: InstData, result_ty: &Type) -> Result<Value, WidenError> {
-        let InstData::Binary { op, lhs, rhs, flags } = data.clone() else {
-            unreachable!("a division")
-        };
-        let elem = result_ty.scalar_type().clone();
-        if elem.int_bits().is_none_or(|bits| bits <= 32) || self.width < 4 {
-            return Ok(self.append_value(data, result_ty.clone()));
-        }
-        let divisor = match self
-            .splat_element(rhs)
-            .filter(|element| self.func.dfg.constant(*element).is_some())
-        {
-            Some(constant) => LaneOperand::Scalar(constant),
-            None => LaneOperand::Vector(rhs, elem.clone()),
-        };
-        let mask = self.block_mask()?;
-        let operands = [LaneOperand::Vector(lhs, elem.clone()), divisor];
-        let result = self.emit_lane_loop(&operands, mask, &elem, |this, values| {
-            let lane = InstData::Binary { op, lhs: values[0], rhs: values[1], flags };
-            Some(this.append_value(lane, elem.clone()))
-        });
-        Ok(result.expect("a division has a result"))
     }
 
     /// `fptosi(sitofp a / sitofp b)` in `double`, or in `float` for the

@@ -27,9 +27,11 @@
 //! value, as [`super::Widener::emit_per_lane_guarded`] gives them). One call
 //! site instead of W also means less code for LLVM to compile.
 //!
-//! The exact path of a 64-bit division (`super::division`) uses the same
-//! loop: LLVM's code generator would otherwise expand the vector division
-//! into W inline scalar divisions (gcd_pairs' object: 18.9 KB -> 9.1 KB).
+//! Not for the exact path of 64-bit divisions (`super::division`), which
+//! LLVM expands into W inline divisions: a loop there halved gcd_pairs'
+//! object (18.9 KB -> 9.1 KB) but made its hot loop, which holds the
+//! rarely taken exact path, no longer innermost, and the program 20%
+//! slower (6.4 ms against 5.3 ms, 2026-11-29).
 //!
 //! Only calls whose varying arguments and result are of types whose vectors
 //! are laid out in memory as arrays of their elements (8-, 16-, 32- and
@@ -42,14 +44,6 @@ use lanewise_ir::{
 };
 
 use super::{WidenError, Widener};
-
-/// An operand of the scalar code of one lane ([`Widener::emit_lane_loop`]).
-pub(super) enum LaneOperand {
-    /// The same value in every lane.
-    Scalar(Value),
-    /// A `<W x T>` vector of the new function and its element type `T`.
-    Vector(Value, Type),
-}
 
 impl Widener<'_> {
     /// Whether `ty` is laid out in memory as W elements when it is a `<W x ty>`
@@ -105,67 +99,29 @@ impl Widener<'_> {
         else {
             unreachable!("a call")
         };
+        let width = self.width;
+        // Arguments: uniform ones as they are, varying ones through a slot.
+        let mut slots: Vec<Result<Value, (Value, Type)>> = Vec::new();
         let mut operands = args.clone();
         if let Callee::Indirect(pointer) = &callee {
             operands.push(*pointer);
         }
-        let mut lane_operands = Vec::new();
         for &operand in &operands {
-            lane_operands.push(if self.is_uniform(operand)? {
-                LaneOperand::Scalar(self.lane0(operand)?)
+            if self.is_uniform(operand)? {
+                slots.push(Ok(self.lane0(operand)?));
             } else {
                 let ty = self.scalar.dfg.value_type(operand).clone();
-                LaneOperand::Vector(self.vector(operand)?, ty)
-            });
-        }
-        let result = self.emit_lane_loop(&lane_operands, mask, &ret_ty, |this, mut values| {
-            let lane_callee = match &callee {
-                Callee::Indirect(_) => Callee::Indirect(values.pop().expect("the callee pointer")),
-                other => other.clone(),
-            };
-            let call = InstData::Call {
-                callee: lane_callee,
-                args: values,
-                ret_ty: ret_ty.clone(),
-                effects,
-                flags,
-            };
-            this.append(call, ret_ty.clone())
-        });
-        Ok(result)
-    }
-
-    /// `for lane in set bits of mask (all lanes without one), in order:
-    /// result[lane] = body(the lane's operands)`: the loop of the module's
-    /// docs around `body`, which appends the scalar code of one lane to the
-    /// current block and returns its result (`None` for `void`). A
-    /// [`LaneOperand::Vector`] goes through a stack slot and is read back one
-    /// element per lane; a [`LaneOperand::Scalar`] is passed as it is.
-    /// Returns the `<W x ret_ty>` results, zero in the lanes that did not
-    /// run, unless `ret_ty` is `void`.
-    pub(super) fn emit_lane_loop(
-        &mut self,
-        operands: &[LaneOperand],
-        mask: Option<Value>,
-        ret_ty: &Type,
-        body: impl FnOnce(&mut Self, Vec<Value>) -> Option<Value>,
-    ) -> Option<Value> {
-        let width = self.width;
-        let mut slots: Vec<Result<Value, (Value, Type)>> = Vec::new();
-        for operand in operands {
-            match operand {
-                LaneOperand::Scalar(value) => slots.push(Ok(*value)),
-                LaneOperand::Vector(vector, ty) => {
-                    let (slot, align) = self.lane_slot(ty);
-                    let store =
-                        InstData::Store { value: *vector, addr: slot, align, volatile: false };
-                    self.append(store, Type::Void);
-                    slots.push(Err((slot, ty.clone())));
-                }
+                let vector = self.vector(operand)?;
+                let (slot, align) = self.lane_slot(&ty);
+                self.append(
+                    InstData::Store { value: vector, addr: slot, align, volatile: false },
+                    Type::Void,
+                );
+                slots.push(Err((slot, ty)));
             }
         }
-        let result_slot = (*ret_ty != Type::Void).then(|| {
-            let (slot, align) = self.lane_slot(ret_ty);
+        let result_slot = (ret_ty != Type::Void).then(|| {
+            let (slot, align) = self.lane_slot(&ret_ty);
             let zero = self.func.dfg.make_const(ret_ty.vector_of(width), Constant::Zero);
             self.append(
                 InstData::Store { value: zero, addr: slot, align, volatile: false },
@@ -185,11 +141,11 @@ impl Widener<'_> {
         let before = self.current.expect("a current block");
         let prefix = self.next_guard_prefix();
         let header = self.func.dfg.make_block(Some(format!("{prefix}.lanes")));
-        let body_block = self.func.dfg.make_block(Some(format!("{prefix}.lane")));
+        let body = self.func.dfg.make_block(Some(format!("{prefix}.lane")));
         let exit = self.func.dfg.make_block(Some(format!("{prefix}.lanes.done")));
         self.func.layout.insert_block_after(header, before);
-        self.func.layout.insert_block_after(body_block, header);
-        self.func.layout.insert_block_after(exit, body_block);
+        self.func.layout.insert_block_after(body, header);
+        self.func.layout.insert_block_after(exit, body);
         self.append(InstData::Jump { dest: header }, Type::Void);
 
         self.current = Some(header);
@@ -200,12 +156,9 @@ impl Widener<'_> {
             InstData::Icmp { pred: IntPredicate::Eq, lhs: left, rhs: zero_bits },
             Type::BOOL,
         );
-        self.append(
-            InstData::Branch { cond: done, then_dest: exit, else_dest: body_block },
-            Type::Void,
-        );
+        self.append(InstData::Branch { cond: done, then_dest: exit, else_dest: body }, Type::Void);
 
-        self.current = Some(body_block);
+        self.current = Some(body);
         let zero_is_poison = self.func.dfg.int_const(Type::BOOL, 1);
         let cttz = InstData::Call {
             callee: Callee::Direct(format!("llvm.cttz.i{width}")),
@@ -220,10 +173,10 @@ impl Widener<'_> {
             let cast = InstData::Cast { op, arg: lane, to: Type::I64, flags: CastFlags::default() };
             lane = self.append_value(cast, Type::I64);
         }
-        let mut lane_values = Vec::new();
+        let mut lane_operands = Vec::new();
         for slot in &slots {
-            lane_values.push(match slot {
-                Ok(scalar) => *scalar,
+            lane_operands.push(match slot {
+                Ok(uniform) => *uniform,
                 Err((slot, ty)) => {
                     let addr = self.slot_element(*slot, ty, lane);
                     let align = self.data_layout.abi_align(ty) as u32;
@@ -234,10 +187,23 @@ impl Widener<'_> {
                 }
             });
         }
-        let lane_result = body(self, lane_values);
+        let lane_callee = match &callee {
+            Callee::Indirect(_) => {
+                Callee::Indirect(lane_operands.pop().expect("the callee pointer"))
+            }
+            other => other.clone(),
+        };
+        let call = InstData::Call {
+            callee: lane_callee,
+            args: lane_operands,
+            ret_ty: ret_ty.clone(),
+            effects,
+            flags,
+        };
+        let lane_result = self.append(call, ret_ty.clone());
         if let (Some(value), Some((slot, _))) = (lane_result, result_slot) {
-            let addr = self.slot_element(slot, ret_ty, lane);
-            let align = self.data_layout.abi_align(ret_ty) as u32;
+            let addr = self.slot_element(slot, &ret_ty, lane);
+            let align = self.data_layout.abi_align(&ret_ty) as u32;
             self.append(InstData::Store { value, addr, align, volatile: false }, Type::Void);
         }
         let one = self.func.dfg.int_const(bits_ty.clone(), 1);
@@ -259,21 +225,20 @@ impl Widener<'_> {
             },
             bits_ty,
         );
-        let body_end = self.current.expect("a current block");
         self.append(InstData::Jump { dest: header }, Type::Void);
         let phi_inst = self.func.dfg.defining_inst(left).expect("the phi");
         if let InstData::Phi { incoming, .. } = self.func.dfg.inst_mut(phi_inst) {
-            incoming.push((body_end, next));
+            incoming.push((body, next));
         }
 
         self.current = Some(exit);
-        result_slot.map(|(slot, align)| {
+        Ok(result_slot.map(|(slot, align)| {
             let vector_ty = ret_ty.vector_of(width);
             self.append_value(
                 InstData::Load { ty: vector_ty.clone(), addr: slot, align, volatile: false },
                 vector_ty,
             )
-        })
+        }))
     }
 
     /// A stack slot for one `ty` per lane, aligned for the `<W x ty>`
