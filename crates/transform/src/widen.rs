@@ -1134,8 +1134,9 @@ impl<'a> Widener<'a> {
         self.duplicate_call(inst, has_result)
     }
 
-    /// One scalar call per lane, in lane order (6.4.4): a loop over the
-    /// active lanes where the types allow ([`lane_loops`]), else unrolled.
+    /// One scalar call per lane, in lane order (6.4.4): under a mask a loop
+    /// over the active lanes where the types allow ([`lane_loops`]), else
+    /// written out lane by lane.
     fn duplicate_call(&mut self, inst: Inst, has_result: bool) -> Result<(), WidenError> {
         let InstData::Call { callee, args, ret_ty, effects, flags } =
             self.scalar.dfg.inst(inst).clone()
@@ -1161,8 +1162,11 @@ impl<'a> Widener<'a> {
             };
             Ok(this.append(call, ret_ty.clone()))
         };
-        if self.fits_lane_loop(inst)? {
-            let mask = self.block_mask()?;
+        // Under a mask, a loop over the active lanes; with every lane
+        // active, W calls written out (a loop measured 3.5% slower on
+        // tests/programs/double_math, whose libm calls run in every lane).
+        let mask = self.block_mask()?;
+        if mask.is_some() && self.fits_lane_loop(inst)? {
             let result = self.call_per_active_lane(inst, mask)?;
             if let (true, Some(vector)) = (has_result, result) {
                 self.define_result(inst, Widened::Vector(vector));
