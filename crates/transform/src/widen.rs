@@ -1122,6 +1122,20 @@ impl<'a> Widener<'a> {
             return Ok(());
         }
         if let Callee::Direct(name) = &callee {
+            // Exact math intrinsics that LLVM lowers to W libm calls: under
+            // a mask, calls for the active lanes only (`lane_loops`).
+            if lane_loops::is_libcall_intrinsic(name)
+                && !self.config.vector_math.allows_libmvec(flags)
+            {
+                let mask = self.block_mask()?;
+                if mask.is_some() && self.fits_lane_loop(inst)? {
+                    self.call_stats.per_lane += 1;
+                    if let Some(vector) = self.call_per_active_lane(inst, mask)? {
+                        self.define_result(inst, Widened::Vector(vector));
+                    }
+                    return Ok(());
+                }
+            }
             if let Some(vector) = self.widen_math_call(name, &args, &ret_ty, effects, flags)? {
                 self.define_result(inst, Widened::Vector(vector));
                 return Ok(());

@@ -48,6 +48,36 @@ use lanewise_ir::{
 
 use super::{WidenError, Widener};
 
+/// Whether `name` is an LLVM math intrinsic with no x86 vector instruction,
+/// which LLVM's code generator lowers to one libm call per lane
+/// (`llvm.exp.v16f32`: 16 calls of `expf`, whatever the mask): clang emits
+/// them for libm calls under `-fno-math-errno`. Widened exactly under a
+/// mask, they run as a loop over the active lanes.
+pub(super) fn is_libcall_intrinsic(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix("llvm.") else { return false };
+    let base = rest.split('.').next().unwrap_or_default();
+    matches!(
+        base,
+        "exp"
+            | "exp2"
+            | "exp10"
+            | "log"
+            | "log2"
+            | "log10"
+            | "pow"
+            | "sin"
+            | "cos"
+            | "tan"
+            | "asin"
+            | "acos"
+            | "atan"
+            | "atan2"
+            | "sinh"
+            | "cosh"
+            | "tanh"
+    )
+}
+
 impl Widener<'_> {
     /// Whether `ty` is laid out in memory as W elements when it is a `<W x ty>`
     /// vector (not `i1`, whose vectors are packed bits).

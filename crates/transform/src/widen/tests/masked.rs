@@ -884,3 +884,42 @@ fn few_active_lanes_pack_independent_math_calls_into_one() {
         }
     }
 }
+
+/// A math intrinsic that LLVM lowers to one libm call per lane
+/// (`llvm.exp`, from `expf` under `-fno-math-errno`) runs under a mask as
+/// a loop over the active lanes, not as `llvm.exp.v8f32` (8 calls whatever
+/// the mask); unmasked it stays the vector intrinsic.
+#[test]
+fn masked_libcall_intrinsics_run_per_active_lane() {
+    let mut func = Function::new("guarded_exp", vec![Type::F32, Type::BOOL], Type::F32);
+    let (x, c) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let call = b.call(Callee::Direct("llvm.exp.f32".into()), vec![x], Type::F32, CallEffects::Pure);
+    let result = b.func.dfg.result(call).unwrap();
+    b.ret(Some(result));
+    let config = config(8, Isa::Avx2, &[VECTOR, VECTOR]);
+    let unmasked = widen_masked(&func, &config, &BlockPredicates::all_active());
+    assert_eq!(callees(&unmasked.function), ["llvm.exp.v8f32"]);
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(entry, Some(c));
+    let widened = widen_masked(&func, &config, &predicates);
+    let vector = &widened.function;
+    assert_eq!(callees(vector), ["llvm.cttz.i8", "llvm.exp.f32"], "{vector}");
+    for active in [[true, false, false, true, false, false, false, true], [true; 8]] {
+        let log = RefCell::new(Vec::new());
+        let mut interpreter = Interpreter::new(Memory::new(MEMORY_BASE, 64), externals(&log));
+        let xs: Vec<Val> = (0..8).map(|lane| Val::F32(lane as f32 * 0.5 - 1.0)).collect();
+        let cs: Vec<Val> = active.iter().map(|&bit| Val::bool(bit)).collect();
+        let Some(Val::Vector(lanes)) =
+            interpreter.run(vector, &[Val::Vector(xs), Val::Vector(cs)]).unwrap()
+        else {
+            panic!("a vector result")
+        };
+        for lane in (0..8).filter(|lane| active[*lane]) {
+            let expected = Val::F32((lane as f32 * 0.5 - 1.0).exp());
+            assert!(lanes[lane].same_as(&expected), "lane {lane}: {:?}", lanes[lane]);
+        }
+    }
+}
