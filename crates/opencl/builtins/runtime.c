@@ -1,9 +1,12 @@
 /* The runtime compiled into every program's shared object: the per-thread
  * work-group record the work-item functions read (builtins/workitem.cl),
- * and the loop over a work-group's SIMD groups, with fibers when the
- * kernel has barriers (the WFV thesis 8.2 splits kernels at barriers into
- * continuations; a fiber per SIMD group keeps the same semantics: every
- * SIMD group reaches a barrier before any passes it). A fiber switch saves
+ * and the loop over a work-group's SIMD groups. A kernel with barriers is
+ * normally in continuation form (the WFV thesis 8.2; src/continuations.rs):
+ * the loop then runs every SIMD group up to the barrier they all reach,
+ * then every SIMD group from there, until they return. A kernel that form
+ * cannot express runs each SIMD group as a fiber that `__lw_barrier`
+ * suspends, with the same semantics: every SIMD group reaches a barrier
+ * before any passes it. A fiber switch saves
  * and restores only the registers the System V ABI says a call preserves
  * (rbx, rbp, r12-r15 and the stack pointer): eight instructions each way,
  * where ucontext's swapcontext made two system calls. MXCSR and the x87
@@ -22,6 +25,11 @@ typedef struct {
     size_t group_id[3];
     size_t num_groups[3];
     size_t local_id[3];
+    /* Continuation form: the region to run (0: from the kernel's entry, k:
+     * after barrier k), a bit per region end reached (bit 0: a return, bit
+     * k: barrier k), and the work-group's spill area. */
+    uint64_t resume, reached;
+    char *spill;
 } lw_work_group;
 
 /* `__lw_vector_K(args, count)` runs `count` SIMD groups of a row;
@@ -138,37 +146,88 @@ static int reserve_fibers(size_t count) {
     return 0;
 }
 
-/* Runs one work-group: the work-items of each row (dimension 0) W at a
- * time through `vector` (if any), the rest one at a time through `scalar`.
- * With `use_fibers`, each call is a fiber and `__lw_barrier` switches
- * between them. Returns 0, -1 when memory for fibers ran out, -2 when some
- * work-items finished while others waited at a barrier (a barrier not
- * reached by every work-item: undefined in OpenCL, reported). */
+/* Runs every work-item of the work-group `item` describes once: the
+ * work-items of each row (dimension 0) W at a time through `vector` (if
+ * any), the rest through `masked` (if any) or one at a time through
+ * `scalar`. Returns the union of the `reached` bits the calls set. */
+static uint64_t run_rows(lw_work_group item, lw_vector_trampoline vector,
+                         lw_masked_trampoline masked, lw_scalar_trampoline scalar,
+                         unsigned width, void **args) {
+    uint64_t reached = 0;
+    size_t simd_groups = vector ? item.local_size[0] / width : 0;
+    size_t rest = item.local_size[0] - simd_groups * width;
+    for (size_t z = 0; z < item.local_size[2]; z++) {
+        for (size_t y = 0; y < item.local_size[1]; y++) {
+            item.local_id[0] = 0, item.local_id[1] = y, item.local_id[2] = z;
+            item.reached = 0;
+            current = item;
+            if (simd_groups) vector(args, simd_groups);
+            if (masked && rest) {
+                current.local_id[0] = simd_groups * width;
+                masked(args, rest);
+            } else {
+                for (size_t x = simd_groups * width; x < item.local_size[0]; x++) {
+                    current.local_id[0] = x;
+                    scalar(args);
+                }
+            }
+            reached |= current.reached;
+        }
+    }
+    return reached;
+}
+
+static __thread char *spill_area;
+static __thread size_t spill_capacity;
+
+/* Runs a work-group of a kernel in continuation form: all its work-items
+ * from the kernel's entry to the barrier they reach, then from that
+ * barrier on, until they return. Returns 0, -1 when memory for the spill
+ * area ran out, -2 when work-items reached different barriers or some
+ * returned while others waited (undefined in OpenCL, reported). */
+static int run_continuations(const lw_work_group *group, lw_vector_trampoline vector,
+                             lw_masked_trampoline masked, lw_scalar_trampoline scalar,
+                             unsigned width, void **args, size_t spill_bytes) {
+    size_t items = group->local_size[0] * group->local_size[1] * group->local_size[2];
+    size_t bytes = (spill_bytes * items + 63) & ~(size_t)63;
+    if (bytes > spill_capacity) {
+        free(spill_area);
+        spill_area = aligned_alloc(64, bytes);
+        spill_capacity = spill_area ? bytes : 0;
+        if (!spill_area) return -1;
+    }
+    lw_work_group item = *group;
+    item.spill = spill_area;
+    item.resume = 0;
+    for (;;) {
+        uint64_t reached = run_rows(item, vector, masked, scalar, width, args);
+        if (reached == 1) return 0;
+        if (reached == 0 || (reached & (reached - 1)) != 0) return -2;
+        item.resume = (uint64_t)__builtin_ctzll(reached);
+    }
+}
+
+/* Runs one work-group: without barriers, or in continuation form (mode 2,
+ * `spill_bytes` per work-item), through run_rows; with fibers (mode 1),
+ * each SIMD group or remaining work-item of a row is a fiber and
+ * `__lw_barrier` switches between them. Returns 0, -1 when memory ran
+ * out, -2 when some work-items finished while others waited at a barrier
+ * (a barrier not reached by every work-item: undefined in OpenCL,
+ * reported). */
 int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
                         lw_masked_trampoline masked, lw_scalar_trampoline scalar, unsigned width,
-                        void **args, int use_fibers) {
+                        void **args, int barriers, size_t spill_bytes) {
+    if (barriers == 0) {
+        run_rows(*group, vector, masked, scalar, width, args);
+        return 0;
+    }
+    if (barriers == 2) return run_continuations(group, vector, masked, scalar, width, args, spill_bytes);
     lw_work_group item = *group;
     size_t count = 0;
     size_t simd_groups = vector ? group->local_size[0] / width : 0;
     for (size_t z = 0; z < group->local_size[2]; z++) {
         for (size_t y = 0; y < group->local_size[1]; y++) {
             item.local_id[1] = y, item.local_id[2] = z;
-            if (!use_fibers) {
-                item.local_id[0] = 0;
-                current = item;
-                if (simd_groups) vector(args, simd_groups);
-                size_t rest = group->local_size[0] - simd_groups * width;
-                if (masked && rest) {
-                    current.local_id[0] = simd_groups * width;
-                    masked(args, rest);
-                    continue;
-                }
-                for (size_t x = simd_groups * width; x < group->local_size[0]; x++) {
-                    current.local_id[0] = x;
-                    scalar(args);
-                }
-                continue;
-            }
             for (size_t x = 0; x < group->local_size[0]; x += x < simd_groups * width ? width : 1) {
                 if (reserve_fibers(count + 1)) return -1;
                 item.local_id[0] = x;
@@ -178,7 +237,6 @@ int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
             }
         }
     }
-    if (!use_fibers) return 0;
     for (size_t i = 0; i < count; i++) {
         fibers[i].args = args;
         fibers[i].state = LW_READY;
@@ -210,14 +268,16 @@ int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
  * per chunk of groups rather than per group. */
 int __lw_run_work_groups(const lw_work_group *range, size_t first, size_t count,
                          lw_vector_trampoline vector, lw_masked_trampoline masked,
-                         lw_scalar_trampoline scalar, unsigned width, void **args, int use_fibers) {
+                         lw_scalar_trampoline scalar, unsigned width, void **args, int barriers,
+                         size_t spill_bytes) {
     lw_work_group group = *range;
     size_t groups0 = range->num_groups[0], groups1 = range->num_groups[1];
     for (size_t index = first; index < first + count; index++) {
         group.group_id[0] = index % groups0;
         group.group_id[1] = index / groups0 % groups1;
         group.group_id[2] = index / (groups0 * groups1);
-        int status = __lw_run_work_group(&group, vector, masked, scalar, width, args, use_fibers);
+        int status = __lw_run_work_group(&group, vector, masked, scalar, width, args, barriers,
+                                         spill_bytes);
         if (status) return status;
     }
     return 0;

@@ -20,6 +20,8 @@ typedef struct {
     size_t group_id[3];
     size_t num_groups[3];
     size_t local_id[3];
+    ulong resume, reached; /* continuations (runtime.c) */
+    void *spill;
 } lw_work_group;
 
 const lw_work_group *__lw_work_group(void) __attribute__((const));

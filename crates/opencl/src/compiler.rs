@@ -34,6 +34,8 @@ use lanewise_ir::vfabi::Isa;
 use lanewise_ir::{DataLayout, Type};
 use lanewise_llvm::{with_module_from_bytes, OutputFormat};
 
+use crate::continuations::{self, BARRIER};
+
 const WORKITEM_BUILTINS: &str = include_str!("../builtins/workitem.cl");
 const MATH_BUILTINS: &str = include_str!("../builtins/math.cl");
 const INTEGER_BUILTINS: &str = include_str!("../builtins/integer.cl");
@@ -43,9 +45,6 @@ const KERNEL_PREFIX: &str = "__clang_ocl_kern_imp_";
 /// module must agree with the kernels' to be linked without warnings).
 const X86_64_DATA_LAYOUT: &str =
     "e-m:e-p270:32:32-p271:32:32-p272:64:64-i64:64-i128:128-f80:128-n8:16:32:64-S128";
-/// The runtime's barrier (builtins/runtime.c), which `barrier` calls: a
-/// group function for Lanewise, called once per SIMD group.
-const BARRIER: &str = "__lw_barrier";
 
 /// A kernel parameter: its LLVM type and the bytes `clSetKernelArg` gives.
 #[derive(Clone, Debug)]
@@ -71,9 +70,41 @@ pub struct KernelInfo {
     /// The widths of the masked variants built (`__lw_masked<W>_<name>`),
     /// which run a row's last `local_size % W` work-items in one call.
     pub masked_widths: Vec<u32>,
-    /// Whether the kernel calls `barrier` (its work-groups then run as
-    /// fibers, one per SIMD group; see builtins/runtime.c).
-    pub uses_barriers: bool,
+    /// How the kernel's work-groups pass their barriers.
+    pub barriers: Barriers,
+}
+
+/// How the work-items of a work-group wait for each other at barriers
+/// (builtins/runtime.c runs each way).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Barriers {
+    /// The kernel calls no barrier: each SIMD group runs to its end.
+    None,
+    /// Each SIMD group (or work-item) is a fiber that `barrier` suspends.
+    Fibers,
+    /// The kernel is in continuation form (`continuations`): it runs once
+    /// per region for every SIMD group, with `spill_bytes` per work-item
+    /// for the values live across a barrier.
+    Continuations { spill_bytes: u64 },
+}
+
+impl Barriers {
+    /// The runtime's `barriers` argument: 0, 1 (fibers) or 2 (continuations).
+    pub fn mode(self) -> i32 {
+        match self {
+            Barriers::None => 0,
+            Barriers::Fibers => 1,
+            Barriers::Continuations { .. } => 2,
+        }
+    }
+
+    /// The spill area each work-item needs (continuations only).
+    pub fn spill_bytes(self) -> u64 {
+        match self {
+            Barriers::Continuations { spill_bytes } => spill_bytes,
+            _ => 0,
+        }
+    }
 }
 
 /// The result of a successful build: the shared object's path, the SIMD
@@ -376,12 +407,11 @@ fn vectorize(
                 params: infos,
                 widths: Vec::new(),
                 masked_widths: Vec::new(),
-                uses_barriers: false,
+                barriers: Barriers::None,
             });
         }
         for kernel in &mut kernels {
-            kernel.uses_barriers =
-                calls_transitively(module, &format!("{KERNEL_PREFIX}{}", kernel.name), BARRIER);
+            kernel.barriers = barrier_execution(module, &kernel.name, log);
         }
         let options = Options {
             mode: Mode::DeclareSimd,
@@ -432,6 +462,54 @@ fn vectorize(
         Err(error) => Err(format!("{log}lanewise: {error}\n")),
     }
 }
+
+/// How kernel `name`'s barriers run: as continuations when the kernel's
+/// body can be put in that form (it then replaces the body), as fibers
+/// otherwise (the log says why) or with `LANEWISE_OPENCL_BARRIERS=fibers`.
+fn barrier_execution(
+    module: &mut lanewise_llvm::LlvmModule<'_>,
+    name: &str,
+    log: &mut String,
+) -> Barriers {
+    let implementation = format!("{KERNEL_PREFIX}{name}");
+    if !calls_transitively(module, &implementation, BARRIER) {
+        return Barriers::None;
+    }
+    if std::env::var("LANEWISE_OPENCL_BARRIERS").is_ok_and(|value| value == "fibers") {
+        return Barriers::Fibers;
+    }
+    let split = (|| {
+        let lifted = module.lift(&implementation).map_err(|error| error.to_string())?;
+        for inst in lifted.layout.insts() {
+            let Some(callee) = lifted.dfg.callee_name(inst) else { continue };
+            if callee != BARRIER
+                && module.defines_function(callee)
+                && calls_transitively(module, callee, BARRIER)
+            {
+                return Err(format!("`{callee}`, which it calls, reaches a barrier"));
+            }
+        }
+        let form = continuations::split_at_barriers(&lifted, &module.data_layout())?;
+        module.replace_function_body(&form.function).map_err(|error| error.to_string())?;
+        module
+            .run_function_pipeline(&implementation, CONTINUATION_CLEANUP)
+            .map_err(|error| error.to_string())?;
+        Ok(form.spill_bytes)
+    })();
+    match split {
+        Ok(spill_bytes) => Barriers::Continuations { spill_bytes },
+        Err(reason) => {
+            let _ = writeln!(
+                log,
+                "lanewise: kernel `{name}`: its work-groups pass barriers as fibers: {reason}"
+            );
+            Barriers::Fibers
+        }
+    }
+}
+
+/// Turns the continuation form's stack slots back into SSA values.
+const CONTINUATION_CLEANUP: &str = "sroa,early-cse,instcombine,simplifycfg";
 
 /// Whether `function` calls `target`, directly or through functions the
 /// module defines. A function that cannot be lifted counts as calling it
@@ -614,12 +692,12 @@ mod tests {
         let built = build(source, "").unwrap_or_else(|log| panic!("{log}"));
         assert_eq!(built.kernels.len(), 2);
         assert!(built.kernels.iter().all(|kernel| !kernel.widths.is_empty()), "{}", built.log);
-        assert!(built.kernels.iter().all(|kernel| !kernel.uses_barriers));
+        assert!(built.kernels.iter().all(|kernel| kernel.barriers == Barriers::None));
         remove_work_directory(&built.library);
     }
 
     #[test]
-    fn kernels_that_reach_a_barrier_through_a_helper_are_known() {
+    fn kernels_with_barriers_run_as_continuations_unless_a_helper_has_one() {
         let source = "void sync(void) { barrier(CLK_LOCAL_MEM_FENCE); } \
                       __attribute__((noinline)) void helper(__local int *t) { t[0] = 1; sync(); } \
                       __kernel void direct(__global int *p, __local int *t) { \
@@ -627,9 +705,13 @@ mod tests {
                       __kernel void indirect(__local int *t) { helper(t); } \
                       __kernel void none(__global int *p) { p[get_global_id(0)] = 1; }";
         let built = build(source, "").unwrap_or_else(|log| panic!("{log}"));
-        let uses =
-            |name: &str| built.kernels.iter().find(|k| k.name == name).unwrap().uses_barriers;
-        assert!(uses("direct") && uses("indirect") && !uses("none"));
+        let barriers = |name: &str| built.kernels.iter().find(|k| k.name == name).unwrap().barriers;
+        // `direct` keeps nothing but its local id across the barrier, which
+        // it computes again: no spill area.
+        assert_eq!(barriers("direct"), Barriers::Continuations { spill_bytes: 0 }, "{}", built.log);
+        assert_eq!(barriers("indirect"), Barriers::Fibers);
+        assert!(built.log.contains("kernel `indirect`: its work-groups pass barriers as fibers"));
+        assert_eq!(barriers("none"), Barriers::None);
         remove_work_directory(&built.library);
     }
 

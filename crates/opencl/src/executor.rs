@@ -17,6 +17,7 @@ use std::time::Instant;
 
 use crate::adaptive::{self, Choice};
 use crate::cl::*;
+use crate::compiler::Barriers;
 use crate::kernel::{ArgValue, Kernel};
 use crate::platform::BUFFER_ALIGN_BYTES;
 use crate::pool;
@@ -33,6 +34,11 @@ pub struct WorkGroup {
     pub group_id: [usize; 3],
     pub num_groups: [usize; 3],
     pub local_id: [usize; 3],
+    /// The continuation form's state (compiler::Barriers::Continuations):
+    /// the region to run, the regions reached, the spill area.
+    pub resume: u64,
+    pub reached: u64,
+    pub spill: usize,
 }
 
 /// The index space of one enqueue, with unused dimensions of size 1.
@@ -69,7 +75,7 @@ struct Launch {
     runner: usize,
     trampolines: Trampolines,
     width: u32,
-    use_fibers: bool,
+    barriers: Barriers,
     range: WorkGroup,
     total: usize,
     chunk: usize,
@@ -131,7 +137,7 @@ impl Launch {
                 },
                 self.width,
                 &pointers,
-                self.use_fibers,
+                self.barriers,
             );
             if mode == Choice::Sample {
                 choice.record(use_vector, start.elapsed(), items_per_group * count as u64);
@@ -180,10 +186,10 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
         .filter(|width| kernel.info_of().masked_widths.contains(width))
         .and_then(|width| library.function(&format!("__lw_masked{width}_{name}")))
         .unwrap_or(0);
-    let use_fibers = kernel.info_of().uses_barriers;
+    let barriers = kernel.info_of().barriers;
     // Only a kernel with a vector variant and no barriers chooses at run
     // time (see `adaptive`).
-    if vector == 0 || use_fibers || !adaptive::enabled() {
+    if vector == 0 || barriers != Barriers::None || !adaptive::enabled() {
         kernel.executable.choices[kernel.index].always_vector();
     }
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);
@@ -198,7 +204,7 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
         runner,
         trampolines: Trampolines { vector, masked, scalar },
         width: width.unwrap_or(1),
-        use_fibers,
+        barriers,
         range: WorkGroup {
             dims: range.dims,
             global_offset: range.offset,
@@ -207,6 +213,7 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
             group_id: [0; 3],
             num_groups: groups,
             local_id: [0; 3],
+            ..WorkGroup::default()
         },
         total,
         chunk,
@@ -270,7 +277,11 @@ mod tests {
 
     #[test]
     fn the_work_group_has_the_runtimes_layout() {
-        // unsigned, padding, then six arrays of three size_t.
-        assert_eq!(std::mem::size_of::<WorkGroup>(), 8 + 6 * 3 * 8);
+        // unsigned, padding, six arrays of three size_t, the continuation
+        // state at the offsets `continuations` reads.
+        assert_eq!(std::mem::size_of::<WorkGroup>(), 8 + 6 * 3 * 8 + 3 * 8);
+        assert_eq!(std::mem::offset_of!(WorkGroup, resume), 152);
+        assert_eq!(std::mem::offset_of!(WorkGroup, reached), 160);
+        assert_eq!(std::mem::offset_of!(WorkGroup, spill), 168);
     }
 }

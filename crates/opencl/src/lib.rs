@@ -39,6 +39,7 @@ pub mod adaptive;
 pub mod cl;
 pub mod compiler;
 pub mod context;
+pub mod continuations;
 pub mod dispatch;
 pub mod event;
 pub mod executor;

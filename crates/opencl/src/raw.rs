@@ -121,7 +121,7 @@ pub fn run_work_groups(
     trampolines: crate::executor::Trampolines,
     width: u32,
     args: &[usize],
-    use_fibers: bool,
+    barriers: crate::compiler::Barriers,
 ) -> i32 {
     type Runner = unsafe extern "C" fn(
         *const crate::executor::WorkGroup,
@@ -133,10 +133,11 @@ pub fn run_work_groups(
         u32,
         *const usize,
         i32,
+        usize,
     ) -> i32;
     // SAFETY: `runner` is `__lw_run_work_groups` of the loaded library, of
     // C type `int (const lw_work_group *, size_t, size_t, lw_vector_trampoline,
-    // lw_masked_trampoline, lw_scalar_trampoline, unsigned, void **, int)`
+    // lw_masked_trampoline, lw_scalar_trampoline, unsigned, void **, int, size_t)`
     // (null vector and masked trampolines are allowed); `WorkGroup` has `lw_work_group`'s layout; the
     // trampolines are the library's; the executor keeps every argument
     // value alive until the call returns.
@@ -151,7 +152,8 @@ pub fn run_work_groups(
             trampolines.scalar,
             width,
             args.as_ptr(),
-            i32::from(use_fibers),
+            barriers.mode(),
+            barriers.spill_bytes() as usize,
         )
     }
 }

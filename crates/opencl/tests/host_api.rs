@@ -9,7 +9,10 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use support::{build_host_program, pocl_installed, run_host_program, work_with_vendors, POCL};
+use support::{
+    build_host_program, pocl_installed, run_host_program, run_host_program_with_env,
+    work_with_vendors, POCL,
+};
 
 /// Builds tests/`name`.c and runs it on Lanewise and on PoCL.
 fn passes_on_lanewise_and_on_pocl(name: &str) {
@@ -34,6 +37,26 @@ fn the_host_api_behaves_as_specified_on_lanewise_and_on_pocl() {
 #[test]
 fn kernels_compute_what_the_host_computes_on_lanewise_and_on_pocl() {
     passes_on_lanewise_and_on_pocl("kernels");
+}
+
+/// The barrier kernels run in continuation form and, for comparison and
+/// for the kernels that form cannot express, as fibers
+/// (`LANEWISE_OPENCL_BARRIERS=fibers`): both must compute what the host
+/// and PoCL compute.
+#[test]
+fn barriers_pass_as_continuations_and_as_fibers() {
+    passes_on_lanewise_and_on_pocl("barriers");
+    let (work, vendors) = work_with_vendors("opencl-barriers-fibers");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/barriers.c");
+    let program = work.join("barriers");
+    build_host_program(&source, &program, None).unwrap_or_else(|error| panic!("{error}"));
+    run_host_program_with_env(
+        &program,
+        "Lanewise",
+        Some(&vendors),
+        &[("LANEWISE_OPENCL_BARRIERS", "fibers")],
+    )
+    .unwrap_or_else(|error| panic!("{error}"));
 }
 
 #[test]

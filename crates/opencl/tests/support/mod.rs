@@ -54,8 +54,19 @@ pub fn run_host_program(
     platform: &str,
     vendors: Option<&Path>,
 ) -> Result<String, String> {
+    run_host_program_with_env(program, platform, vendors, &[])
+}
+
+/// [`run_host_program`] with more environment variables.
+pub fn run_host_program_with_env(
+    program: &Path,
+    platform: &str,
+    vendors: Option<&Path>,
+    env: &[(&str, &str)],
+) -> Result<String, String> {
     let mut command = Command::new(program);
     command.arg(platform);
+    command.envs(env.iter().copied());
     if let Some(vendors) = vendors {
         command.env("OCL_ICD_VENDORS", vendors);
     }
