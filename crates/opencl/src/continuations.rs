@@ -573,6 +573,32 @@ fn live_slots_at_block_starts(func: &Function, slots: &[Slot]) -> HashMap<Block,
         .collect()
 }
 
+/// The type a spilled element has in memory: a boolean as a byte (an
+/// array of `i1` is not an array of bytes to a vector load).
+fn memory_type(ty: &Type) -> Type {
+    if *ty == Type::BOOL {
+        Type::I8
+    } else {
+        ty.clone()
+    }
+}
+
+fn to_memory(b: &mut FunctionBuilder<'_>, value: Value) -> Value {
+    if b.ty(value) == Type::BOOL {
+        b.cast(CastOp::ZExt, value, Type::I8)
+    } else {
+        value
+    }
+}
+
+fn from_memory(b: &mut FunctionBuilder<'_>, loaded: Value, ty: &Type) -> Value {
+    if *ty == Type::BOOL {
+        b.cast(CastOp::Trunc, loaded, Type::BOOL)
+    } else {
+        loaded
+    }
+}
+
 /// What the continuation code reads off the work-group record.
 struct Record {
     resume: Value,
@@ -663,7 +689,7 @@ impl SpillLayout<'_> {
     /// The bytes a work-item needs for a slot of type `ty`.
     fn bytes(data_layout: &DataLayout, ty: &Type) -> u64 {
         let (element, count) = Self::elements(ty);
-        data_layout.alloc_size(&element) * u64::from(count)
+        data_layout.alloc_size(&memory_type(&element)) * u64::from(count)
     }
 
     fn element_address(
@@ -674,7 +700,7 @@ impl SpillLayout<'_> {
         element: u32,
     ) -> Value {
         let (element_ty, _) = Self::elements(&self.slots[slot].ty);
-        let element_bytes = self.data_layout.alloc_size(&element_ty);
+        let element_bytes = self.data_layout.alloc_size(&memory_type(&element_ty));
         let start = self.offsets[&slot] + u64::from(element) * element_bytes;
         let offset = b.iconst(Type::I64, i128::from(start));
         let array = b.binary(BinaryOp::Mul, offset, record.items);
@@ -693,23 +719,26 @@ impl SpillLayout<'_> {
     }
 
     fn element_align(&self, slot: usize) -> u32 {
-        self.data_layout.abi_align(&Self::elements(&self.slots[slot].ty).0) as u32
+        self.data_layout.abi_align(&memory_type(&Self::elements(&self.slots[slot].ty).0)) as u32
     }
 
     /// Stores `value` (the slot's) to this work-item's place.
     fn save(&self, b: &mut FunctionBuilder<'_>, record: &Record, slot: usize, value: Value) {
-        let (_, count) = Self::elements(&self.slots[slot].ty);
+        let ty = &self.slots[slot].ty;
+        let (_, count) = Self::elements(ty);
         let align = self.element_align(slot);
-        if count == 1 || !self.slots[slot].ty.is_vector() {
+        if !ty.is_vector() {
             let address = self.element_address(b, record, slot, 0);
-            b.store(value, address, align);
+            let stored = to_memory(b, value);
+            b.store(stored, address, align);
             return;
         }
         for element in 0..count {
             let index = b.iconst(Type::I32, i128::from(element));
             let part = b.extract_element(value, index);
             let address = self.element_address(b, record, slot, element);
-            b.store(part, address, align);
+            let stored = to_memory(b, part);
+            b.store(stored, address, align);
         }
     }
 
@@ -720,12 +749,14 @@ impl SpillLayout<'_> {
         let align = self.element_align(slot);
         if !ty.is_vector() {
             let address = self.element_address(b, record, slot, 0);
-            return b.load(ty, address, align);
+            let loaded = b.load(memory_type(&ty), address, align);
+            return from_memory(b, loaded, &ty);
         }
         let mut value = b.func.dfg.make_const(ty, Constant::Poison);
         for element in 0..count {
             let address = self.element_address(b, record, slot, element);
-            let part = b.load(element_ty.clone(), address, align);
+            let loaded = b.load(memory_type(&element_ty), address, align);
+            let part = from_memory(b, loaded, &element_ty);
             let index = b.iconst(Type::I32, i128::from(element));
             value = b.insert_element(value, part, index);
         }

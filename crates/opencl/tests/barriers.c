@@ -1,6 +1,6 @@
 /* Work-group barriers, checked against the host's own computation: values
- * live across barriers (a float4, a value the same in every work-item of a
- * row, two integers swapped every round), barriers in nested loops and
+ * live across barriers (a float4, a bool, a value the same in every
+ * work-item of a row, two integers swapped every round), barriers in nested loops and
  * under a uniform condition, a work-group that returns before its
  * barriers, 2-D work-groups whose rows are and are not multiples of the
  * SIMD width, private memory whose address is taken used after a barrier
@@ -32,6 +32,7 @@ static const char *source =
     "  float4 v = in[i];\n"
     "  int row_tag = (int)(y * 7 + get_group_id(0));\n"
     "  int a = (int)x, b = 1;\n"
+    "  bool big = v.x > 12.0f;\n"
     "  for (int r = 0; r < rounds; r++) {\n"
     "    tile[y * w + x] = v;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -39,7 +40,7 @@ static const char *source =
     "    int t = a; a = b; b = t + b + row_tag;\n"
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  }\n"
-    "  out[i] = v + (float4)((float)a, (float)b, (float)row_tag, 0.0f);\n"
+    "  out[i] = v + (float4)((float)a, (float)b, (float)row_tag, big ? 1.0f : 0.0f);\n"
     "}\n"
     "__kernel void nested(__global uint *out, __local uint *shared, int outer, int flag) {\n"
     "  size_t l = get_local_id(0), n = get_local_size(0);\n"
@@ -80,7 +81,8 @@ static void rows_reference(const float4_t *in, float4_t *out, size_t gw, size_t 
     float4_t *v = malloc(gw * gh * sizeof *v), *tile = malloc(w * h * sizeof *tile);
     int *a = malloc(gw * gh * sizeof *a), *b = malloc(gw * gh * sizeof *b);
     memcpy(v, in, gw * gh * sizeof *v);
-    for (size_t i = 0; i < gw * gh; i++) a[i] = (int)(i % gw % w), b[i] = 1;
+    int *big = malloc(gw * gh * sizeof *big);
+    for (size_t i = 0; i < gw * gh; i++) a[i] = (int)(i % gw % w), b[i] = 1, big[i] = in[i].v[0] > 12.0f;
     for (size_t gy = 0; gy < gh / h; gy++) {
         for (size_t gx = 0; gx < gw / w; gx++) {
             for (int r = 0; r < rounds; r++) {
@@ -100,10 +102,10 @@ static void rows_reference(const float4_t *in, float4_t *out, size_t gw, size_t 
     }
     for (size_t i = 0; i < gw * gh; i++) {
         size_t y = i / gw % h, gx = i % gw / w;
-        float extra[4] = {(float)a[i], (float)b[i], (float)(y * 7 + gx), 0.0f};
+        float extra[4] = {(float)a[i], (float)b[i], (float)(y * 7 + gx), big[i] ? 1.0f : 0.0f};
         for (int c = 0; c < 4; c++) out[i].v[c] = v[i].v[c] + extra[c];
     }
-    free(v), free(tile), free(a), free(b);
+    free(v), free(tile), free(a), free(b), free(big);
 }
 
 static void nested_reference(cl_uint *out, size_t global, size_t n, int outer, int flag) {
