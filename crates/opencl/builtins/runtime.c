@@ -146,27 +146,28 @@ static int reserve_fibers(size_t count) {
     return 0;
 }
 
-/* Runs every work-item of the work-group `item` describes once: the
+/* Runs every work-item of the work-group in `current` once: the
  * work-items of each row (dimension 0) W at a time through `vector` (if
  * any), the rest through `masked` (if any) or one at a time through
- * `scalar`. Returns the union of the `reached` bits the calls set. */
-static uint64_t run_rows(lw_work_group item, lw_vector_trampoline vector,
-                         lw_masked_trampoline masked, lw_scalar_trampoline scalar,
-                         unsigned width, void **args) {
+ * `scalar`. Only the record's local ids and `reached` change (the record
+ * is not copied: a copy per work-group was a third of a small kernel's
+ * time). Returns the union of the `reached` bits the calls set. */
+static uint64_t run_rows(lw_vector_trampoline vector, lw_masked_trampoline masked,
+                         lw_scalar_trampoline scalar, unsigned width, size_t simd_groups,
+                         void **args) {
     uint64_t reached = 0;
-    size_t simd_groups = vector ? item.local_size[0] / width : 0;
-    size_t rest = item.local_size[0] - simd_groups * width;
-    for (size_t z = 0; z < item.local_size[2]; z++) {
-        for (size_t y = 0; y < item.local_size[1]; y++) {
-            item.local_id[0] = 0, item.local_id[1] = y, item.local_id[2] = z;
-            item.reached = 0;
-            current = item;
+    size_t row = current.local_size[0], rows = current.local_size[1], planes = current.local_size[2];
+    size_t rest = row - simd_groups * width;
+    for (size_t z = 0; z < planes; z++) {
+        for (size_t y = 0; y < rows; y++) {
+            current.local_id[0] = 0, current.local_id[1] = y, current.local_id[2] = z;
+            current.reached = 0;
             if (simd_groups) vector(args, simd_groups);
             if (masked && rest) {
                 current.local_id[0] = simd_groups * width;
                 masked(args, rest);
             } else {
-                for (size_t x = simd_groups * width; x < item.local_size[0]; x++) {
+                for (size_t x = simd_groups * width; x < row; x++) {
                     current.local_id[0] = x;
                     scalar(args);
                 }
@@ -185,10 +186,10 @@ static __thread size_t spill_capacity;
  * barrier on, until they return. Returns 0, -1 when memory for the spill
  * area ran out, -2 when work-items reached different barriers or some
  * returned while others waited (undefined in OpenCL, reported). */
-static int run_continuations(const lw_work_group *group, lw_vector_trampoline vector,
-                             lw_masked_trampoline masked, lw_scalar_trampoline scalar,
-                             unsigned width, void **args, size_t spill_bytes) {
-    size_t items = group->local_size[0] * group->local_size[1] * group->local_size[2];
+static int run_continuations(lw_vector_trampoline vector, lw_masked_trampoline masked,
+                             lw_scalar_trampoline scalar, unsigned width, size_t simd_groups,
+                             void **args, size_t spill_bytes) {
+    size_t items = current.local_size[0] * current.local_size[1] * current.local_size[2];
     size_t bytes = (spill_bytes * items + 63) & ~(size_t)63;
     if (bytes > spill_capacity) {
         free(spill_area);
@@ -196,35 +197,35 @@ static int run_continuations(const lw_work_group *group, lw_vector_trampoline ve
         spill_capacity = spill_area ? bytes : 0;
         if (!spill_area) return -1;
     }
-    lw_work_group item = *group;
-    item.spill = spill_area;
-    item.resume = 0;
+    current.spill = spill_area;
+    current.resume = 0;
     for (;;) {
-        uint64_t reached = run_rows(item, vector, masked, scalar, width, args);
+        uint64_t reached = run_rows(vector, masked, scalar, width, simd_groups, args);
         if (reached == 1) return 0;
         if (reached == 0 || (reached & (reached - 1)) != 0) return -2;
-        item.resume = (uint64_t)__builtin_ctzll(reached);
+        current.resume = (uint64_t)__builtin_ctzll(reached);
     }
 }
 
-/* Runs one work-group: without barriers, or in continuation form (mode 2,
+/* Runs the work-group in `current`: without barriers, or in continuation form (mode 2,
  * `spill_bytes` per work-item), through run_rows; with fibers (mode 1),
  * each SIMD group or remaining work-item of a row is a fiber and
  * `__lw_barrier` switches between them. Returns 0, -1 when memory ran
  * out, -2 when some work-items finished while others waited at a barrier
  * (a barrier not reached by every work-item: undefined in OpenCL,
  * reported). */
-int __lw_run_work_group(const lw_work_group *group, lw_vector_trampoline vector,
-                        lw_masked_trampoline masked, lw_scalar_trampoline scalar, unsigned width,
-                        void **args, int barriers, size_t spill_bytes) {
+static int run_work_group(lw_vector_trampoline vector, lw_masked_trampoline masked,
+                          lw_scalar_trampoline scalar, unsigned width, size_t simd_groups,
+                          void **args, int barriers, size_t spill_bytes) {
     if (barriers == 0) {
-        run_rows(*group, vector, masked, scalar, width, args);
+        run_rows(vector, masked, scalar, width, simd_groups, args);
         return 0;
     }
-    if (barriers == 2) return run_continuations(group, vector, masked, scalar, width, args, spill_bytes);
-    lw_work_group item = *group;
+    if (barriers == 2)
+        return run_continuations(vector, masked, scalar, width, simd_groups, args, spill_bytes);
+    const lw_work_group *group = &current;
+    lw_work_group item = current;
     size_t count = 0;
-    size_t simd_groups = vector ? group->local_size[0] / width : 0;
     for (size_t z = 0; z < group->local_size[2]; z++) {
         for (size_t y = 0; y < group->local_size[1]; y++) {
             item.local_id[1] = y, item.local_id[2] = z;
@@ -270,15 +271,20 @@ int __lw_run_work_groups(const lw_work_group *range, size_t first, size_t count,
                          lw_vector_trampoline vector, lw_masked_trampoline masked,
                          lw_scalar_trampoline scalar, unsigned width, void **args, int barriers,
                          size_t spill_bytes) {
-    lw_work_group group = *range;
+    current = *range;
+    /* The SIMD groups of a row, once per call (a division per group showed). */
+    size_t simd_groups = vector ? range->local_size[0] / width : 0;
     size_t groups0 = range->num_groups[0], groups1 = range->num_groups[1];
+    size_t x = first % groups0, y = first / groups0 % groups1, z = first / (groups0 * groups1);
     for (size_t index = first; index < first + count; index++) {
-        group.group_id[0] = index % groups0;
-        group.group_id[1] = index / groups0 % groups1;
-        group.group_id[2] = index / (groups0 * groups1);
-        int status = __lw_run_work_group(&group, vector, masked, scalar, width, args, barriers,
-                                         spill_bytes);
+        current.group_id[0] = x, current.group_id[1] = y, current.group_id[2] = z;
+        int status =
+            run_work_group(vector, masked, scalar, width, simd_groups, args, barriers, spill_bytes);
         if (status) return status;
+        if (++x == groups0) {
+            x = 0;
+            if (++y == groups1) y = 0, z++;
+        }
     }
     return 0;
 }

@@ -4,12 +4,13 @@
 //! ([`crate::pool`]), taken in chunks. Within a work-group, one thread runs
 //! the work-items row by row in dimension 0, W at a time through the
 //! kernel's vector variant, and the last `local_size[0] % W` in one call of
-//! its masked variant (in a kernel with barriers, one at a time through the
-//! scalar kernel):
-//! the runtime's `__lw_run_work_group` (builtins/runtime.c), which sets the
-//! thread's `lw_work_group` before each call and, for a kernel with
-//! barriers, runs each call as a fiber that a barrier suspends until all
-//! have reached it.
+//! its masked variant (in a kernel run as fibers, one at a time through the
+//! scalar kernel): the runtime's `__lw_run_work_groups`
+//! (builtins/runtime.c), which keeps the thread's `lw_work_group` up to date
+//! for each call. A kernel with barriers runs region by region (its
+//! continuation form, [`crate::continuations`]) or, where that form cannot
+//! express it, each call as a fiber that a barrier suspends until all have
+//! reached it.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
