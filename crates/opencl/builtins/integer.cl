@@ -146,8 +146,47 @@ DEF int all(int4 x) { return (x.s0 & x.s1 & x.s2 & x.s3) < 0; }
 
 ATOMICS(int, __global)
 ATOMICS(uint, __global)
-ATOMICS(int, __local)
-ATOMICS(uint, __local)
+
+// Local memory belongs to one work-group, and the runtime runs all of a
+// work-group on one thread (executor.rs): its atomic functions need no
+// atomic instruction. They call the runtime's plain read-modify-write
+// functions (runtime.c), which Lanewise calls once per lane in lane order
+// (calls it cannot see into), and which the final compilation inlines:
+// a load, the operation and a store per lane instead of a locked one.
+int __lw_local_add(__local int *p, int v);
+int __lw_local_sub(__local int *p, int v);
+int __lw_local_and(__local int *p, int v);
+int __lw_local_or(__local int *p, int v);
+int __lw_local_xor(__local int *p, int v);
+int __lw_local_xchg(__local int *p, int v);
+int __lw_local_min_int(__local int *p, int v);
+int __lw_local_max_int(__local int *p, int v);
+uint __lw_local_min_uint(__local uint *p, uint v);
+uint __lw_local_max_uint(__local uint *p, uint v);
+int __lw_local_cmpxchg(__local int *p, int expected, int desired);
+
+#define LOCAL_BITS_OP(name, helper, T)                                                  \
+    DEF T name(volatile __local T *p, T v) { return (T)helper((__local int *)p, (int)v); }
+
+#define LOCAL_ATOMICS(T)                                                                \
+    LOCAL_BITS_OP(atomic_add, __lw_local_add, T)                                        \
+    LOCAL_BITS_OP(atomic_sub, __lw_local_sub, T)                                        \
+    LOCAL_BITS_OP(atomic_and, __lw_local_and, T)                                        \
+    LOCAL_BITS_OP(atomic_or, __lw_local_or, T)                                          \
+    LOCAL_BITS_OP(atomic_xor, __lw_local_xor, T)                                        \
+    LOCAL_BITS_OP(atomic_xchg, __lw_local_xchg, T)                                      \
+    DEF T atomic_min(volatile __local T *p, T v) { return __lw_local_min_##T((__local T *)p, v); } \
+    DEF T atomic_max(volatile __local T *p, T v) { return __lw_local_max_##T((__local T *)p, v); } \
+    DEF T atomic_inc(volatile __local T *p) { return atomic_add(p, (T)1); }             \
+    DEF T atomic_dec(volatile __local T *p) { return atomic_sub(p, (T)1); }             \
+    DEF T atomic_cmpxchg(volatile __local T *p, T expected, T desired) {                \
+        return (T)__lw_local_cmpxchg((__local int *)p, (int)expected, (int)desired);    \
+    }                                                                                   \
+    DEF T atom_add(volatile __local T *p, T v) { return atomic_add(p, v); }             \
+    DEF T atom_inc(volatile __local T *p) { return atomic_inc(p); }
+
+LOCAL_ATOMICS(int)
+LOCAL_ATOMICS(uint)
 
 DEF float atomic_xchg(volatile __global float *p, float v) {
     return as_float(atomic_xchg((volatile __global int *)p, as_int(v)));

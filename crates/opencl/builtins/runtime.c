@@ -47,6 +47,34 @@ const lw_work_group *__lw_work_group(void) { return &current; }
 /* Moves the record to the next SIMD group of the row. */
 void __lw_next_simd_group(size_t width) { current.local_id[0] += width; }
 
+/* ----- Atomic functions on local memory ----- */
+
+/* A work-group's local memory is touched by this thread only (it runs the
+ * whole work-group), so the atomic functions on it (builtins/integer.cl)
+ * are plain read-modify-writes; each returns the old value. */
+#define LW_LOCAL_RMW(name, T, update)                                                    \
+    T name(T *p, T v) {                                                                  \
+        T old = *p;                                                                      \
+        *p = (update);                                                                   \
+        return old;                                                                      \
+    }
+LW_LOCAL_RMW(__lw_local_add, int, (int)((unsigned)old + (unsigned)v))
+LW_LOCAL_RMW(__lw_local_sub, int, (int)((unsigned)old - (unsigned)v))
+LW_LOCAL_RMW(__lw_local_and, int, old & v)
+LW_LOCAL_RMW(__lw_local_or, int, old | v)
+LW_LOCAL_RMW(__lw_local_xor, int, old ^ v)
+LW_LOCAL_RMW(__lw_local_xchg, int, v)
+LW_LOCAL_RMW(__lw_local_min_int, int, v < old ? v : old)
+LW_LOCAL_RMW(__lw_local_max_int, int, v > old ? v : old)
+LW_LOCAL_RMW(__lw_local_min_uint, unsigned, v < old ? v : old)
+LW_LOCAL_RMW(__lw_local_max_uint, unsigned, v > old ? v : old)
+
+int __lw_local_cmpxchg(int *p, int expected, int desired) {
+    int old = *p;
+    if (old == expected) *p = desired;
+    return old;
+}
+
 /* ----- Fibers ----- */
 
 enum { LW_READY, LW_AT_BARRIER, LW_DONE };

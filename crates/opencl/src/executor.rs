@@ -188,9 +188,10 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
         .and_then(|width| library.function(&format!("__lw_masked{width}_{name}")))
         .unwrap_or(0);
     let barriers = kernel.info_of().barriers;
-    // Only a kernel with a vector variant and no barriers chooses at run
-    // time (see `adaptive`).
-    if vector == 0 || barriers != Barriers::None || !adaptive::enabled() {
+    // Only a kernel with a vector variant chooses at run time (see
+    // `adaptive`), and not one run as fibers (a fiber per work-item would
+    // make the scalar samples slow for nothing).
+    if vector == 0 || barriers == Barriers::Fibers || !adaptive::enabled() {
         kernel.executable.choices[kernel.index].always_vector();
     }
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);

@@ -4,7 +4,8 @@
  * under a uniform condition, a work-group that returns before its
  * barriers, 2-D work-groups whose rows are and are not multiples of the
  * SIMD width, private memory whose address is taken used after a barrier
- * (Lanewise runs that kernel as fibers and says so in the build log), and,
+ * (Lanewise runs that kernel as fibers and says so in the build log), every
+ * atomic function on local memory, and,
  * on Lanewise only (undefined in OpenCL), a barrier that only some
  * work-items reach, which fails the command. */
 #define CL_TARGET_OPENCL_VERSION 120
@@ -69,6 +70,24 @@ static const char *source =
     "  shared[l] = keep[in[l] & 3];\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  out[get_global_id(0)] = shared[n - 1 - l] + keep[(l + in[0]) & 3];\n"
+    "}\n"
+    "__kernel void local_atomics(__global const int *in, __global int *out, __local int *s, __local uint *u) {\n"
+    "  size_t l = get_local_id(0), g = get_group_id(0);\n"
+    "  if (l == 0) {\n"
+    "    s[0] = 0; s[1] = 0x7fffffff; s[2] = -0x7fffffff - 1; s[3] = 0; s[4] = 0; s[5] = -1; s[6] = 0; s[7] = 0; s[8] = 0;\n"
+    "    u[0] = 0xffffffffu; u[1] = 0u; u[2] = 0u; u[3] = 1000000u;\n"
+    "  }\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int v = in[get_global_id(0)];\n"
+    "  atomic_add(&s[0], v); atomic_min(&s[1], v); atomic_max(&s[2], v); atomic_xor(&s[3], v);\n"
+    "  atomic_or(&s[4], v); atomic_and(&s[5], v); atomic_sub(&s[6], v); atomic_xchg(&s[8], v);\n"
+    "  int old;\n"
+    "  do { old = s[7]; } while (atomic_cmpxchg(&s[7], old, old + 1) != old);\n"
+    "  atomic_min(&u[0], (uint)v); atomic_max(&u[1], (uint)v); atomic_inc(&u[2]);\n"
+    "  if (v & 1) atomic_dec(&u[3]);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  if (l < 9) out[g * 13 + l] = s[l];\n"
+    "  else if (l < 13) out[g * 13 + l] = (int)u[l - 9];\n"
     "}\n"
     "__kernel void divergent(__global int *out) {\n"
     "  if (get_local_id(0) < 3) barrier(CLK_LOCAL_MEM_FENCE);\n"
@@ -236,6 +255,51 @@ int main(int argc, char **argv) {
         OK(clReleaseMemObject(inb));
         OK(clReleaseMemObject(outb));
     }
+
+    /* local_atomics: every atomic function on local memory, many
+     * work-items on the same cells (local sizes with and without a partial
+     * SIMD group). */
+    cl_kernel local_atomics = clCreateKernel(program, "local_atomics", &err);
+    CHECK(local_atomics, "local_atomics %d", err);
+    size_t atomic_locals[] = {64, 20};
+    for (size_t c = 0; c < 2; c++) {
+        enum { GROUPS = 3, MAX_GLOBAL = 64 * GROUPS };
+        size_t local = atomic_locals[c], global = local * GROUPS;
+        int in[MAX_GLOBAL], got[13 * GROUPS];
+        for (size_t i = 0; i < global; i++) in[i] = (int)((i * 2654435761u) >> 7) - (1 << 24);
+        cl_mem inb = clCreateBuffer(context, CL_MEM_COPY_HOST_PTR, sizeof in, in, &err);
+        cl_mem outb = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof got, NULL, &err);
+        OK(clSetKernelArg(local_atomics, 0, sizeof inb, &inb));
+        OK(clSetKernelArg(local_atomics, 1, sizeof outb, &outb));
+        OK(clSetKernelArg(local_atomics, 2, 9 * sizeof(int), NULL));
+        OK(clSetKernelArg(local_atomics, 3, 4 * sizeof(cl_uint), NULL));
+        OK(clEnqueueNDRangeKernel(queue, local_atomics, 1, NULL, &global, &local, 0, NULL, NULL));
+        OK(clEnqueueReadBuffer(queue, outb, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+        for (int g = 0; g < GROUPS; g++) {
+            unsigned sum = 0, difference = 0, umin = 0xffffffffu, umax = 0, dec = 1000000u;
+            int smin = 0x7fffffff, smax = -0x7fffffff - 1, x = 0, o = 0, a = -1, xchg_seen = 0;
+            const int *part = in + g * local;
+            for (size_t l = 0; l < local; l++) {
+                int v = part[l];
+                sum += (unsigned)v, difference -= (unsigned)v;
+                smin = v < smin ? v : smin, smax = v > smax ? v : smax;
+                x ^= v, o |= v, a &= v;
+                umin = (unsigned)v < umin ? (unsigned)v : umin, umax = (unsigned)v > umax ? (unsigned)v : umax;
+                if (v & 1) dec--;
+                xchg_seen |= got[g * 13 + 8] == v;
+            }
+            const int *cell = got + g * 13;
+            int want[13] = {(int)sum, smin, smax, x, o, a, (int)difference, (int)local, cell[8],
+                            (int)umin, (int)umax, (int)local, (int)dec};
+            for (int k = 0; k < 13; k++)
+                CHECK(cell[k] == want[k], "local_atomics local %zu group %d cell %d: %d, not %d", local, g, k,
+                      cell[k], want[k]);
+            CHECK(xchg_seen, "local_atomics: atomic_xchg left %d, no work-item's value", cell[8]);
+        }
+        OK(clReleaseMemObject(inb));
+        OK(clReleaseMemObject(outb));
+    }
+    OK(clReleaseKernel(local_atomics));
 
     /* divergent: some work-items of each group reach the barrier, the
      * others return. Undefined in OpenCL; Lanewise fails the command. */

@@ -39,24 +39,26 @@ fn kernels_compute_what_the_host_computes_on_lanewise_and_on_pocl() {
     passes_on_lanewise_and_on_pocl("kernels");
 }
 
-/// The barrier kernels run in continuation form and, for comparison and
-/// for the kernels that form cannot express, as fibers
-/// (`LANEWISE_OPENCL_BARRIERS=fibers`): both must compute what the host
-/// and PoCL compute.
+/// The barrier kernels run in continuation form, through the vector
+/// variants and work-item by work-item (the executor chooses at run time;
+/// each way forced here), and, for comparison and for the kernels that
+/// form cannot express, as fibers (`LANEWISE_OPENCL_BARRIERS=fibers`):
+/// every way must compute what the host and PoCL compute.
 #[test]
 fn barriers_pass_as_continuations_and_as_fibers() {
     passes_on_lanewise_and_on_pocl("barriers");
-    let (work, vendors) = work_with_vendors("opencl-barriers-fibers");
+    let (work, vendors) = work_with_vendors("opencl-barriers-ways");
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/barriers.c");
     let program = work.join("barriers");
     build_host_program(&source, &program, None).unwrap_or_else(|error| panic!("{error}"));
-    run_host_program_with_env(
-        &program,
-        "Lanewise",
-        Some(&vendors),
-        &[("LANEWISE_OPENCL_BARRIERS", "fibers")],
-    )
-    .unwrap_or_else(|error| panic!("{error}"));
+    for way in [
+        ("LANEWISE_OPENCL_ADAPTIVE", "off"),
+        ("LANEWISE_OPENCL_VECTORIZE", "off"),
+        ("LANEWISE_OPENCL_BARRIERS", "fibers"),
+    ] {
+        run_host_program_with_env(&program, "Lanewise", Some(&vendors), &[way])
+            .unwrap_or_else(|error| panic!("{way:?}: {error}"));
+    }
 }
 
 #[test]
