@@ -44,8 +44,17 @@ static __thread lw_work_group current;
 
 const lw_work_group *__lw_work_group(void) { return &current; }
 
-/* Moves the record to the next SIMD group of the row. */
-void __lw_next_simd_group(size_t width) { current.local_id[0] += width; }
+/* Moves the record to the next SIMD group of the row; past the row's end,
+ * to the first SIMD group of the next work-group in dimension 0 (so that
+ * one trampoline call can run a run of one-row work-groups, see
+ * __lw_run_work_groups; run_rows puts the group id back). */
+void __lw_next_simd_group(size_t width) {
+    current.local_id[0] += width;
+    if (current.local_id[0] == current.local_size[0]) {
+        current.local_id[0] = 0;
+        current.group_id[0]++;
+    }
+}
 
 /* ----- Atomic functions on local memory ----- */
 
@@ -190,7 +199,11 @@ static uint64_t run_rows(lw_vector_trampoline vector, lw_masked_trampoline maske
         for (size_t y = 0; y < rows; y++) {
             current.local_id[0] = 0, current.local_id[1] = y, current.local_id[2] = z;
             current.reached = 0;
-            if (simd_groups) vector(args, simd_groups);
+            if (simd_groups) {
+                size_t group = current.group_id[0];
+                vector(args, simd_groups);
+                current.group_id[0] = group;
+            }
             if (masked && rest) {
                 current.local_id[0] = simd_groups * width;
                 masked(args, rest);
@@ -304,6 +317,26 @@ int __lw_run_work_groups(const lw_work_group *range, size_t first, size_t count,
     size_t simd_groups = vector ? range->local_size[0] / width : 0;
     size_t groups0 = range->num_groups[0], groups1 = range->num_groups[1];
     size_t x = first % groups0, y = first / groups0 % groups1, z = first / (groups0 * groups1);
+    if (barriers == 0 && simd_groups && simd_groups * width == range->local_size[0] &&
+        range->local_size[1] == 1 && range->local_size[2] == 1) {
+        /* One-row work-groups of whole SIMD groups, without barriers: the
+         * work-groups of a run along dimension 0 in one trampoline call,
+         * which moves to the next group after each row (a call per
+         * work-group cost a fifth of floyd_warshall's launches). */
+        for (size_t done = 0; done < count;) {
+            size_t run = groups0 - x < count - done ? groups0 - x : count - done;
+            current.group_id[0] = x, current.group_id[1] = y, current.group_id[2] = z;
+            current.local_id[0] = 0, current.local_id[1] = 0, current.local_id[2] = 0;
+            vector(args, simd_groups * run);
+            done += run;
+            x += run;
+            if (x == groups0) {
+                x = 0;
+                if (++y == groups1) y = 0, z++;
+            }
+        }
+        return 0;
+    }
     for (size_t index = first; index < first + count; index++) {
         current.group_id[0] = x, current.group_id[1] = y, current.group_id[2] = z;
         int status =
