@@ -33,12 +33,13 @@ typedef struct {
 } lw_work_group;
 
 /* `__lw_vector_K(args, count)` runs `count` SIMD groups of a row;
- * `__lw_scalar_K(args)` one work-item (compiler.rs writes both). */
+ * `__lw_scalar_K(args, count)` `count` work-items of a row, one at a time
+ * (compiler.rs writes both). */
 typedef void (*lw_vector_trampoline)(void **args, size_t count);
 /* `__lw_masked<W>_K(args, active)` runs the first `active` lanes of one
  * SIMD group (a row's last `local_size % W` work-items). */
 typedef void (*lw_masked_trampoline)(void **args, size_t active);
-typedef void (*lw_scalar_trampoline)(void **args);
+typedef void (*lw_scalar_trampoline)(void **args, size_t count);
 
 static __thread lw_work_group current;
 
@@ -144,7 +145,7 @@ static void fiber_entry(void) {
     if (fiber->vector)
         fiber->vector(fiber->args, 1);
     else
-        fiber->scalar(fiber->args);
+        fiber->scalar(fiber->args, 1);
     fiber->state = LW_DONE;
     __lw_switch(&fiber->sp, scheduler);
     __builtin_unreachable();
@@ -207,11 +208,11 @@ static uint64_t run_rows(lw_vector_trampoline vector, lw_masked_trampoline maske
             if (masked && rest) {
                 current.local_id[0] = simd_groups * width;
                 masked(args, rest);
-            } else {
-                for (size_t x = simd_groups * width; x < row; x++) {
-                    current.local_id[0] = x;
-                    scalar(args);
-                }
+            } else if (rest) {
+                size_t group = current.group_id[0];
+                current.local_id[0] = simd_groups * width;
+                scalar(args, rest);
+                current.group_id[0] = group;
             }
             reached |= current.reached;
         }
@@ -317,17 +318,22 @@ int __lw_run_work_groups(const lw_work_group *range, size_t first, size_t count,
     size_t simd_groups = vector ? range->local_size[0] / width : 0;
     size_t groups0 = range->num_groups[0], groups1 = range->num_groups[1];
     size_t x = first % groups0, y = first / groups0 % groups1, z = first / (groups0 * groups1);
-    if (barriers == 0 && simd_groups && simd_groups * width == range->local_size[0] &&
-        range->local_size[1] == 1 && range->local_size[2] == 1) {
-        /* One-row work-groups of whole SIMD groups, without barriers: the
-         * work-groups of a run along dimension 0 in one trampoline call,
-         * which moves to the next group after each row (a call per
-         * work-group cost a fifth of floyd_warshall's launches). */
+    int whole_simd_groups = simd_groups && simd_groups * width == range->local_size[0];
+    if (barriers == 0 && (whole_simd_groups || !vector) && range->local_size[1] == 1 &&
+        range->local_size[2] == 1) {
+        /* One-row work-groups of whole SIMD groups (or run work-item by
+         * work-item), without barriers: the work-groups of a run along
+         * dimension 0 in one trampoline call, which moves to the next group
+         * after each row (a call per work-group cost a fifth of
+         * floyd_warshall's launches). */
         for (size_t done = 0; done < count;) {
             size_t run = groups0 - x < count - done ? groups0 - x : count - done;
             current.group_id[0] = x, current.group_id[1] = y, current.group_id[2] = z;
             current.local_id[0] = 0, current.local_id[1] = 0, current.local_id[2] = 0;
-            vector(args, simd_groups * run);
+            if (vector)
+                vector(args, simd_groups * run);
+            else
+                scalar(args, range->local_size[0] * run);
             done += run;
             x += run;
             if (x == groups0) {

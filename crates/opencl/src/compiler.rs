@@ -10,7 +10,7 @@
 //!    `get_local_id(0)`. Lanewise builds it in declare-simd mode (a kernel
 //!    it cannot vectorize keeps only its scalar form, and the build log
 //!    says why).
-//! 3. Trampolines `__lw_scalar_k(void **args)` and `__lw_vector_k(void
+//! 3. Trampolines `__lw_scalar_k(void **args, size_t count)` and `__lw_vector_k(void
 //!    **args)` (LLVM IR written here from the kernel's signature) call the
 //!    kernel with arguments read from an array of pointers, so the
 //!    executor can call any kernel through one C signature.
@@ -555,8 +555,8 @@ fn masked_variant_name(function: &str, params: usize, isa: Isa, width: u32) -> S
     format!("_ZGV{}M{width}{}_{function}", isa.letter(), "u".repeat(params))
 }
 
-/// Step 3: the trampolines' LLVM IR. `__lw_scalar_k(args)` runs one
-/// work-item; `__lw_vector<W>_k(args, count)` runs `count` consecutive SIMD
+/// Step 3: the trampolines' LLVM IR. `__lw_scalar_k(args, count)` runs
+/// `count` consecutive work-items of a row; `__lw_vector<W>_k(args, count)` runs `count` consecutive SIMD
 /// groups of a row, advancing the work-group record's first local id by W
 /// after each (`__lw_next_simd_group`, builtins/runtime.c), so the
 /// arguments are read once per row rather than once per SIMD group.
@@ -580,9 +580,20 @@ fn trampolines(kernels: &[KernelInfo], widths: &[(Isa, u32)]) -> String {
             args.join(", ")
         };
         let _ = writeln!(text, "declare void @{implementation}({})", types.join(", "));
-        let _ = writeln!(text, "define void @__lw_scalar_{}(ptr %args) {{", kernel.name);
+        let _ =
+            writeln!(text, "define void @__lw_scalar_{}(ptr %args, i64 %count) {{", kernel.name);
+        let _ = writeln!(text, "entry:");
         let args = load_args(&mut text);
-        let _ = writeln!(text, "  call void @{implementation}({args})\n  ret void\n}}\n");
+        let _ = writeln!(text, "  %empty = icmp eq i64 %count, 0");
+        let _ = writeln!(text, "  br i1 %empty, label %exit, label %loop");
+        let _ = writeln!(text, "loop:");
+        let _ = writeln!(text, "  %done = phi i64 [ 0, %entry ], [ %next, %loop ]");
+        let _ = writeln!(text, "  call void @{implementation}({args})");
+        let _ = writeln!(text, "  call void @__lw_next_simd_group(i64 1)");
+        let _ = writeln!(text, "  %next = add i64 %done, 1");
+        let _ = writeln!(text, "  %more = icmp ult i64 %next, %count");
+        let _ = writeln!(text, "  br i1 %more, label %loop, label %exit");
+        let _ = writeln!(text, "exit:\n  ret void\n}}\n");
         for &(isa, width) in widths {
             if !kernel.widths.contains(&width) {
                 continue;

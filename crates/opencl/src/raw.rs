@@ -109,7 +109,7 @@ impl LoadedLibrary {
 /// the work-groups `first..first + count` of the NDRange `range` through the
 /// kernel's trampolines (`__lw_vector<W>_k(void **args, size_t count)` and
 /// `__lw_masked<W>_k(void **args, size_t active)`, 0 when there is none,
-/// and `__lw_scalar_k(void **args)`; see `compiler::trampolines`). `args` holds one pointer per kernel parameter,
+/// and `__lw_scalar_k(void **args, size_t count)`; see `compiler::trampolines`). `args` holds one pointer per kernel parameter,
 /// each to a value of the parameter's type. Returns the runtime's status
 /// (0: done).
 #[allow(clippy::too_many_arguments)]
