@@ -11,9 +11,11 @@
 //!    -fno-vectorize -fno-slp-vectorize -mllvm -unroll-runtime=false
 //!    -mllvm -unroll-allow-partial=false -mllvm -unroll-full-max-count=0
 //!    -Wno-pass-failed -S -emit-llvm -o tmp.ll file.c`. clang's diagnostics
-//!    go straight to the user's stderr. LLVM's loop vectorizer still
-//!    vectorizes the `omp simd` loops it can (their metadata force it); the
-//!    others stay scalar with their metadata. Step 1 must not unroll: LLVM's
+//!    go straight to the user's stderr. `-mllvm -force-vector-width=1
+//!    -mllvm -force-vector-interleave=1` keep LLVM's loop vectorizer, which
+//!    the `omp simd` loops' metadata would force on, from them
+//!    ([`STEP1_LOOP_VECTORIZER_OPTIONS`]): they stay scalar with their
+//!    metadata for Lanewise. Step 1 must not unroll: LLVM's
 //!    runtime unroller would unroll those scalar loops by 2-4, each lane of
 //!    the outlined body would then run several iterations, and every `a[i]`
 //!    would become a strided gather (reduce_float 0.55x, lastprivate_values
@@ -77,6 +79,19 @@ const STEP1_UNROLL_OPTIONS: [&str; 3] =
 fn step1_unroll_args(invocation: &Invocation) -> Vec<String> {
     mllvm_args_unless_given(invocation, &STEP1_UNROLL_OPTIONS)
 }
+
+/// The LLVM options that keep step 1's loop vectorizer from vectorizing the
+/// `omp simd` loops, whose `llvm.loop.vectorize.enable` metadata forces it
+/// on despite `-fno-vectorize`: at width 1 and interleave count 1 it leaves
+/// them scalar, metadata and all, and Lanewise vectorizes every one of
+/// them. LLVM 22's loop vectorizer miscompiles some: a uniform `urem`
+/// predicated on lane 0 gave a `phi [poison, ...]` that the next lanes'
+/// loads used as their address (SIGSEGV at x86-64-v2, wrong values at
+/// x86-64-v4, also with plain `clang-22 -O2 -fopenmp-simd`;
+/// tests/fuzz_regressions/022). A loop Lanewise refuses is left to step 3,
+/// whose loop vectorizer runs as usual.
+const STEP1_LOOP_VECTORIZER_OPTIONS: [&str; 2] =
+    ["-force-vector-width=1", "-force-vector-interleave=1"];
 
 /// The LLVM options that keep the first half of step 3 (with `--slp
 /// lanewise`) from partial and runtime unrolling, which LLVM's pipeline does
@@ -1129,6 +1144,7 @@ impl Driver {
         }
         command.args(["-fno-vectorize", "-fno-slp-vectorize"]);
         command.args(step1_unroll_args(&self.invocation));
+        command.args(mllvm_args_unless_given(&self.invocation, &STEP1_LOOP_VECTORIZER_OPTIONS));
         command.args(["-Wno-pass-failed", "-S", "-emit-llvm", "-o"]).arg(scalar);
         add_input(&mut command, input, &mut false);
         time("clang: frontend and -O3 (step 1)", || self.run_step(command))
