@@ -16,6 +16,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <x86intrin.h>
 
 typedef struct {
     unsigned dims;
@@ -223,14 +225,51 @@ static uint64_t run_rows(lw_vector_trampoline vector, lw_masked_trampoline maske
 static __thread char *spill_area;
 static __thread size_t spill_capacity;
 
+/* How the regions of a kernel in continuation form run (the runtime's
+ * `barriers` argument): every region through the vector variant (or, with
+ * none, work-item by work-item), each region the way its samples showed
+ * faster, or, for tests, odd regions work-item by work-item. */
+enum { LW_REGIONS_VECTOR = 2, LW_REGIONS_CHOSEN = 3, LW_REGIONS_ALTERNATE = 4 };
+enum { LW_MAX_REGIONS = 64, LW_REGION_SAMPLES = 3, LW_CHOICE_SLOTS = 4 };
+
+/* One kernel's per-region choice on this thread, keyed by its vector
+ * trampoline: the first work-groups run each undecided region alternately
+ * through the vector variant and work-item by work-item (the spill area
+ * has every work-item's values, so the ways mix), timed with the TSC; after
+ * a warm-up run and LW_REGION_SAMPLES timed runs of each way, work-item by
+ * work-item wins when it took less
+ * than 0.8 of the vector variant's time (adaptive.rs's rule, per kernel).
+ * Regions differ: reduction's first region reads 16 consecutive values
+ * per work-item, which the vector variant gathers (6x slower than one
+ * work-item's contiguous loads), while its tree regions are faster vector. */
+typedef struct {
+    lw_vector_trampoline key;
+    uint8_t samples[LW_MAX_REGIONS][2];
+    uint64_t cycles[LW_MAX_REGIONS][2];
+    uint8_t choice[LW_MAX_REGIONS]; /* 0: undecided, 1: vector, 2: scalar */
+} lw_region_choices;
+
+static __thread lw_region_choices region_choices[LW_CHOICE_SLOTS];
+static __thread unsigned next_choice_slot;
+
+static lw_region_choices *choices_of(lw_vector_trampoline vector) {
+    for (unsigned i = 0; i < LW_CHOICE_SLOTS; i++)
+        if (region_choices[i].key == vector) return &region_choices[i];
+    lw_region_choices *slot = &region_choices[next_choice_slot++ % LW_CHOICE_SLOTS];
+    memset(slot, 0, sizeof *slot);
+    slot->key = vector;
+    return slot;
+}
+
 /* Runs a work-group of a kernel in continuation form: all its work-items
  * from the kernel's entry to the barrier they reach, then from that
- * barrier on, until they return. Returns 0, -1 when memory for the spill
- * area ran out, -2 when work-items reached different barriers or some
- * returned while others waited (undefined in OpenCL, reported). */
+ * barrier on, until they return; each region as `mode` says. Returns 0, -1
+ * when memory for the spill area ran out, -2 when work-items reached
+ * different barriers or some returned while others waited (undefined in
+ * OpenCL, reported). */
 static int run_continuations(lw_vector_trampoline vector, lw_masked_trampoline masked,
                              lw_scalar_trampoline scalar, unsigned width, size_t simd_groups,
-                             void **args, size_t spill_bytes) {
+                             void **args, size_t spill_bytes, int mode) {
     size_t items = current.local_size[0] * current.local_size[1] * current.local_size[2];
     size_t bytes = (spill_bytes * items + 63) & ~(size_t)63;
     if (bytes > spill_capacity) {
@@ -239,18 +278,39 @@ static int run_continuations(lw_vector_trampoline vector, lw_masked_trampoline m
         spill_capacity = spill_area ? bytes : 0;
         if (!spill_area) return -1;
     }
+    lw_region_choices *choices = vector && mode == LW_REGIONS_CHOSEN ? choices_of(vector) : NULL;
     current.spill = spill_area;
     current.resume = 0;
     for (;;) {
-        uint64_t reached = run_rows(vector, masked, scalar, width, simd_groups, args);
+        size_t region = current.resume;
+        int scalar_way = vector == NULL || (mode == LW_REGIONS_ALTERNATE && region % 2 == 1);
+        int sample = -1;
+        if (choices) {
+            if (choices->choice[region] == 0)
+                sample = choices->samples[region][1] < choices->samples[region][0];
+            scalar_way = sample >= 0 ? sample : choices->choice[region] == 2;
+        }
+        uint64_t start = sample >= 0 ? __rdtsc() : 0;
+        uint64_t reached = scalar_way ? run_rows(NULL, NULL, scalar, width, 0, args)
+                                      : run_rows(vector, masked, scalar, width, simd_groups, args);
+        if (sample >= 0) {
+            /* Each way's first run only warms up (its code's first run,
+             * cold caches: 3x the time of the next in dwt_haar_1d). */
+            if (choices->samples[region][sample]++ > 0)
+                choices->cycles[region][sample] += __rdtsc() - start;
+            if (choices->samples[region][sample] > LW_REGION_SAMPLES &&
+                choices->samples[region][1 - sample] > LW_REGION_SAMPLES)
+                choices->choice[region] =
+                    choices->cycles[region][1] * 5 < choices->cycles[region][0] * 4 ? 2 : 1;
+        }
         if (reached == 1) return 0;
         if (reached == 0 || (reached & (reached - 1)) != 0) return -2;
         current.resume = (uint64_t)__builtin_ctzll(reached);
     }
 }
 
-/* Runs the work-group in `current`: without barriers, or in continuation form (mode 2,
- * `spill_bytes` per work-item), through run_rows; with fibers (mode 1),
+/* Runs the work-group in `current`: without barriers, or in continuation
+ * form (modes 2-4, `spill_bytes` per work-item), through run_rows; with fibers (mode 1),
  * each SIMD group or remaining work-item of a row is a fiber and
  * `__lw_barrier` switches between them. Returns 0, -1 when memory ran
  * out, -2 when some work-items finished while others waited at a barrier
@@ -263,8 +323,9 @@ static int run_work_group(lw_vector_trampoline vector, lw_masked_trampoline mask
         run_rows(vector, masked, scalar, width, simd_groups, args);
         return 0;
     }
-    if (barriers == 2)
-        return run_continuations(vector, masked, scalar, width, simd_groups, args, spill_bytes);
+    if (barriers >= LW_REGIONS_VECTOR)
+        return run_continuations(vector, masked, scalar, width, simd_groups, args, spill_bytes,
+                                 barriers);
     const lw_work_group *group = &current;
     lw_work_group item = current;
     size_t count = 0;

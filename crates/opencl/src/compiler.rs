@@ -88,25 +88,6 @@ pub enum Barriers {
     Continuations { spill_bytes: u64 },
 }
 
-impl Barriers {
-    /// The runtime's `barriers` argument: 0, 1 (fibers) or 2 (continuations).
-    pub fn mode(self) -> i32 {
-        match self {
-            Barriers::None => 0,
-            Barriers::Fibers => 1,
-            Barriers::Continuations { .. } => 2,
-        }
-    }
-
-    /// The spill area each work-item needs (continuations only).
-    pub fn spill_bytes(self) -> u64 {
-        match self {
-            Barriers::Continuations { spill_bytes } => spill_bytes,
-            _ => 0,
-        }
-    }
-}
-
 /// The result of a successful build: the shared object's path, the SIMD
 /// width, the kernels, and the log.
 pub struct BuiltProgram {

@@ -33,9 +33,18 @@
 //! plain copy of blocks; `sroa` afterwards turns the slots back into SSA
 //! values. The slots live at a barrier are those with a load reachable
 //! from it before a store (a backward data-flow over the blocks). The
-//! spill area holds one array per saved slot, indexed by the work-item's
-//! linear local id, so the lanes of a SIMD group save and restore with one
-//! contiguous vector store and load.
+//! spill area holds one array per saved slot (per element of a short
+//! vector; booleans as bytes), indexed by the work-item's linear local id,
+//! so the lanes of a SIMD group save and restore with one contiguous vector
+//! store and load. Every work-item saves its own value, so the runtime may
+//! run each region through the vector variant or work-item by work-item,
+//! whichever its samples showed faster; a value the divergence analysis
+//! finds uniform is restored from the SIMD group's first work-item, so it
+//! stays uniform in the vector code (a loop counter keeps its loop
+//! uniform). Values computed from the parameters, `rv_lane_id()` and the
+//! work-group record alone are computed again instead of saved: an address
+//! keeps its consecutive shape, where a restored vector of pointers would
+//! be gathered.
 //!
 //! Each region is reducible when the kernel is: a cycle through the start
 //! of region k passes barrier k, where the region stops. What this form
@@ -664,6 +673,13 @@ fn mark_reached(b: &mut FunctionBuilder<'_>, record: &Record, bit: usize) {
     b.store(new, record.reached, 8);
 }
 
+/// Whether a spill address is for saving or for restoring.
+#[derive(Clone, Copy)]
+enum Access {
+    Save,
+    Restore,
+}
+
 /// Where each saved slot lives in the spill area: an array over the
 /// work-group's work-items per element of the slot's type (one for a scalar,
 /// one per lane of a short vector such as `float4`, so that each element's
@@ -698,6 +714,7 @@ impl SpillLayout<'_> {
         record: &Record,
         slot: usize,
         element: u32,
+        access: Access,
     ) -> Value {
         let (element_ty, _) = Self::elements(&self.slots[slot].ty);
         let element_bytes = self.data_layout.alloc_size(&memory_type(&element_ty));
@@ -705,13 +722,18 @@ impl SpillLayout<'_> {
         let offset = b.iconst(Type::I64, i128::from(start));
         let array = b.binary(BinaryOp::Mul, offset, record.items);
         let size = b.iconst(Type::I64, i128::from(element_bytes));
-        // A value the same in all lanes of a SIMD group is saved once per
-        // SIMD group, at its first work-item: restored from one address, it
-        // stays uniform for Lanewise (a loop counter keeps its loop uniform).
-        let index = if self.uniform.contains(&self.slots[slot].carries) {
-            record.first_linear_id
-        } else {
-            record.linear_id
+        // Every work-item saves its own value (a uniform one with one
+        // vector store of a broadcast), so a region may run through the
+        // vector variant after one run work-item by work-item and the other
+        // way round (runtime.c chooses per region). A value the same in all
+        // lanes of a SIMD group is restored from the SIMD group's first
+        // work-item: from one address, it stays uniform for Lanewise (a loop
+        // counter keeps its loop uniform).
+        let index = match access {
+            Access::Restore if self.uniform.contains(&self.slots[slot].carries) => {
+                record.first_linear_id
+            }
+            _ => record.linear_id,
         };
         let element = b.binary(BinaryOp::Mul, index, size);
         let byte = b.binary(BinaryOp::Add, array, element);
@@ -728,7 +750,7 @@ impl SpillLayout<'_> {
         let (_, count) = Self::elements(ty);
         let align = self.element_align(slot);
         if !ty.is_vector() {
-            let address = self.element_address(b, record, slot, 0);
+            let address = self.element_address(b, record, slot, 0, Access::Save);
             let stored = to_memory(b, value);
             b.store(stored, address, align);
             return;
@@ -736,7 +758,7 @@ impl SpillLayout<'_> {
         for element in 0..count {
             let index = b.iconst(Type::I32, i128::from(element));
             let part = b.extract_element(value, index);
-            let address = self.element_address(b, record, slot, element);
+            let address = self.element_address(b, record, slot, element, Access::Save);
             let stored = to_memory(b, part);
             b.store(stored, address, align);
         }
@@ -748,13 +770,13 @@ impl SpillLayout<'_> {
         let (element_ty, count) = Self::elements(&ty);
         let align = self.element_align(slot);
         if !ty.is_vector() {
-            let address = self.element_address(b, record, slot, 0);
+            let address = self.element_address(b, record, slot, 0, Access::Restore);
             let loaded = b.load(memory_type(&ty), address, align);
             return from_memory(b, loaded, &ty);
         }
         let mut value = b.func.dfg.make_const(ty, Constant::Poison);
         for element in 0..count {
-            let address = self.element_address(b, record, slot, element);
+            let address = self.element_address(b, record, slot, element, Access::Restore);
             let loaded = b.load(memory_type(&element_ty), address, align);
             let part = from_memory(b, loaded, &element_ty);
             let index = b.iconst(Type::I32, i128::from(element));

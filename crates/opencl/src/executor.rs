@@ -76,7 +76,7 @@ struct Launch {
     runner: usize,
     trampolines: Trampolines,
     width: u32,
-    barriers: Barriers,
+    barriers: BarrierMode,
     range: WorkGroup,
     total: usize,
     chunk: usize,
@@ -165,6 +165,58 @@ impl Launch {
     }
 }
 
+/// How the runtime passes a work-group's barriers (its `barriers` argument,
+/// builtins/runtime.c).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarrierMode {
+    None,
+    Fibers,
+    /// Continuation form, every region through the vector variant.
+    RegionsVector {
+        spill_bytes: u64,
+    },
+    /// Continuation form, each region the way its first work-groups showed
+    /// faster (with `LANEWISE_OPENCL_ADAPTIVE` on, the default).
+    RegionsChosen {
+        spill_bytes: u64,
+    },
+    /// Continuation form, odd regions work-item by work-item
+    /// (`LANEWISE_OPENCL_REGIONS=alternate`, for tests of the mixed ways).
+    RegionsAlternate {
+        spill_bytes: u64,
+    },
+}
+
+impl BarrierMode {
+    fn of(barriers: Barriers) -> BarrierMode {
+        match barriers {
+            Barriers::None => BarrierMode::None,
+            Barriers::Fibers => BarrierMode::Fibers,
+            Barriers::Continuations { spill_bytes } => {
+                if std::env::var("LANEWISE_OPENCL_REGIONS").is_ok_and(|value| value == "alternate")
+                {
+                    BarrierMode::RegionsAlternate { spill_bytes }
+                } else if adaptive::enabled() {
+                    BarrierMode::RegionsChosen { spill_bytes }
+                } else {
+                    BarrierMode::RegionsVector { spill_bytes }
+                }
+            }
+        }
+    }
+
+    /// The runtime's `barriers` and `spill_bytes` arguments.
+    pub fn arguments(self) -> (i32, usize) {
+        match self {
+            BarrierMode::None => (0, 0),
+            BarrierMode::Fibers => (1, 0),
+            BarrierMode::RegionsVector { spill_bytes } => (2, spill_bytes as usize),
+            BarrierMode::RegionsChosen { spill_bytes } => (3, spill_bytes as usize),
+            BarrierMode::RegionsAlternate { spill_bytes } => (4, spill_bytes as usize),
+        }
+    }
+}
+
 /// Runs `kernel` with `args` over `range` on the pool's threads;
 /// `CL_COMPLETE` or an error code.
 pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
@@ -187,11 +239,13 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
         .filter(|width| kernel.info_of().masked_widths.contains(width))
         .and_then(|width| library.function(&format!("__lw_masked{width}_{name}")))
         .unwrap_or(0);
-    let barriers = kernel.info_of().barriers;
-    // Only a kernel with a vector variant chooses at run time (see
-    // `adaptive`), and not one run as fibers (a fiber per work-item would
-    // make the scalar samples slow for nothing).
-    if vector == 0 || barriers == Barriers::Fibers || !adaptive::enabled() {
+    let barriers = BarrierMode::of(kernel.info_of().barriers);
+    // Only a kernel with a vector variant and no barriers chooses as a
+    // whole at run time (see `adaptive`); one in continuation form chooses
+    // per region (`BarrierMode::RegionsChosen`), one run as fibers not at
+    // all (a fiber per work-item would make the scalar samples slow for
+    // nothing).
+    if vector == 0 || barriers != BarrierMode::None || !adaptive::enabled() {
         kernel.executable.choices[kernel.index].always_vector();
     }
     let groups: [usize; 3] = std::array::from_fn(|d| range.global[d] / range.local[d]);

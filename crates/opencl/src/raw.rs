@@ -121,7 +121,7 @@ pub fn run_work_groups(
     trampolines: crate::executor::Trampolines,
     width: u32,
     args: &[usize],
-    barriers: crate::compiler::Barriers,
+    barriers: crate::executor::BarrierMode,
 ) -> i32 {
     type Runner = unsafe extern "C" fn(
         *const crate::executor::WorkGroup,
@@ -152,8 +152,8 @@ pub fn run_work_groups(
             trampolines.scalar,
             width,
             args.as_ptr(),
-            barriers.mode(),
-            barriers.spill_bytes() as usize,
+            barriers.arguments().0,
+            barriers.arguments().1,
         )
     }
 }

@@ -40,8 +40,9 @@ fn kernels_compute_what_the_host_computes_on_lanewise_and_on_pocl() {
 }
 
 /// The barrier kernels run in continuation form, through the vector
-/// variants and work-item by work-item (the executor chooses at run time;
-/// each way forced here), and, for comparison and for the kernels that
+/// variants and work-item by work-item (the runtime chooses per region;
+/// each way forced here, and both mixed: odd regions work-item by
+/// work-item), and, for comparison and for the kernels that
 /// form cannot express, as fibers (`LANEWISE_OPENCL_BARRIERS=fibers`):
 /// every way must compute what the host and PoCL compute.
 #[test]
@@ -55,6 +56,7 @@ fn barriers_pass_as_continuations_and_as_fibers() {
         ("LANEWISE_OPENCL_ADAPTIVE", "off"),
         ("LANEWISE_OPENCL_VECTORIZE", "off"),
         ("LANEWISE_OPENCL_BARRIERS", "fibers"),
+        ("LANEWISE_OPENCL_REGIONS", "alternate"),
     ] {
         run_host_program_with_env(&program, "Lanewise", Some(&vendors), &[way])
             .unwrap_or_else(|error| panic!("{way:?}: {error}"));
