@@ -1,126 +1,131 @@
-// Lanewise's OpenCL C builtins, part 3: conversions (OpenCL 1.2 6.2.3,
-// default rounding), vector data loads and stores (6.12.7), the rest of the
-// common integer functions (6.12.3), `select`/`any`/`all` (6.12.6) and the
-// 32-bit atomic functions (6.12.11) on global and local memory.
+// Lanewise's OpenCL C builtins, part 3: the integer functions (OpenCL 1.2
+// 6.12.3) for every integer type and vector size, and the 32-bit atomic
+// functions (6.12.11) on global and local memory.
 
 #define DEF __attribute__((overloadable, always_inline))
 
-// ----- Conversions: convert_<to><n>(<from><n>), default rounding -----
-
-#define CONVERT_SIZES(TO, FROM)                                                         \
-    DEF TO convert_##TO(FROM x) { return (TO)x; }                                       \
-    DEF TO##2 convert_##TO##2(FROM##2 x) { return __builtin_convertvector(x, TO##2); }  \
-    DEF TO##3 convert_##TO##3(FROM##3 x) { return __builtin_convertvector(x, TO##3); }  \
-    DEF TO##4 convert_##TO##4(FROM##4 x) { return __builtin_convertvector(x, TO##4); }  \
-    DEF TO##8 convert_##TO##8(FROM##8 x) { return __builtin_convertvector(x, TO##8); }  \
-    DEF TO##16 convert_##TO##16(FROM##16 x) { return __builtin_convertvector(x, TO##16); }
-
-#define CONVERT_FROM_ALL(TO)                                                            \
-    CONVERT_SIZES(TO, char) CONVERT_SIZES(TO, uchar) CONVERT_SIZES(TO, short)           \
-    CONVERT_SIZES(TO, ushort) CONVERT_SIZES(TO, int) CONVERT_SIZES(TO, uint)            \
-    CONVERT_SIZES(TO, long) CONVERT_SIZES(TO, ulong) CONVERT_SIZES(TO, float)           \
-    CONVERT_SIZES(TO, double)
-
-CONVERT_FROM_ALL(char)
-CONVERT_FROM_ALL(uchar)
-CONVERT_FROM_ALL(short)
-CONVERT_FROM_ALL(ushort)
-CONVERT_FROM_ALL(int)
-CONVERT_FROM_ALL(uint)
-CONVERT_FROM_ALL(long)
-CONVERT_FROM_ALL(ulong)
-CONVERT_FROM_ALL(float)
-CONVERT_FROM_ALL(double)
-
-// ----- vloadn / vstoren -----
-
-#define VLOAD_STORE_SPACE(T, n, SPACE)                                                  \
-    DEF T##n vload##n(size_t offset, const SPACE T *p) {                                \
-        T##n v;                                                                         \
-        __builtin_memcpy(&v, p + offset * n, sizeof(T) * n);                            \
-        return v;                                                                       \
-    }                                                                                   \
-    DEF void vstore##n(T##n v, size_t offset, SPACE T *p) {                             \
-        __builtin_memcpy(p + offset * n, &v, sizeof(T) * n);                            \
-    }
-
-#define VLOAD_STORE_CONST(T, n)                                                         \
-    DEF T##n vload##n(size_t offset, const __constant T *p) {                           \
-        T##n v;                                                                         \
-        for (int i = 0; i < n; i++) v[i] = p[offset * n + i];                           \
-        return v;                                                                       \
-    }
-
-#define VLOAD_STORE(T, n)                                                               \
-    VLOAD_STORE_SPACE(T, n, __global) VLOAD_STORE_SPACE(T, n, __local)                  \
-    VLOAD_STORE_SPACE(T, n, __private) VLOAD_STORE_CONST(T, n)
-
-#define VLOAD_STORE_ALL(T)                                                              \
-    VLOAD_STORE(T, 2) VLOAD_STORE(T, 4) VLOAD_STORE(T, 8) VLOAD_STORE(T, 16)
-
-VLOAD_STORE_ALL(char)
-VLOAD_STORE_ALL(uchar)
-VLOAD_STORE_ALL(short)
-VLOAD_STORE_ALL(ushort)
-VLOAD_STORE_ALL(int)
-VLOAD_STORE_ALL(uint)
-VLOAD_STORE_ALL(long)
-VLOAD_STORE_ALL(ulong)
-VLOAD_STORE_ALL(float)
-VLOAD_STORE_ALL(double)
-
 // ----- Integer functions -----
 
-#define INTEGER_SCALAR(T, UT, BITS)                                                     \
-    DEF UT abs_diff(T x, T y) { return x > y ? (UT)x - (UT)y : (UT)y - (UT)x; }         \
-    DEF T hadd(T x, T y) { return (x >> 1) + (y >> 1) + (x & y & 1); }                  \
-    DEF T rhadd(T x, T y) { return (x >> 1) + (y >> 1) + ((x | y) & 1); }               \
-    DEF T rotate(T x, T n) {                                                            \
-        UT u = (UT)x, s = (UT)n & (BITS - 1);                                           \
-        return (T)(s ? (u << s) | (u >> (BITS - s)) : u);                               \
-    }                                                                                   \
-    DEF T clz(T x) { return x ? (T)__builtin_clzg((UT)x) : (T)BITS; }                   \
-    DEF T popcount(T x) { return (T)__builtin_popcountg((UT)x); }                       \
-    DEF T add_sat(T x, T y) {                                                           \
-        T r;                                                                            \
-        if (__builtin_add_overflow(x, y, &r)) return (T)0 < y ? (T)~(T)0 > 0 ? (T)~(T)0 : (T)(((UT)1 << (BITS - 1)) - 1) : (T)((UT)1 << (BITS - 1)); \
-        return r;                                                                       \
-    }                                                                                   \
-    DEF T sub_sat(T x, T y) {                                                           \
-        T r;                                                                            \
-        if (__builtin_sub_overflow(x, y, &r)) return (T)~(T)0 > 0 ? (T)0 : y < (T)0 ? (T)(((UT)1 << (BITS - 1)) - 1) : (T)((UT)1 << (BITS - 1)); \
+// Vector forms apply the scalar form per element (always inlined and
+// unrolled; Lanewise's lifting scalarizes short vectors anyway).
+#define EACH_SIZE(M, ...) M(2, __VA_ARGS__) M(3, __VA_ARGS__) M(4, __VA_ARGS__) M(8, __VA_ARGS__) M(16, __VA_ARGS__)
+#define EACH1(n, R, T, name)                                                            \
+    DEF R##n name(T##n x) {                                                             \
+        R##n r;                                                                         \
+        for (int i = 0; i < n; i++) r[i] = name(x[i]);                                  \
         return r;                                                                       \
     }
+#define EACH2(n, R, T, U, name)                                                         \
+    DEF R##n name(T##n x, U##n y) {                                                     \
+        R##n r;                                                                         \
+        for (int i = 0; i < n; i++) r[i] = name(x[i], y[i]);                            \
+        return r;                                                                       \
+    }
+#define EACH3(n, R, T, name)                                                            \
+    DEF R##n name(T##n x, T##n y, T##n z) {                                             \
+        R##n r;                                                                         \
+        for (int i = 0; i < n; i++) r[i] = name(x[i], y[i], z[i]);                      \
+        return r;                                                                       \
+    }
+/* min(gentype, sgentype) and the like: the scalar repeated. */
+#define WITH_SCALAR(n, T)                                                               \
+    DEF T##n min(T##n x, T y) { return min(x, (T##n)(y)); }                             \
+    DEF T##n max(T##n x, T y) { return max(x, (T##n)(y)); }                             \
+    DEF T##n clamp(T##n x, T lo, T hi) { return clamp(x, (T##n)(lo), (T##n)(hi)); }
 
-INTEGER_SCALAR(int, uint, 32)
-INTEGER_SCALAR(uint, uint, 32)
-INTEGER_SCALAR(long, ulong, 64)
-INTEGER_SCALAR(ulong, ulong, 64)
+/* T, its unsigned type UT, its width, and its smallest and largest values. */
+#define INTEGER_SCALAR(T, UT, BITS, LO, HI)                                             \
+    DEF UT abs(T x) { return x < (T)0 ? (UT)((UT)0 - (UT)x) : (UT)x; }                  \
+    DEF UT abs_diff(T x, T y) { return x > y ? (UT)((UT)x - (UT)y) : (UT)((UT)y - (UT)x); } \
+    DEF T add_sat(T x, T y) { return __builtin_elementwise_add_sat(x, y); }             \
+    DEF T sub_sat(T x, T y) { return __builtin_elementwise_sub_sat(x, y); }             \
+    DEF T hadd(T x, T y) { return (T)((x >> 1) + (y >> 1) + (x & y & 1)); }             \
+    DEF T rhadd(T x, T y) { return (T)((x >> 1) + (y >> 1) + ((x | y) & 1)); }          \
+    DEF T min(T x, T y) { return y < x ? y : x; }                                       \
+    DEF T max(T x, T y) { return x < y ? y : x; }                                       \
+    DEF T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }                        \
+    DEF T clz(T x) { return x ? (T)__builtin_clzg((UT)x) : (T)BITS; }                   \
+    DEF T popcount(T x) { return (T)__builtin_popcountg((UT)x); }                       \
+    DEF T rotate(T x, T n) {                                                            \
+        UT u = (UT)x, s = (UT)((UT)n & (UT)(BITS - 1));                                 \
+        return (T)(s ? (UT)((UT)(u << s) | (UT)(u >> (BITS - s))) : u);                 \
+    }                                                                                   \
+    DEF T mad_hi(T a, T b, T c) { return (T)(mul_hi(a, b) + c); }                       \
+    EACH_SIZE(EACH1, UT, T, abs) EACH_SIZE(EACH2, UT, T, T, abs_diff)                   \
+    EACH_SIZE(EACH2, T, T, T, add_sat) EACH_SIZE(EACH2, T, T, T, sub_sat)               \
+    EACH_SIZE(EACH2, T, T, T, hadd) EACH_SIZE(EACH2, T, T, T, rhadd)                    \
+    EACH_SIZE(EACH2, T, T, T, min) EACH_SIZE(EACH2, T, T, T, max)                       \
+    EACH_SIZE(EACH3, T, T, clamp) EACH_SIZE(EACH1, T, T, clz)                           \
+    EACH_SIZE(EACH1, T, T, popcount) EACH_SIZE(EACH2, T, T, T, rotate)                  \
+    EACH_SIZE(EACH2, T, T, T, mul_hi) EACH_SIZE(EACH3, T, T, mad_hi)                    \
+    EACH_SIZE(EACH3, T, T, mad_sat) EACH_SIZE(WITH_SCALAR, T)
 
-DEF int mul_hi(int x, int y) { return (int)(((long)x * (long)y) >> 32); }
-DEF uint mul_hi(uint x, uint y) { return (uint)(((ulong)x * (ulong)y) >> 32); }
-DEF int mad_hi(int a, int b, int c) { return mul_hi(a, b) + c; }
-DEF uint mad_hi(uint a, uint b, uint c) { return mul_hi(a, b) + c; }
-DEF long upsample(int hi, uint lo) { return (long)((ulong)(uint)hi << 32 | lo); }
-DEF ulong upsample(uint hi, uint lo) { return (ulong)hi << 32 | lo; }
+/* The types narrower than 64 bits: products in the wider type W. */
+#define NARROW_INTEGER(T, UT, BITS, LO, HI, W, UW)                                      \
+    DEF T mul_hi(T x, T y) { return (T)(((W)x * (W)y) >> BITS); }                       \
+    DEF T mad_sat(T a, T b, T c) {                                                      \
+        long r = (long)a * (long)b + (long)c;                                           \
+        return r < (long)(LO) ? (T)(LO) : r > (long)(HI) ? (T)(HI) : (T)r;              \
+    }                                                                                   \
+    DEF W upsample(T hi, UT lo) { return (W)(((UW)(UT)hi << BITS) | (UW)lo); }          \
+    EACH_SIZE(EACH2, W, T, UT, upsample)                                                \
+    INTEGER_SCALAR(T, UT, BITS, LO, HI)
 
-// ----- select, any, all (scalars and int vectors) -----
+/* 64 bits: the high half of a product from 32-bit halves. */
+DEF ulong mul_hi(ulong x, ulong y) {
+    ulong xl = x & 0xffffffffUL, xh = x >> 32, yl = y & 0xffffffffUL, yh = y >> 32;
+    ulong ll = xl * yl, lh = xl * yh, hl = xh * yl, hh = xh * yh;
+    ulong mid = (ll >> 32) + (lh & 0xffffffffUL) + (hl & 0xffffffffUL);
+    return hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+}
+DEF long mul_hi(long x, long y) {
+    ulong hi = mul_hi((ulong)x, (ulong)y);
+    return (long)(hi - (x < 0 ? (ulong)y : 0UL) - (y < 0 ? (ulong)x : 0UL));
+}
+DEF ulong mad_sat(ulong a, ulong b, ulong c) {
+    ulong hi = mul_hi(a, b), lo = a * b, sum = lo + c;
+    return hi != 0 || sum < lo ? 0xffffffffffffffffUL : sum;
+}
+DEF long mad_sat(long a, long b, long c) {
+    /* The 128-bit a * b + c, then whether it fits in 64 bits. */
+    ulong lo = (ulong)a * (ulong)b, sum = lo + (ulong)c;
+    long hi = mul_hi(a, b) + (c < 0 ? -1L : 0L) + (sum < lo ? 1L : 0L);
+    if (hi == ((long)sum >> 63)) return (long)sum;
+    return hi < 0 ? (long)0x8000000000000000UL : 0x7fffffffffffffffL;
+}
 
-DEF int select(int a, int b, int c) { return c ? b : a; }
-DEF uint select(uint a, uint b, int c) { return c ? b : a; }
-DEF float select(float a, float b, int c) { return c ? b : a; }
-DEF double select(double a, double b, long c) { return c ? b : a; }
-DEF int4 select(int4 a, int4 b, int4 c) { return c < 0 ? b : a; }
-DEF float4 select(float4 a, float4 b, int4 c) { return c < 0 ? b : a; }
-DEF float4 select(float4 a, float4 b, uint4 c) { return (as_int4(c) < 0) ? b : a; }
-DEF int any(int x) { return x < 0; }
-DEF int all(int x) { return x < 0; }
-DEF int any(int2 x) { return (x.s0 | x.s1) < 0; }
-DEF int all(int2 x) { return (x.s0 & x.s1) < 0; }
-DEF int any(int4 x) { return (x.s0 | x.s1 | x.s2 | x.s3) < 0; }
-DEF int all(int4 x) { return (x.s0 & x.s1 & x.s2 & x.s3) < 0; }
+NARROW_INTEGER(char, uchar, 8, -128, 127, short, ushort)
+NARROW_INTEGER(uchar, uchar, 8, 0, 255, ushort, ushort)
+NARROW_INTEGER(short, ushort, 16, -32768, 32767, int, uint)
+NARROW_INTEGER(ushort, ushort, 16, 0, 65535, uint, uint)
+NARROW_INTEGER(int, uint, 32, -2147483647 - 1, 2147483647, long, ulong)
+NARROW_INTEGER(uint, uint, 32, 0, 4294967295U, ulong, ulong)
+INTEGER_SCALAR(long, ulong, 64, 0, 0)
+INTEGER_SCALAR(ulong, ulong, 64, 0, 0)
+
+/* mad24 and mul24 (int and uint; exact for 24-bit operands as required). */
+DEF int mul24(int a, int b) { return a * b; }
+DEF uint mul24(uint a, uint b) { return a * b; }
+DEF int mad24(int a, int b, int c) { return a * b + c; }
+DEF uint mad24(uint a, uint b, uint c) { return a * b + c; }
+EACH_SIZE(EACH2, int, int, int, mul24) EACH_SIZE(EACH2, uint, uint, uint, mul24)
+EACH_SIZE(EACH3, int, int, mad24) EACH_SIZE(EACH3, uint, uint, mad24)
 
 // ----- 32-bit atomics, global and local memory (relaxed, as OpenCL 1.2) -----
+
+/* The cl_khr_{global,local}_int32_{base,extended}_atomics names. */
+#define ATOM_ALIASES(T, SPACE)                                                          \
+    DEF T atom_add(volatile SPACE T *p, T v) { return atomic_add(p, v); }               \
+    DEF T atom_sub(volatile SPACE T *p, T v) { return atomic_sub(p, v); }               \
+    DEF T atom_xchg(volatile SPACE T *p, T v) { return atomic_xchg(p, v); }             \
+    DEF T atom_inc(volatile SPACE T *p) { return atomic_inc(p); }                       \
+    DEF T atom_dec(volatile SPACE T *p) { return atomic_dec(p); }                       \
+    DEF T atom_cmpxchg(volatile SPACE T *p, T cmp, T v) { return atomic_cmpxchg(p, cmp, v); } \
+    DEF T atom_min(volatile SPACE T *p, T v) { return atomic_min(p, v); }               \
+    DEF T atom_max(volatile SPACE T *p, T v) { return atomic_max(p, v); }               \
+    DEF T atom_and(volatile SPACE T *p, T v) { return atomic_and(p, v); }               \
+    DEF T atom_or(volatile SPACE T *p, T v) { return atomic_or(p, v); }                 \
+    DEF T atom_xor(volatile SPACE T *p, T v) { return atomic_xor(p, v); }
 
 #define ATOMIC_OP(name, builtin, T, SPACE)                                              \
     DEF T name(volatile SPACE T *p, T v) { return builtin((SPACE T *)p, v, __ATOMIC_RELAXED); }
@@ -141,8 +146,7 @@ DEF int all(int4 x) { return (x.s0 & x.s1 & x.s2 & x.s3) < 0; }
                                     __ATOMIC_RELAXED);                                  \
         return expected;                                                                \
     }                                                                                   \
-    DEF T atom_add(volatile SPACE T *p, T v) { return atomic_add(p, v); }               \
-    DEF T atom_inc(volatile SPACE T *p) { return atomic_inc(p); }
+    ATOM_ALIASES(T, SPACE)
 
 ATOMICS(int, __global)
 ATOMICS(uint, __global)
@@ -182,8 +186,7 @@ int __lw_local_cmpxchg(__local int *p, int expected, int desired);
     DEF T atomic_cmpxchg(volatile __local T *p, T expected, T desired) {                \
         return (T)__lw_local_cmpxchg((__local int *)p, (int)expected, (int)desired);    \
     }                                                                                   \
-    DEF T atom_add(volatile __local T *p, T v) { return atomic_add(p, v); }             \
-    DEF T atom_inc(volatile __local T *p) { return atomic_inc(p); }
+    ATOM_ALIASES(T, __local)
 
 LOCAL_ATOMICS(int)
 LOCAL_ATOMICS(uint)

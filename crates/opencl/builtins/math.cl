@@ -1,7 +1,6 @@
 // Lanewise's OpenCL C builtins, part 2: math (OpenCL 1.2 6.12.2), common
-// (6.12.4), integer (6.12.3, a subset), geometric (6.12.5) and relational
-// (6.12.6, a subset) functions, for float and double scalars and their
-// 2-, 3-, 4-, 8- and 16-element vectors.
+// (6.12.4) and geometric (6.12.5) functions, for float and double scalars
+// and their 2-, 3-, 4-, 8- and 16-element vectors.
 //
 // Scalar functions map to clang's builtins: LLVM intrinsics where LLVM has
 // one (sqrt, fabs, floor, fma, ...), which Lanewise widens to vector
@@ -231,33 +230,170 @@ DEF float4 fast_normalize(float4 x) { return normalize(x); }
 DEF float3 fast_normalize(float3 x) { return normalize(x); }
 DEF float2 fast_normalize(float2 x) { return normalize(x); }
 
-// ----- Integer functions (scalars and vectors of int, uint, long, ulong) -----
+// ----- The functions with a pointer argument (in each address space) -----
 
-#define INTEGER(T)                                                                      \
-    DEF T min(T x, T y) { return y < x ? y : x; }                                       \
-    DEF T max(T x, T y) { return x < y ? y : x; }                                       \
-    DEF T clamp(T x, T lo, T hi) { return min(max(x, lo), hi); }                        \
-    DEF T mad24(T a, T b, T c) { return a * b + c; }                                    \
-    DEF T mul24(T a, T b) { return a * b; }                                             \
-    VEC2(min, T) VEC2(max, T) VEC3(clamp, T)
+#define EACH_SIZE(M, ...) M(2, __VA_ARGS__) M(3, __VA_ARGS__) M(4, __VA_ARGS__) M(8, __VA_ARGS__) M(16, __VA_ARGS__)
 
-INTEGER(int)
-INTEGER(uint)
-INTEGER(long)
-INTEGER(ulong)
+/* lgamma_r through the C library's reentrant form (libm, linked into every
+ * program). */
+float __lw_lgammaf_r(float x, int *sign) __asm__("lgammaf_r");
+double __lw_lgamma_r(double x, int *sign) __asm__("lgamma_r");
 
-DEF uint abs(int x) { return x < 0 ? -(uint)x : (uint)x; }
-DEF uint abs(uint x) { return x; }
-DEF ulong abs(long x) { return x < 0 ? -(ulong)x : (ulong)x; }
-DEF ulong abs(ulong x) { return x; }
+/* T: the floating type, LIMIT: the largest T below 1 (fract's bound; the
+ * fraction of an infinity is +0, as in libclc and PoCL). */
+#define POINTER_SCALAR(T, SPACE, LIMIT, LGAMMA_R, FREXP, MODF, REMQUO)                  \
+    DEF T fract(T x, SPACE T *iptr) {                                                   \
+        T whole = floor(x);                                                             \
+        *iptr = whole;                                                                  \
+        return x != x ? x : isinf(x) ? (T)0 : fmin(x - whole, LIMIT);                   \
+    }                                                                                   \
+    DEF T frexp(T x, SPACE int *exp) {                                                  \
+        int e;                                                                          \
+        T m = FREXP(x, &e);                                                      \
+        *exp = e;                                                                       \
+        return m;                                                                       \
+    }                                                                                   \
+    DEF T modf(T x, SPACE T *iptr) {                                                    \
+        T whole;                                                                        \
+        T r = MODF(x, &whole);                                                        \
+        *iptr = whole;                                                                  \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T remquo(T x, T y, SPACE int *quo) {                                            \
+        int q;                                                                          \
+        T r = REMQUO(x, y, &q);                                                       \
+        *quo = q;                                                                       \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T sincos(T x, SPACE T *cosval) {                                                \
+        *cosval = cos(x);                                                               \
+        return sin(x);                                                                  \
+    }                                                                                   \
+    DEF T lgamma_r(T x, SPACE int *signp) {                                             \
+        int s;                                                                          \
+        T r = LGAMMA_R(x, &s);                                                          \
+        *signp = s;                                                                     \
+        return r;                                                                       \
+    }
 
-// ----- Relational functions (scalars) -----
+#define POINTER_VECTOR(n, T, SPACE)                                                     \
+    DEF T##n fract(T##n x, SPACE T##n *iptr) {                                          \
+        T##n r, w;                                                                      \
+        for (int i = 0; i < n; i++) {                                                   \
+            T e;                                                                        \
+            r[i] = fract(x[i], &e);                                                     \
+            w[i] = e;                                                                   \
+        }                                                                               \
+        *iptr = w;                                                                      \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n frexp(T##n x, SPACE int##n *exp) {                                         \
+        T##n r;                                                                         \
+        int##n w;                                                                       \
+        for (int i = 0; i < n; i++) {                                                   \
+            int e;                                                                      \
+            r[i] = frexp(x[i], &e);                                                     \
+            w[i] = e;                                                                   \
+        }                                                                               \
+        *exp = w;                                                                       \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n modf(T##n x, SPACE T##n *iptr) {                                           \
+        T##n r, w;                                                                      \
+        for (int i = 0; i < n; i++) {                                                   \
+            T e;                                                                        \
+            r[i] = modf(x[i], &e);                                                      \
+            w[i] = e;                                                                   \
+        }                                                                               \
+        *iptr = w;                                                                      \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n remquo(T##n x, T##n y, SPACE int##n *quo) {                                \
+        T##n r;                                                                         \
+        int##n w;                                                                       \
+        for (int i = 0; i < n; i++) {                                                   \
+            int e;                                                                      \
+            r[i] = remquo(x[i], y[i], &e);                                              \
+            w[i] = e;                                                                   \
+        }                                                                               \
+        *quo = w;                                                                       \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n sincos(T##n x, SPACE T##n *cosval) {                                       \
+        *cosval = cos(x);                                                               \
+        return sin(x);                                                                  \
+    }                                                                                   \
+    DEF T##n lgamma_r(T##n x, SPACE int##n *signp) {                                    \
+        T##n r;                                                                         \
+        int##n w;                                                                       \
+        for (int i = 0; i < n; i++) {                                                   \
+            int e;                                                                      \
+            r[i] = lgamma_r(x[i], &e);                                                  \
+            w[i] = e;                                                                   \
+        }                                                                               \
+        *signp = w;                                                                     \
+        return r;                                                                       \
+    }
 
-DEF int isnan(float x) { return x != x; }
-DEF int isinf(float x) { return fabs(x) == __builtin_inff(); }
-DEF int isfinite(float x) { return fabs(x) < __builtin_inff(); }
-DEF int signbit(float x) { return __builtin_signbit(x) != 0; }
-DEF int isnan(double x) { return x != x; }
-DEF int isinf(double x) { return fabs(x) == __builtin_inf(); }
-DEF int isfinite(double x) { return fabs(x) < __builtin_inf(); }
-DEF int signbit(double x) { return __builtin_signbit(x) != 0; }
+#define POINTER_FUNCTIONS_F(SPACE)                                                      \
+    POINTER_SCALAR(float, SPACE, 0x1.fffffep-1f, __lw_lgammaf_r, __builtin_frexpf,      \
+                   __builtin_modff, __builtin_remquof)                                  \
+    EACH_SIZE(POINTER_VECTOR, float, SPACE)
+#define POINTER_FUNCTIONS_D(SPACE)                                                      \
+    POINTER_SCALAR(double, SPACE, 0x1.fffffffffffffp-1, __lw_lgamma_r, __builtin_frexp, \
+                   __builtin_modf, __builtin_remquo)                                    \
+    EACH_SIZE(POINTER_VECTOR, double, SPACE)
+
+POINTER_FUNCTIONS_F(__private)
+POINTER_FUNCTIONS_F(__global)
+POINTER_FUNCTIONS_F(__local)
+POINTER_FUNCTIONS_D(__private)
+POINTER_FUNCTIONS_D(__global)
+POINTER_FUNCTIONS_D(__local)
+
+// ----- ldexp, ilogb, nan, pown/rootn vectors and the remaining forms -----
+
+#define EXPONENT_VECTOR(n, T, I)                                                        \
+    DEF T##n ldexp(T##n x, int##n k) {                                                  \
+        T##n r;                                                                         \
+        for (int i = 0; i < n; i++) r[i] = ldexp(x[i], k[i]);                           \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n ldexp(T##n x, int k) { return ldexp(x, (int##n)(k)); }                     \
+    DEF int##n ilogb(T##n x) {                                                          \
+        int##n r;                                                                       \
+        for (int i = 0; i < n; i++) r[i] = ilogb(x[i]);                                 \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n pown(T##n x, int##n k) {                                                   \
+        T##n r;                                                                         \
+        for (int i = 0; i < n; i++) r[i] = pown(x[i], k[i]);                            \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n rootn(T##n x, int##n k) {                                                  \
+        T##n r;                                                                         \
+        for (int i = 0; i < n; i++) r[i] = rootn(x[i], k[i]);                           \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n nan(I##n code) {                                                           \
+        T##n r;                                                                         \
+        for (int i = 0; i < n; i++) r[i] = nan(code[i]);                                \
+        return r;                                                                       \
+    }                                                                                   \
+    DEF T##n smoothstep(T e0, T e1, T##n x) { return smoothstep((T##n)(e0), (T##n)(e1), x); }
+
+DEF float ldexp(float x, int k) { return __builtin_ldexpf(x, k); }
+DEF double ldexp(double x, int k) { return __builtin_ldexp(x, k); }
+DEF int ilogb(float x) { return __builtin_ilogbf(x); }
+DEF int ilogb(double x) { return __builtin_ilogb(x); }
+/* A quiet NaN whose payload holds `code` (as much of it as fits). */
+DEF float nan(uint code) { return as_float(0x7fc00000u | (code & 0x3fffffu)); }
+DEF double nan(ulong code) { return as_double(0x7ff8000000000000UL | (code & 0x7ffffffffffffUL)); }
+EACH_SIZE(EXPONENT_VECTOR, float, uint)
+EACH_SIZE(EXPONENT_VECTOR, double, ulong)
+
+DEF float fast_distance(float x, float y) { return distance(x, y); }
+DEF float fast_distance(float2 x, float2 y) { return distance(x, y); }
+DEF float fast_distance(float3 x, float3 y) { return distance(x, y); }
+DEF float fast_distance(float4 x, float4 y) { return distance(x, y); }
+DEF float fast_normalize(float x) { return normalize(x); }

@@ -36,9 +36,16 @@ use lanewise_llvm::{with_module_from_bytes, OutputFormat};
 
 use crate::continuations::{self, BARRIER};
 
-const WORKITEM_BUILTINS: &str = include_str!("../builtins/workitem.cl");
-const MATH_BUILTINS: &str = include_str!("../builtins/math.cl");
-const INTEGER_BUILTINS: &str = include_str!("../builtins/integer.cl");
+/// The builtin library's sources (each compiled to bitcode on its own, in
+/// parallel, then linked into one module).
+const BUILTIN_SOURCES: [(&str, &str); 6] = [
+    ("workitem", include_str!("../builtins/workitem.cl")),
+    ("math", include_str!("../builtins/math.cl")),
+    ("integer", include_str!("../builtins/integer.cl")),
+    ("relational", include_str!("../builtins/relational.cl")),
+    ("vector_data", include_str!("../builtins/vector_data.cl")),
+    ("convert", include_str!("../builtins/convert.cl")),
+];
 const RUNTIME: &str = include_str!("../builtins/runtime.c");
 const KERNEL_PREFIX: &str = "__clang_ocl_kern_imp_";
 /// clang-22's data layout for x86_64-unknown-linux-gnu (the trampolines'
@@ -124,37 +131,85 @@ fn work_directory() -> std::io::Result<PathBuf> {
 }
 
 /// The builtins library (builtins/*.cl) as one bitcode module, compiled
-/// once per process; each program links the functions it calls.
+/// once per process, or read from the cache of an earlier process
+/// ([`builtins_cache_path`]); each program links the functions it calls.
 fn builtins_bitcode() -> Result<&'static [u8], String> {
     static BUILTINS: OnceLock<Result<Vec<u8>, String>> = OnceLock::new();
     let compiled = BUILTINS.get_or_init(|| {
-        let dir = work_directory().map_err(|error| format!("lanewise: {error}"))?;
-        let mut log = String::new();
-        let flags = clang_opencl_flags(&[]);
-        let mut ok = true;
-        let sources = [
-            ("workitem", WORKITEM_BUILTINS),
-            ("math", MATH_BUILTINS),
-            ("integer", INTEGER_BUILTINS),
-        ];
-        for (name, text) in sources {
-            let source = format!("{name}.cl");
-            let output = format!("{name}.bc");
-            ok &= std::fs::write(dir.join(&source), text).is_ok();
-            let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
-            args.extend([source.as_str(), "-o", output.as_str()]);
-            ok &= run("clang-22", &args, &dir, &mut log).is_ok();
+        let cache = builtins_cache_path();
+        if let Some(bytes) = cache.as_ref().and_then(|path| std::fs::read(path).ok()) {
+            return Ok(bytes);
         }
-        let link = ["workitem.bc", "math.bc", "integer.bc", "-o", "builtins.bc"];
+        let dir = work_directory().map_err(|error| format!("lanewise: {error}"))?;
+        let flags = clang_opencl_flags(&[]);
+        let logs: Vec<(bool, String)> = std::thread::scope(|scope| {
+            let jobs: Vec<_> = BUILTIN_SOURCES
+                .iter()
+                .map(|&(name, text)| {
+                    let (dir, flags) = (&dir, &flags);
+                    scope.spawn(move || {
+                        let mut log = String::new();
+                        let source = format!("{name}.cl");
+                        let output = format!("{name}.bc");
+                        let written = std::fs::write(dir.join(&source), text).is_ok();
+                        let mut args: Vec<&str> = flags.iter().map(String::as_str).collect();
+                        args.extend([source.as_str(), "-o", output.as_str()]);
+                        let ok = written && run("clang-22", &args, dir, &mut log).is_ok();
+                        (ok, log)
+                    })
+                })
+                .collect();
+            jobs.into_iter().map(|job| job.join().unwrap_or((false, String::new()))).collect()
+        });
+        let mut ok = logs.iter().all(|(ok, _)| *ok);
+        let mut log: String = logs.into_iter().map(|(_, log)| log).collect();
+        let mut link: Vec<String> =
+            BUILTIN_SOURCES.iter().map(|(name, _)| format!("{name}.bc")).collect();
+        link.extend(["-o".to_owned(), "builtins.bc".to_owned()]);
+        let link: Vec<&str> = link.iter().map(String::as_str).collect();
         ok = ok && run("llvm-link-22", &link, &dir, &mut log).is_ok();
         let bytes = std::fs::read(dir.join("builtins.bc"));
         let _ = std::fs::remove_dir_all(&dir);
         match bytes {
-            Ok(bytes) if ok => Ok(bytes),
+            Ok(bytes) if ok => {
+                if let Some(path) = &cache {
+                    store_in_cache(path, &bytes);
+                }
+                Ok(bytes)
+            }
             _ => Err(format!("lanewise: the OpenCL builtins did not compile:\n{log}")),
         }
     });
     compiled.as_ref().map(Vec::as_slice).map_err(Clone::clone)
+}
+
+/// Where the compiled builtins are kept between processes (compiling them
+/// takes seconds): `$XDG_CACHE_HOME/lanewise` (or `~/.cache/lanewise`),
+/// under a name holding a hash of the sources and the compiler flags.
+/// `None` without a home directory.
+fn builtins_cache_path() -> Option<PathBuf> {
+    use std::hash::{Hash, Hasher};
+    let base = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))?;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    BUILTIN_SOURCES.hash(&mut hasher);
+    clang_opencl_flags(&[]).hash(&mut hasher);
+    Some(base.join("lanewise").join(format!("opencl-builtins-{:016x}.bc", hasher.finish())))
+}
+
+/// Writes `bytes` to `path` through a temporary file and a rename, so that
+/// a concurrent reader never sees half a file; failures are ignored (the
+/// cache is only an optimization).
+fn store_in_cache(path: &Path, bytes: &[u8]) {
+    let Some(dir) = path.parent() else { return };
+    if std::fs::create_dir_all(dir).is_err() {
+        return;
+    }
+    let temporary = dir.join(format!(".builtins-{}.tmp", std::process::id()));
+    if std::fs::write(&temporary, bytes).is_ok() && std::fs::rename(&temporary, path).is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
 }
 
 /// Deletes the build's files once its shared object is loaded (or failed
@@ -658,10 +713,15 @@ mod tests {
 
     #[test]
     fn missing_builtins_are_named_in_the_log() {
-        let source = "__kernel void k(__global float *p) { p[0] = sqrt(p[1]) + \
-                      nan(1u); barrier(CLK_LOCAL_MEM_FENCE); }";
-        let Err(log) = build(source, "") else { panic!("a kernel calling nan builds") };
-        assert!(log.contains("`nan(unsigned int)` (_Z3nanj): this OpenCL C builtin"), "{log}");
+        // 64-bit atomics (cl_khr_int64_base_atomics, which the device does
+        // not offer) are not in the library.
+        let source = "__kernel void k(__global float *p, __global long *q) { p[0] = sqrt(p[1]); \
+                      atom_add((volatile __global long *)q, 1L); barrier(CLK_LOCAL_MEM_FENCE); }";
+        let Err(log) = build(source, "") else { panic!("a kernel calling atom_add(long) builds") };
+        assert!(
+            log.contains("`atom_add(long volatile CLglobal*, long)` (_Z8atom_addPU8CLglobalVll)"),
+            "{log}"
+        );
         assert!(!log.contains("sqrt") && !log.contains("barrier"), "both are provided: {log}");
     }
 

@@ -63,6 +63,46 @@ fn barriers_pass_as_continuations_and_as_fibers() {
     }
 }
 
+/// The builtins whose results OpenCL defines exactly (tests/builtins.c
+/// prints about 20,000 of them): Lanewise's vector and work-item-by-work-item
+/// execution and PoCL must print the same lines.
+#[test]
+fn builtins_agree_with_pocl_line_by_line() {
+    let (work, vendors) = work_with_vendors("opencl-builtins");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/builtins.c");
+    let program = work.join("builtins");
+    build_host_program(&source, &program, None).unwrap_or_else(|error| panic!("{error}"));
+    let vector = run_host_program(&program, "Lanewise", Some(&vendors))
+        .unwrap_or_else(|error| panic!("{error}"));
+    let scalar = run_host_program_with_env(
+        &program,
+        "Lanewise",
+        Some(&vendors),
+        &[("LANEWISE_OPENCL_VECTORIZE", "off")],
+    )
+    .unwrap_or_else(|error| panic!("{error}"));
+    assert!(vector.lines().count() > 20_000, "{}", vector.lines().count());
+    assert_same_lines(&vector, &scalar, "Lanewise vector", "Lanewise scalar");
+    if pocl_installed() {
+        let pocl = run_host_program(&program, POCL, None).unwrap_or_else(|error| panic!("{error}"));
+        assert_same_lines(&vector, &pocl, "Lanewise", "PoCL");
+    } else {
+        eprintln!("PoCL is not installed: no second opinion (scripts/setup.sh installs it)");
+    }
+}
+
+fn assert_same_lines(left: &str, right: &str, left_name: &str, right_name: &str) {
+    let differences: Vec<String> = left
+        .lines()
+        .zip(right.lines())
+        .filter(|(a, b)| a != b)
+        .take(10)
+        .map(|(a, b)| format!("{left_name}: {a}\n{right_name}: {b}"))
+        .collect();
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+    assert_eq!(left.lines().count(), right.lines().count(), "{left_name} vs {right_name}");
+}
+
 #[test]
 fn clinfo_lists_the_platform() {
     let (_, vendors) = work_with_vendors("opencl-clinfo");
