@@ -20,8 +20,11 @@ pub const PLATFORM_VENDOR: &str = "Lanewise";
 pub const ICD_SUFFIX: &str = "LW";
 const VERSION: &str = concat!("OpenCL 1.2 Lanewise ", env!("CARGO_PKG_VERSION"));
 const PLATFORM_EXTENSIONS: &str = "cl_khr_icd";
-/// Extensions of the device; grows with the kernel compiler (issue 15).
-const DEVICE_EXTENSIONS: &str = "cl_khr_icd cl_khr_fp64";
+/// Extensions of the device: what builtins/*.cl implements (the `atom_`
+/// names of the 32-bit atomics, byte stores, doubles).
+const DEVICE_EXTENSIONS: &str = "cl_khr_icd cl_khr_fp64 cl_khr_byte_addressable_store \
+     cl_khr_global_int32_base_atomics cl_khr_global_int32_extended_atomics \
+     cl_khr_local_int32_base_atomics cl_khr_local_int32_extended_atomics";
 /// Work-group limits of this implementation (work-items of a group run as
 /// SIMD groups on one thread, so the limit is a memory bound, not a
 /// hardware one).
