@@ -461,6 +461,10 @@ fn vectorize(
             // executor chooses between vector and scalar code itself
             // (`adaptive`).
             safety_net: lanewise::SafetyNetMode::Off,
+            // The SIMD utilization of the vector variants, printed at exit
+            // (scripts/bench-opencl.sh; counters shared by the threads, so
+            // measured with LANEWISE_OPENCL_THREADS=1).
+            instrument_utilization: std::env::var_os("LANEWISE_OPENCL_UTILIZATION").is_some(),
             ..Options::default()
         };
         let report = lanewise::vectorize_module(module, &options);
