@@ -266,10 +266,11 @@ pub fn split_at_barriers(
     Ok(Continuations { function: func, barriers: barriers.len(), spill_bytes })
 }
 
-/// The values of `kernel` that Lanewise's divergence analysis finds the
-/// same in all lanes when the kernel is vectorized across dimension 0 (all
-/// parameters uniform, `rv_lane_id` consecutive); none if it fails.
-fn uniform_values(kernel: &Function, data_layout: &DataLayout) -> HashSet<Value> {
+/// The parameters and instruction results of `kernel` that Lanewise's
+/// divergence analysis finds the same in all lanes when the kernel is
+/// vectorized across dimension 0 (all parameters uniform, `rv_lane_id`
+/// consecutive); none if it fails.
+pub(crate) fn uniform_values(kernel: &Function, data_layout: &DataLayout) -> HashSet<Value> {
     let cfg = ControlFlowGraph::compute(kernel);
     let domtree = DominatorTree::compute(kernel, &cfg);
     let postdom = PostDominatorTree::compute(kernel, &cfg);
@@ -280,12 +281,9 @@ fn uniform_values(kernel: &Function, data_layout: &DataLayout) -> HashSet<Value>
     else {
         return HashSet::new();
     };
-    kernel
-        .layout
-        .insts()
-        .filter_map(|inst| kernel.dfg.result(inst))
-        .filter(|&value| divergence.shapes.is_uniform(value))
-        .collect()
+    let params = kernel.params.iter().map(|param| param.value);
+    let results = kernel.layout.insts().filter_map(|inst| kernel.dfg.result(inst));
+    params.chain(results).filter(|&value| divergence.shapes.is_uniform(value)).collect()
 }
 
 /// The values of `kernel` that are the same wherever a work-item computes
