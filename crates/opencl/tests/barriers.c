@@ -8,22 +8,7 @@
  * atomic function on local memory, and,
  * on Lanewise only (undefined in OpenCL), a barrier that only some
  * work-items reach, which fails the command. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            printf("FAIL line %d: %s: ", __LINE__, #cond);                  \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-#define OK(call) do { cl_int e_ = (call); CHECK(e_ == CL_SUCCESS, "%s returned %d", #call, e_); } while (0)
+#include "host.h"
 
 static const char *source =
     "#pragma OPENCL FP_CONTRACT OFF\n"
@@ -151,24 +136,13 @@ static void nested_reference(cl_uint *out, size_t global, size_t n, int outer, i
 }
 
 int main(int argc, char **argv) {
-    const char *wanted = argc > 1 ? argv[1] : "Lanewise";
+    lw_host host = lw_open(argc, argv);
+    const char *wanted = host.platform_name;
     int on_lanewise = strstr("Lanewise", wanted) != NULL;
     cl_int err;
-    cl_uint count;
-    cl_platform_id platforms[16], platform = NULL;
-    OK(clGetPlatformIDs(16, platforms, &count));
-    for (cl_uint i = 0; i < count && i < 16; i++) {
-        char name[256];
-        OK(clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-        if (strstr(name, wanted)) platform = platforms[i];
-    }
-    CHECK(platform, "no platform %s", wanted);
-    cl_device_id device;
-    OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL));
-    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    CHECK(context, "context %d", err);
-    cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
-    CHECK(queue, "queue %d", err);
+    cl_device_id device = host.device;
+    cl_context context = host.context;
+    cl_command_queue queue = host.queue;
     cl_program program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
     static char log[16384];
     err = clBuildProgram(program, 1, &device, NULL, NULL, NULL);

@@ -9,24 +9,9 @@
  * every result ("kernel index value"); tests/host_api.rs runs it on
  * Lanewise and on PoCL and compares the two outputs line by line, and the
  * program itself checks a few values against the host's computation. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
+#include "host.h"
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            printf("FAIL line %d: %s: ", __LINE__, #cond);                  \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-#define OK(call) do { cl_int e_ = (call); CHECK(e_ == CL_SUCCESS, "%s returned %d", #call, e_); } while (0)
 
 enum { N = 64, OUT = 64 };
 
@@ -191,23 +176,11 @@ static int *run(const char *name, const arg_t *args, int count, size_t extra) {
 }
 
 int main(int argc, char **argv) {
-    const char *wanted = argc > 1 ? argv[1] : "Lanewise";
+    lw_host host = lw_open(argc, argv);
     cl_int err;
-    cl_uint count;
-    cl_platform_id platforms[16], platform = NULL;
-    OK(clGetPlatformIDs(16, platforms, &count));
-    for (cl_uint i = 0; i < count && i < 16; i++) {
-        char name[256];
-        OK(clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-        if (strstr(name, wanted)) platform = platforms[i];
-    }
-    CHECK(platform, "no platform %s", wanted);
-    cl_device_id device;
-    OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL));
-    context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    CHECK(context, "context %d", err);
-    queue = clCreateCommandQueue(context, device, 0, &err);
-    CHECK(queue, "queue %d", err);
+    cl_device_id device = host.device;
+    context = host.context;
+    queue = host.queue;
     program = clCreateProgramWithSource(context, 1, &source, NULL, &err);
     static char log[65536];
     err = clBuildProgram(program, 1, &device, NULL, NULL, NULL);

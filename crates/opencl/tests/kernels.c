@@ -4,23 +4,9 @@
  * a global offset), divergent control flow, a 2-D kernel, a __local
  * argument, barriers (also in a loop), math builtins, build options, and
  * the build log of a program with an error. */
-#define CL_TARGET_OPENCL_VERSION 120
-#include <CL/cl.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "host.h"
 #include <math.h>
 
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        if (!(cond)) {                                                     \
-            printf("FAIL line %d: %s: ", __LINE__, #cond);                  \
-            printf(__VA_ARGS__);                                           \
-            printf("\n");                                                  \
-            exit(1);                                                       \
-        }                                                                  \
-    } while (0)
-#define OK(call) do { cl_int e_ = (call); CHECK(e_ == CL_SUCCESS, "%s returned %d", #call, e_); } while (0)
 
 static const char *source =
     "__kernel void saxpy(__global float *y, __global const float *x, float a, int n) {\n"
@@ -80,22 +66,12 @@ static const char *source =
     "}\n";
 
 int main(int argc, char **argv) {
-    const char *wanted = argc > 1 ? argv[1] : "Lanewise";
+    lw_host host = lw_open(argc, argv);
+    const char *wanted = host.platform_name;
     cl_int err;
-    cl_uint count;
-    cl_platform_id platforms[16], platform = NULL;
-    OK(clGetPlatformIDs(16, platforms, &count));
-    for (cl_uint i = 0; i < count && i < 16; i++) {
-        char name[256];
-        OK(clGetPlatformInfo(platforms[i], CL_PLATFORM_NAME, sizeof name, name, NULL));
-        if (strstr(name, wanted)) platform = platforms[i];
-    }
-    CHECK(platform, "no platform %s", wanted);
-    cl_device_id device;
-    OK(clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL));
-    cl_context context = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-    CHECK(context, "context %d", err);
-    cl_command_queue queue = clCreateCommandQueue(context, device, 0, &err);
+    cl_device_id device = host.device;
+    cl_context context = host.context;
+    cl_command_queue queue = host.queue;
 
     /* A program with an error: the build fails and the log says why. */
     const char *bad = "__kernel void k(__global int *p) { p[0] = not_declared; }";
