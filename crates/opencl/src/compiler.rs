@@ -548,8 +548,11 @@ fn barrier_execution(
     }
 }
 
-/// Turns the continuation form's stack slots back into SSA values.
-const CONTINUATION_CLEANUP: &str = "sroa,early-cse,instcombine,simplifycfg";
+/// Turns the continuation form's stack slots back into SSA values. LLVM's
+/// `instcombine` verifies by default that one run reaches its fixed point
+/// and aborts the process (an LLVM ERROR) when it does not, as it did on
+/// tests/barrier_shapes.c: `no-verify-fixpoint`, as the bridge's pipelines.
+const CONTINUATION_CLEANUP: &str = "sroa,early-cse,instcombine<no-verify-fixpoint>,simplifycfg";
 
 /// Whether `function` calls `target`, directly or through functions the
 /// module defines. A function that cannot be lifted counts as calling it

@@ -103,6 +103,34 @@ fn assert_same_lines(left: &str, right: &str, left_name: &str, right_name: &str)
     assert_eq!(left.lines().count(), right.lines().count(), "{left_name} vs {right_name}");
 }
 
+/// Barriers in tangled control flow (tests/barrier_shapes.c) give the same
+/// results on Lanewise in every execution way as on PoCL.
+#[test]
+fn tangled_barriers_agree_with_pocl_in_every_way() {
+    let (work, vendors) = work_with_vendors("opencl-barrier-shapes");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/barrier_shapes.c");
+    let program = work.join("barrier_shapes");
+    build_host_program(&source, &program, None).unwrap_or_else(|error| panic!("{error}"));
+    let reference = if pocl_installed() {
+        run_host_program(&program, POCL, None).unwrap_or_else(|error| panic!("{error}"))
+    } else {
+        eprintln!("PoCL is not installed: the ways are compared with each other only");
+        run_host_program(&program, "Lanewise", Some(&vendors))
+            .unwrap_or_else(|error| panic!("{error}"))
+    };
+    for way in [
+        ("LANEWISE_OPENCL_REGIONS", "chosen"),
+        ("LANEWISE_OPENCL_REGIONS", "alternate"),
+        ("LANEWISE_OPENCL_ADAPTIVE", "off"),
+        ("LANEWISE_OPENCL_VECTORIZE", "off"),
+        ("LANEWISE_OPENCL_BARRIERS", "fibers"),
+    ] {
+        let output = run_host_program_with_env(&program, "Lanewise", Some(&vendors), &[way])
+            .unwrap_or_else(|error| panic!("{way:?}: {error}"));
+        assert_same_lines(&output, &reference, &format!("Lanewise {way:?}"), "reference");
+    }
+}
+
 #[test]
 fn clinfo_lists_the_platform() {
     let (_, vendors) = work_with_vendors("opencl-clinfo");
