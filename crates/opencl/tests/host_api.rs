@@ -131,6 +131,31 @@ fn tangled_barriers_agree_with_pocl_in_every_way() {
     }
 }
 
+/// Barriers in 3-D work-groups with values of every width across them
+/// (tests/barrier_types.c): every way of the continuation form gives what
+/// fibers running work-item by work-item give.
+#[test]
+fn barriers_keep_values_of_every_type_in_every_way() {
+    let (work, vendors) = work_with_vendors("opencl-barrier-types");
+    let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/barrier_types.c");
+    let program = work.join("barrier_types");
+    build_host_program(&source, &program, None).unwrap_or_else(|error| panic!("{error}"));
+    let simplest = [("LANEWISE_OPENCL_BARRIERS", "fibers"), ("LANEWISE_OPENCL_VECTORIZE", "off")];
+    let reference = run_host_program_with_env(&program, "Lanewise", Some(&vendors), &simplest)
+        .unwrap_or_else(|error| panic!("{error}"));
+    for way in [
+        ("LANEWISE_OPENCL_REGIONS", "chosen"),
+        ("LANEWISE_OPENCL_REGIONS", "alternate"),
+        ("LANEWISE_OPENCL_ADAPTIVE", "off"),
+        ("LANEWISE_OPENCL_VECTORIZE", "off"),
+        ("LANEWISE_OPENCL_BARRIERS", "fibers"),
+    ] {
+        let output = run_host_program_with_env(&program, "Lanewise", Some(&vendors), &[way])
+            .unwrap_or_else(|error| panic!("{way:?}: {error}"));
+        assert_same_lines(&output, &reference, &format!("Lanewise {way:?}"), "scalar fibers");
+    }
+}
+
 #[test]
 fn clinfo_lists_the_platform() {
     let (_, vendors) = work_with_vendors("opencl-clinfo");
