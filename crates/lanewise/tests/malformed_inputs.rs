@@ -404,7 +404,11 @@ fn corrupt_bitcode_is_an_error_not_a_crash() {
 /// diagnostics, never a crash of lanewise itself.
 #[test]
 fn lanewise_cc_survives_corrupt_ir_inputs() {
-    let dir = scratch();
+    // A directory of its own: `malformed_inputs_keep_the_promise` writes
+    // the seeds' bitcode (kernel.bc) into the shared one at the same time,
+    // and a read in the middle of that write once found it empty.
+    let dir = scratch().join("cc");
+    fs::create_dir_all(&dir).unwrap();
     let lanewise = PathBuf::from(env!("CARGO_BIN_EXE_lanewise"));
     let seed = repository().join("tests/malformed/kernel.ll");
     let mut random = XorShift(0xcc_0014);
