@@ -10,7 +10,7 @@
 #define DEF __attribute__((overloadable, always_inline))
 #define EACH_SIZE(M, ...) M(2, __VA_ARGS__) M(3, __VA_ARGS__) M(4, __VA_ARGS__) M(8, __VA_ARGS__) M(16, __VA_ARGS__)
 
-/* F: the floating type, I: the integer type of its size, ONE: its smallest
+/* F: the floating type, I: the integer type of its size, MIN_NORMAL: its smallest
  * normal value. `as_I##n(x) < 0` is the sign bit. */
 #define RELATIONAL_VECTOR(n, F, I, MIN_NORMAL)                                          \
     DEF I##n isequal(F##n x, F##n y) { return x == y; }                                 \

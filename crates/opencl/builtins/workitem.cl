@@ -56,9 +56,12 @@ LW_DEF size_t get_global_id(uint d) {
     return group->global_offset[d] + group->group_id[d] * group->local_size[d] + get_local_id(d);
 }
 
-// Synchronization (6.12.8). A barrier suspends the SIMD group (a fiber of
-// runtime.c) until every SIMD group of the work-group reached it.
-// `__lw_barrier` is a group function of the build (compiler.rs): the
+// Synchronization (6.12.8). A kernel that calls `barrier` in its own body
+// is rewritten into continuation form (src/continuations.rs), where each
+// `__lw_barrier` call ends a region and no call remains. In a kernel that
+// form cannot express, a barrier suspends the SIMD group (a fiber of
+// runtime.c) until every SIMD group of the work-group reached it;
+// `__lw_barrier` is then a group function of the build (compiler.rs): the
 // vector variant calls it once for its W work-items, not once per lane.
 void __lw_barrier(void);
 

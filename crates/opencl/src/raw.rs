@@ -141,6 +141,7 @@ pub fn run_work_groups(
     // (null vector and masked trampolines are allowed); `WorkGroup` has `lw_work_group`'s layout; the
     // trampolines are the library's; the executor keeps every argument
     // value alive until the call returns.
+    let (barrier_mode, spill_bytes) = barriers.arguments();
     unsafe {
         let function = std::mem::transmute::<usize, Runner>(runner);
         function(
@@ -152,8 +153,8 @@ pub fn run_work_groups(
             trampolines.scalar,
             width,
             args.as_ptr(),
-            barriers.arguments().0,
-            barriers.arguments().1,
+            barrier_mode,
+            spill_bytes,
         )
     }
 }
