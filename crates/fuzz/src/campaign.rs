@@ -1,7 +1,9 @@
 //! A fuzzing campaign: seeds `S..S+N` generated, checked on every -march
-//! by worker threads, failures reduced (in the workers) and saved.
+//! by worker threads (a batch of programs in one file at a time, see
+//! batch.rs), failures reduced (in the workers) and saved.
 
 use crate::ast::Program;
+use crate::batch::print_batch;
 use crate::gen::{generate_with, GenConfig};
 use crate::oracle::{check_program, fails_as, Failure, FailureKind, OracleConfig};
 use crate::print::print_program;
@@ -18,6 +20,9 @@ pub struct CampaignConfig<'a> {
     pub generator: GenConfig,
     pub marches: Vec<String>,
     pub jobs: usize,
+    /// Programs per C file (1: each program alone). A batch that fails is
+    /// checked again program by program.
+    pub batch: usize,
     pub oracle: OracleConfig,
     /// Scratch space (one directory per worker).
     pub work_dir: PathBuf,
@@ -134,6 +139,57 @@ pub fn check_seed(seed: u64, dir: &Path, config: &CampaignConfig) -> SeedReport 
     report
 }
 
+/// Checks the programs of `seeds` as one batch in `dir`; when the batch
+/// fails, program by program, each with [`check_seed`]. If then no program
+/// fails alone, the batch's failure goes to the first seed's report, with
+/// the batch's text as its source.
+pub fn check_batch(seeds: Range<u64>, dir: &Path, config: &CampaignConfig) -> Vec<SeedReport> {
+    let programs: Vec<Program> =
+        seeds.clone().map(|seed| generate_with(seed, &config.generator)).collect();
+    let source = print_batch(&programs);
+    let outcome = check_program(dir, &source, &config.marches, &config.oracle);
+    let batch_passes =
+        outcome.reference.is_ok() && outcome.results.iter().all(|(_, result)| result.is_ok());
+    if batch_passes {
+        return programs
+            .iter()
+            .map(|program| SeedReport {
+                seed: program.seed,
+                kernels: program.kernel_count(),
+                builds: outcome.results.len(),
+                reference_error: None,
+                failures: Vec::new(),
+                reduced: None,
+                source: print_program(program),
+            })
+            .collect();
+    }
+    let mut reports: Vec<SeedReport> =
+        seeds.clone().map(|seed| check_seed(seed, dir, config)).collect();
+    let alone_pass =
+        reports.iter().all(|report| report.failures.is_empty() && report.reference_error.is_none());
+    if alone_pass {
+        let what = format!(
+            "only the batch of seeds {}..{} fails, each program alone passes",
+            seeds.start, seeds.end
+        );
+        let first = &mut reports[0];
+        match outcome.reference {
+            Err(error) => first.reference_error = Some(format!("{what}: {}", error.0)),
+            Ok(()) => {
+                for (march, result) in outcome.results {
+                    if let Err(failure) = result {
+                        let detail = format!("{what}: {}", failure.detail);
+                        first.failures.push((march, Failure { kind: failure.kind, detail }));
+                    }
+                }
+            }
+        }
+        first.source = source;
+    }
+    reports
+}
+
 /// Reduces `program`, which fails on `march` with `kind`.
 pub fn reduce_failure(
     program: &Program,
@@ -176,14 +232,22 @@ pub fn run_campaign(
             let next = &next;
             scope.spawn(move || {
                 let dir = config.work_dir.join(format!("worker-{worker}"));
-                loop {
-                    let seed = next.fetch_add(1, Ordering::SeqCst);
-                    if seed >= config.seeds.end {
+                let batch = config.batch.max(1) as u64;
+                'work: loop {
+                    let first = next.fetch_add(batch, Ordering::SeqCst);
+                    if first >= config.seeds.end {
                         break;
                     }
-                    let report = check_seed(seed, &dir, config);
-                    if sender.send(report).is_err() {
-                        break;
+                    let seeds = first..(first + batch).min(config.seeds.end);
+                    let reports = if seeds.end - seeds.start == 1 {
+                        vec![check_seed(first, &dir, config)]
+                    } else {
+                        check_batch(seeds, &dir, config)
+                    };
+                    for report in reports {
+                        if sender.send(report).is_err() {
+                            break 'work;
+                        }
                     }
                 }
                 let _ = fs::remove_dir_all(&dir);

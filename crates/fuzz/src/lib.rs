@@ -39,6 +39,7 @@
 //! seed ranges in parallel.
 
 pub mod ast;
+pub mod batch;
 pub mod campaign;
 pub mod gen;
 pub mod oracle;

@@ -6,6 +6,7 @@
 //! ```
 
 use clap::Parser;
+use lanewise_fuzz::batch::print_batch;
 use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, Summary};
 use lanewise_fuzz::gen::{generate_with, GenConfig};
 use lanewise_fuzz::oracle::{check_program, OracleConfig, DEFAULT_MARCHES};
@@ -29,9 +30,13 @@ struct Cli {
     /// Comma-separated -march values of the lanewise builds.
     #[arg(long, value_delimiter = ',', default_values_t = DEFAULT_MARCHES.map(String::from))]
     march: Vec<String>,
-    /// Worker threads (each builds and runs one program at a time).
+    /// Worker threads (each builds and runs one batch at a time).
     #[arg(long, default_value_t = 2)]
     jobs: usize,
+    /// Programs per C file: a batch pays clang's and the linker's fixed
+    /// costs once; a failing batch is checked again program by program.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=64))]
+    batch: u64,
     /// The lanewise binary (default: the one next to this binary, else `lanewise` on PATH).
     #[arg(long)]
     lanewise: Option<PathBuf>,
@@ -95,6 +100,9 @@ struct Cli {
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
+    /// Print the C file of the batch of `--batch` programs from this seed and exit.
+    #[arg(long, value_name = "SEED")]
+    print_batch: Option<u64>,
     /// Check this C file (a saved reproducer) on the -march list and exit.
     #[arg(long, value_name = "FILE")]
     check: Option<PathBuf>,
@@ -168,6 +176,12 @@ fn main() -> ExitCode {
         print!("{}", print_program(&generate_with(seed, &generator)));
         return ExitCode::SUCCESS;
     }
+    if let Some(first) = cli.print_batch {
+        let programs: Vec<_> =
+            (first..first + cli.batch).map(|seed| generate_with(seed, &generator)).collect();
+        print!("{}", print_batch(&programs));
+        return ExitCode::SUCCESS;
+    }
     let mut oracle = OracleConfig::new(cli.lanewise.clone().unwrap_or_else(default_lanewise));
     oracle.run_timeout = Duration::from_secs(cli.timeout);
     for pair in &cli.env {
@@ -188,6 +202,7 @@ fn main() -> ExitCode {
         generator,
         marches: cli.march.clone(),
         jobs: cli.jobs,
+        batch: cli.batch as usize,
         oracle,
         work_dir: work_dir.clone(),
         out_dir: Some(cli.out.clone()),
@@ -196,11 +211,12 @@ fn main() -> ExitCode {
         reduce_time: Duration::from_secs(cli.reduce_time),
     };
     eprintln!(
-        "lanewise-fuzz: seeds {}..{}, -march {}, {} jobs, lanewise {}",
+        "lanewise-fuzz: seeds {}..{}, -march {}, {} jobs, batches of {}, lanewise {}",
         cli.seed,
         cli.seed + cli.count,
         cli.march.join(","),
         cli.jobs,
+        cli.batch,
         config.oracle.lanewise.display()
     );
     let start = Instant::now();

@@ -12,6 +12,15 @@ pub fn print_program(program: &Program) -> String {
     let mut out = String::new();
     writeln!(out, "/* lanewise-fuzz program, seed {} (crates/fuzz). */", program.seed).unwrap();
     out.push_str(PRELUDE);
+    out.push_str(&print_body(program));
+    out
+}
+
+/// The part of the program after [`PRELUDE`]: `N`, the tables and their
+/// helpers, the functions, the kernels and `main` (the part a batch of
+/// programs holds once per program, see batch.rs).
+pub(crate) fn print_body(program: &Program) -> String {
+    let mut out = String::new();
     writeln!(out, "#define N {}", program.n).unwrap();
     out.push_str(&globals(program.seed));
     if program.mixed_widths {
@@ -67,7 +76,8 @@ pub fn print_program(program: &Program) -> String {
     out
 }
 
-const PRELUDE: &str = r#"#include <math.h>
+/// The includes and the helpers every program shares.
+pub(crate) const PRELUDE: &str = r#"#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
