@@ -40,6 +40,10 @@ struct Cli {
     /// The lanewise binary (default: the one next to this binary, else `lanewise` on PATH).
     #[arg(long)]
     lanewise: Option<PathBuf>,
+    /// Build the vectorized programs with stock clang and this pass plugin
+    /// (liblanewise_plugin.so) instead of `lanewise cc`.
+    #[arg(long, value_name = "PLUGIN")]
+    plugin: Option<PathBuf>,
     /// Where failing programs, notes and reduced reproducers are saved.
     #[arg(long, default_value = "fuzz-out")]
     out: PathBuf,
@@ -184,6 +188,7 @@ fn main() -> ExitCode {
     }
     let mut oracle = OracleConfig::new(cli.lanewise.clone().unwrap_or_else(default_lanewise));
     oracle.run_timeout = Duration::from_secs(cli.timeout);
+    oracle.plugin = cli.plugin.clone();
     for pair in &cli.env {
         let Some((key, value)) = pair.split_once('=') else {
             eprintln!("lanewise-fuzz: --env {pair}: expected KEY=VALUE");
@@ -210,14 +215,17 @@ fn main() -> ExitCode {
         reduce_checks: 5000,
         reduce_time: Duration::from_secs(cli.reduce_time),
     };
+    let builder = match &config.oracle.plugin {
+        Some(plugin) => format!("clang with the plugin {}", plugin.display()),
+        None => format!("lanewise cc of {}", config.oracle.lanewise.display()),
+    };
     eprintln!(
-        "lanewise-fuzz: seeds {}..{}, -march {}, {} jobs, batches of {}, lanewise {}",
+        "lanewise-fuzz: seeds {}..{}, -march {}, {} jobs, batches of {}, {builder}",
         cli.seed,
         cli.seed + cli.count,
         cli.march.join(","),
         cli.jobs,
         cli.batch,
-        config.oracle.lanewise.display()
     );
     let start = Instant::now();
     let mut summary = Summary::default();

@@ -2,9 +2,10 @@
 //! (`clang-22 -O2 -ffp-contract=off`, the `rv_*` builtins with their
 //! one-lane meaning) against `lanewise cc -O2 -fopenmp-simd
 //! -ffp-contract=off -march=M`, compared on the programs' standard output
-//! byte for byte. `-ffp-contract=off` keeps FMA contraction from making
-//! the builds differ legitimately; libm calls are bit-exact in `lanewise
-//! cc` without `-ffast-math`.
+//! byte for byte (or, with [`OracleConfig::plugin`], stock `clang-22`
+//! with the same flags and `-fpass-plugin`). `-ffp-contract=off` keeps FMA
+//! contraction from making the builds differ legitimately; libm calls are
+//! bit-exact in `lanewise cc` without `-ffast-math`.
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -29,6 +30,9 @@ pub struct OracleConfig {
     pub build_timeout: Duration,
     /// Extra environment of the `lanewise cc` builds (`LANEWISE_NARROW_LOOPS=off`).
     pub lanewise_env: Vec<(String, String)>,
+    /// Build with stock clang and this pass plugin (`-fpass-plugin`)
+    /// instead of `lanewise cc`.
+    pub plugin: Option<PathBuf>,
 }
 
 impl OracleConfig {
@@ -39,6 +43,7 @@ impl OracleConfig {
             run_timeout: Duration::from_secs(10),
             build_timeout: Duration::from_secs(300),
             lanewise_env: Vec::new(),
+            plugin: None,
         }
     }
 }
@@ -186,12 +191,32 @@ pub fn check_march(
     run_lanewise(dir, march, &binary, expected, config)
 }
 
-/// Builds `dir/prog.c` with `lanewise cc -march=march`; the executable.
+/// What builds the vectorized programs, in messages.
+fn builder_name(config: &OracleConfig) -> &'static str {
+    if config.plugin.is_some() {
+        "clang with the plugin"
+    } else {
+        "lanewise cc"
+    }
+}
+
+/// Builds `dir/prog.c` with `lanewise cc -march=march` (or clang with the
+/// plugin); the executable.
 fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<PathBuf, Failure> {
     let binary = dir.join(format!("lw-{march}"));
-    let mut build = Command::new(&config.lanewise);
+    let mut build = match &config.plugin {
+        Some(plugin) => {
+            let mut build = Command::new(&config.clang);
+            build.arg(format!("-fpass-plugin={}", plugin.display()));
+            build
+        }
+        None => {
+            let mut build = Command::new(&config.lanewise);
+            build.arg("cc");
+            build
+        }
+    };
     build
-        .arg("cc")
         .args(["-O2", "-fopenmp-simd", "-ffp-contract=off", "-fno-crash-diagnostics"])
         .arg(format!("-march={march}"))
         .arg(dir.join("prog.c"))
@@ -212,21 +237,30 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
         Ok(Run::Exited(status)) => {
             return failure(
                 FailureKind::BuildFailure,
-                format!("lanewise cc exited with {status}: {}", errors(&err)),
+                format!("{} exited with {status}: {}", builder_name(config), errors(&err)),
             )
         }
         Ok(Run::TimedOut) => {
-            return failure(FailureKind::BuildFailure, "lanewise cc timed out".into())
+            return failure(
+                FailureKind::BuildFailure,
+                format!("{} timed out", builder_name(config)),
+            )
         }
         Err(error) => {
             return failure(
                 FailureKind::BuildFailure,
-                format!("cannot run {}: {error}", config.lanewise.display()),
+                format!("cannot run {}: {error}", builder_name(config)),
             )
         }
     }
     let build_log = fs::read_to_string(&err).unwrap_or_default();
-    if let Some(line) = build_log.lines().find(|line| line.contains("internal error in lanewise")) {
+    // `lanewise cc` compiles the module without Lanewise after an internal
+    // error; the plugin leaves the module as it is after any error (every
+    // program is valid input, so any error is a bug).
+    let is_internal_error = |line: &str| {
+        line.contains("internal error in lanewise") || line.starts_with("lanewise: error:")
+    };
+    if let Some(line) = build_log.lines().find(|line| is_internal_error(line)) {
         return Err(Failure { kind: FailureKind::InternalError, detail: line.to_owned() });
     }
     Ok(binary)
