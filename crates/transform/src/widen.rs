@@ -422,6 +422,9 @@ struct Widener<'a> {
     /// right after the mask's definition.
     mask_any: HashMap<Value, Value>,
     mask_bits: HashMap<Value, Value>,
+    /// Per integer parameter passed as a vector: whether its lanes were
+    /// consecutive, tested at entry (dynamic.rs), once asked for.
+    param_consecutive: HashMap<u32, Value>,
     /// The new block holding the terminator of each scalar block (the last
     /// block of a per-lane guard chain, if the block was split).
     exit_blocks: HashMap<Block, Block>,
@@ -497,6 +500,7 @@ impl<'a> Widener<'a> {
             current_mask: None,
             mask_any: HashMap::new(),
             mask_bits: HashMap::new(),
+            param_consecutive: HashMap::new(),
             exit_blocks: HashMap::new(),
             guard_serial: 0,
             packable_calls: Vec::new(),

@@ -322,6 +322,15 @@ static void lw_generate_trial(const struct lw_variant *variant, unsigned char *m
                     uint64_t offset = LW_VARYING_SLOT_BASE + (uint64_t)slots[lane] * LW_VARYING_SLOT_BYTES;
                     memcpy(lw_values[index][lane], &offset, 8);
                 }
+            } else if (param->type >= LW_I8 && param->type <= LW_I64 && lw_random() % 4 == 0) {
+                /* in one trial of four, consecutive integers: a loop's `i`
+                   passed without a `linear` clause, which the dynamic
+                   consecutive tests of gathers and scatters expect */
+                int64_t base = (int64_t)(lw_random() % 64);
+                for (int lane = 0; lane < width; lane++) {
+                    int64_t value = base + lane;
+                    memcpy(lw_values[index][lane], &value, 8);
+                }
             } else {
                 for (int lane = 0; lane < width; lane++)
                     lw_generate_value(param->type, param->size, lw_values[index][lane]);

@@ -12,22 +12,39 @@
 //! address of lane 0 (which must be active):
 //!
 //! ```text
-//!     same = addrs == splat(addrs[0]);  next = addrs == addrs[0] + <0, 1, .., W-1>
+//!     a = freeze(addrs);  same = a == splat(a[0]);  next = a == a[0] + <0, 1, .., W-1>
 //!     br (mask[0] && no active lane with !same), uniform, test_next
-//! uniform:   x = load addrs[0]; splat(x)           ; one scalar load
+//! uniform:   x = load a[0]; splat(x)                ; one scalar load
 //! test_next: br (mask[0] && no active lane with !next), consecutive, gather
-//! consecutive: masked vector load at addrs[0]       ; the active lanes' addresses
+//! consecutive: masked vector load at a[0]           ; the active lanes' addresses
 //! gather:    the gather
 //! ```
 //!
-//! The consecutive fast path is also taken when lane 0 is inactive, if the
-//! addresses of all W lanes, frozen, are consecutive: a masked vector load
-//! or store then touches the active lanes' addresses only, which freezing
-//! leaves as they are (an active lane's address is never poison where the
-//! scalar code is defined). A store under a mask that is usually false (a
+//! A masked vector load or store touches the active lanes' addresses only,
+//! which freezing leaves as they are (an active lane's address is never
+//! poison where the scalar code is defined). The consecutive fast path is
+//! also taken when lane 0 is inactive, if the addresses of all W lanes,
+//! frozen, are consecutive: a store under a mask that is usually false (a
 //! relaxation `if (t < d[i]) d[i] = t`) took the scatter path with lane 0
 //! inactive, and AVX-512 scatters cost their full time with an empty mask
 //! (floyd_warshall of tests/opencl: 34 ms, 9.9 ms in PoCL).
+//!
+//! Where the guess follows a loop recurrence (`i++` in a loop that lanes
+//! leave at different times: a run `while (v[i + 1] > v[i]) i++` from
+//! consecutive starts), the lanes that left keep their last addresses and
+//! lane 0 is often gone, while the others still read consecutive
+//! elements. There the consecutive test counts from the first active lane
+//! `f`: `base = a[f] - f` elements (a GEP without `inbounds`: it may lie
+//! before the object), `next = a == base + <0, 1, .., W-1>` in the active
+//! lanes, the vector load at `base`; with no lane active it passes and the
+//! load touches nothing. It costs a variable lane extraction, so tests
+//! without a recurrence keep lane 0 (nab ran 4% slower, xs sorted 7%, when
+//! every test counted from the first active lane).
+//!
+//! A guess that rests on an integer parameter being consecutive is tested
+//! only if the parameter is: one comparison of its lanes, right after its
+//! definition, guards the address tests (ragged passes `i * 4`, where the
+//! address tests failed on every gather and cost 16% of its time).
 //!
 //! Each fast path touches exactly the bytes the active lanes would, so it is
 //! safe wherever the gather is. The tests cost a handful of vector
@@ -36,10 +53,14 @@
 //! static heuristic ([`Widener::dynamic_gather_tests`]) decides which test a
 //! gather gets:
 //!
-//! - the consecutive test, when the address is *piecewise consecutive*: a
-//!   select or phi whose arms are all consecutive (`j = i + k` and its
-//!   wrapped-around `j - n`), through casts, uniform offsets and GEPs off a
-//!   uniform base;
+//! - the consecutive test, when the address is *likely consecutive*: from
+//!   values the shape analysis proves consecutive, and from integer
+//!   parameters passed as vectors (callers pass a loop's `i` to a varying
+//!   parameter as often as not, without a `linear` clause), through selects
+//!   and phis whose incoming values agree (`j = i + k` and its
+//!   wrapped-around `j - n`) or step the phi by a uniform amount (`i++` in
+//!   a loop: lanes keep their distances while they stay), `x & (2^k - 1)`
+//!   (until it wraps), casts, uniform offsets and GEPs off a uniform base;
 //! - the uniform test, when the address depends on a *recurrence that starts
 //!   uniform*: a loop-header phi entered with a uniform value and carried
 //!   with a varying one (a search position: the node of a tree walk, the
@@ -51,15 +72,53 @@
 
 use std::collections::HashSet;
 
-use lanewise_ir::{BinaryOp, CastOp, Constant, InstData, IntPredicate, Type, Value};
+use lanewise_ir::{
+    BinaryOp, CallEffects, Callee, CastOp, Constant, FastMathFlags, InstData, IntPredicate, Type,
+    Value, ValueDef,
+};
 
 use super::{WidenError, Widener};
+use lanewise_ir::vfabi::ParamKind;
 
 /// The run-time tests a gather gets.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct DynamicGatherTests {
     pub uniform: bool,
     pub consecutive: bool,
+    /// The parameters (bit i: parameter i) whose values the consecutive
+    /// guess assumes consecutive; the test runs only when they are, as
+    /// tested once at entry (see [`Widener::params_consecutive`]).
+    pub guessed_params: u64,
+    /// The consecutive guess follows a loop recurrence (`i++`), whose
+    /// lanes leave at different times: test from the first active lane,
+    /// not from lane 0.
+    pub from_first_active: bool,
+}
+
+/// A likely stride and the parameters it assumes consecutive (see
+/// [`Widener::likely_stride`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Likely {
+    stride: i128,
+    guessed_params: u64,
+    /// Through a phi stepped by a uniform amount (a loop recurrence).
+    recurrence: bool,
+}
+
+impl Likely {
+    fn exact(stride: i128) -> Likely {
+        Likely { stride, guessed_params: 0, recurrence: false }
+    }
+
+    /// `self op other` for strides that add (`sign` 1) or subtract (-1),
+    /// `other` scaled by `scale`.
+    fn combine(self, other: Likely, sign: i128, scale: i128) -> Likely {
+        Likely {
+            stride: self.stride + sign * other.stride * scale,
+            guessed_params: self.guessed_params | other.guessed_params,
+            recurrence: self.recurrence || other.recurrence,
+        }
+    }
 }
 
 /// How far back the heuristics follow an address.
@@ -69,55 +128,138 @@ impl Widener<'_> {
     /// Which tests a gather of `elem_bytes`-byte elements at the scalar
     /// address `addr` gets (see the module docs).
     pub(super) fn dynamic_gather_tests(&self, addr: Value, elem_bytes: u64) -> DynamicGatherTests {
+        let likely = self.likely_stride(addr, HEURISTIC_DEPTH);
+        let consecutive = likely.is_some_and(|likely| likely.stride == i128::from(elem_bytes));
+        let guess = likely.filter(|_| consecutive);
         DynamicGatherTests {
             uniform: self.starts_uniform(addr, HEURISTIC_DEPTH, &mut HashSet::new()),
-            consecutive: self.likely_stride(addr, HEURISTIC_DEPTH) == Some(i128::from(elem_bytes)),
+            consecutive,
+            guessed_params: guess.map_or(0, |likely| likely.guessed_params),
+            from_first_active: guess.is_some_and(|likely| likely.recurrence),
         }
     }
 
     /// The stride `addr` has in every lane when the varying choices of the
-    /// selects and phis on the way agree: `Some(k)` for a value that is
-    /// `Strided(k)` (uniform: `Some(0)`) or a select or phi of such values.
-    fn likely_stride(&self, value: Value, depth: u32) -> Option<i128> {
+    /// selects and phis on the way agree and the integer parameters passed
+    /// as vectors are consecutive (which [`Likely::guessed_params`] lists):
+    /// a value that is `Strided(k)` (uniform: 0), a select or phi of such
+    /// values, and so on (see the module docs).
+    fn likely_stride(&self, value: Value, depth: u32) -> Option<Likely> {
         match self.shapes.shape(value).shape {
-            lanewise_analysis::Shape::Strided(stride) => return Some(i128::from(stride)),
-            lanewise_analysis::Shape::Uniform => return Some(0),
+            lanewise_analysis::Shape::Strided(stride) => {
+                return Some(Likely::exact(i128::from(stride)))
+            }
+            lanewise_analysis::Shape::Uniform => return Some(Likely::exact(0)),
             _ if depth == 0 => return None,
             _ => {}
         }
+        if let ValueDef::Param(index) = self.scalar.dfg.value_def(value) {
+            let is_int = matches!(self.scalar.dfg.value_type(value), Type::Int(_));
+            let passed_as_vector = self
+                .config
+                .params
+                .get(*index as usize)
+                .is_some_and(|param| param.kind == ParamKind::Vector);
+            return (is_int && passed_as_vector && *index < 64).then_some(Likely {
+                stride: 1,
+                guessed_params: 1 << index,
+                recurrence: false,
+            });
+        }
         let inst = self.scalar.dfg.defining_inst(value)?;
-        let same = |values: &mut dyn Iterator<Item = Value>| -> Option<i128> {
-            let strides: Vec<Option<i128>> =
+        let same = |values: &mut dyn Iterator<Item = Value>, recurrence: bool| -> Option<Likely> {
+            let likely: Vec<Option<Likely>> =
                 values.map(|value| self.likely_stride(value, depth - 1)).collect();
-            let first = (*strides.first()?)?;
-            strides.iter().all(|stride| *stride == Some(first)).then_some(first)
+            let first = (*likely.first()?)?;
+            let agree = likely.iter().all(|other| other.is_some_and(|o| o.stride == first.stride));
+            let guessed_params =
+                likely.iter().flatten().fold(0, |params, other| params | other.guessed_params);
+            let recurrence = recurrence || likely.iter().flatten().any(|other| other.recurrence);
+            agree.then_some(Likely { stride: first.stride, guessed_params, recurrence })
         };
         match self.scalar.dfg.inst(inst) {
             InstData::Select { if_true, if_false, .. } => {
-                same(&mut [*if_true, *if_false].into_iter())
+                same(&mut [*if_true, *if_false].into_iter(), false)
             }
             InstData::Phi { incoming, .. } => {
-                same(&mut incoming.iter().map(|(_, value)| *value).filter(|value| {
-                    !matches!(self.scalar.dfg.constant(*value), Some(Constant::Poison))
-                }))
+                let defined: Vec<Value> = incoming
+                    .iter()
+                    .map(|(_, value)| *value)
+                    .filter(|value| {
+                        !matches!(self.scalar.dfg.constant(*value), Some(Constant::Poison))
+                    })
+                    .collect();
+                let entering: Vec<Value> = defined
+                    .iter()
+                    .copied()
+                    .filter(|carried| !self.steps_uniformly(*carried, value))
+                    .collect();
+                let recurrence = entering.len() < defined.len();
+                same(&mut entering.into_iter(), recurrence)
+            }
+            InstData::Binary { op: BinaryOp::And, lhs, rhs, .. } => {
+                // `x & (2^k - 1)`: `x`'s stride until it wraps, which the
+                // run-time test sees (a position in a ring buffer).
+                let (low_bits, masked) = match (
+                    self.scalar.dfg.int_constant(*rhs),
+                    self.scalar.dfg.int_constant(*lhs),
+                ) {
+                    (Some(bits), _) => (bits, *lhs),
+                    (None, Some(bits)) => (bits, *rhs),
+                    (None, None) => return None,
+                };
+                let likely = self.likely_stride(masked, depth - 1)?;
+                let span = likely.stride.unsigned_abs() * u128::from(self.width);
+                let wraps_rarely = (low_bits.wrapping_add(1)).is_power_of_two() && low_bits >= span;
+                wraps_rarely.then_some(likely)
             }
             InstData::Cast { op: CastOp::SExt | CastOp::ZExt | CastOp::Trunc, arg, .. } => {
                 self.likely_stride(*arg, depth - 1)
             }
             InstData::Binary { op: BinaryOp::Add, lhs, rhs, .. } => {
-                Some(self.likely_stride(*lhs, depth - 1)? + self.likely_stride(*rhs, depth - 1)?)
+                Some(self.likely_stride(*lhs, depth - 1)?.combine(
+                    self.likely_stride(*rhs, depth - 1)?,
+                    1,
+                    1,
+                ))
             }
             InstData::Binary { op: BinaryOp::Sub, lhs, rhs, .. } => {
-                Some(self.likely_stride(*lhs, depth - 1)? - self.likely_stride(*rhs, depth - 1)?)
+                Some(self.likely_stride(*lhs, depth - 1)?.combine(
+                    self.likely_stride(*rhs, depth - 1)?,
+                    -1,
+                    1,
+                ))
             }
             InstData::Gep { source_ty, base, indices, .. } if indices.len() == 1 => {
                 let element = i128::from(self.data_layout.alloc_size(source_ty));
-                Some(
-                    self.likely_stride(*base, depth - 1)?
-                        + self.likely_stride(indices[0], depth - 1)? * element,
-                )
+                Some(self.likely_stride(*base, depth - 1)?.combine(
+                    self.likely_stride(indices[0], depth - 1)?,
+                    1,
+                    element,
+                ))
             }
             _ => None,
+        }
+    }
+
+    /// Whether `carried` is `phi + u` or `phi - u` with `u` uniform: the
+    /// step of a recurrence that leaves every lane's distance to the others
+    /// as it was (`i = start; ... i++`), so the phi's stride is that of its
+    /// other incoming values.
+    fn steps_uniformly(&self, carried: Value, phi: Value) -> bool {
+        let Some(inst) = self.scalar.dfg.defining_inst(carried) else { return false };
+        match self.scalar.dfg.inst(inst) {
+            InstData::Binary { op: BinaryOp::Add, lhs, rhs, .. } => {
+                (*lhs == phi && self.shapes.is_uniform(*rhs))
+                    || (*rhs == phi && self.shapes.is_uniform(*lhs))
+            }
+            InstData::Binary { op: BinaryOp::Sub, lhs, rhs, .. } => {
+                *lhs == phi && self.shapes.is_uniform(*rhs)
+            }
+            InstData::Gep { base, indices, .. } => {
+                *base == phi && indices.iter().all(|index| self.shapes.is_uniform(*index))
+            }
+            _ => false,
         }
     }
 
@@ -176,13 +318,12 @@ impl Widener<'_> {
     ) -> Result<Value, WidenError> {
         let width = self.width;
         let mask_ty = Type::BOOL.vector_of(width);
-        let zero = self.func.dfg.int_const(Type::I32, 0);
-        let lane0_active = masked.then(|| {
-            self.append_value(InstData::ExtractElement { vector: mask, index: zero }, Type::BOOL)
-        });
-        // The fast paths to test, in order: (condition, is the uniform one),
-        // and the address of lane 0.
-        let mut fast_paths = Vec::new();
+        let prefix = self.next_guard_prefix();
+        let gather_block = self.func.dfg.make_block(Some(format!("{prefix}.gather")));
+        let join = self.func.dfg.make_block(Some(format!("{prefix}.join")));
+        // The fast paths' blocks and values, for the join's phi.
+        let mut incoming = Vec::new();
+        let lane0 = self.func.dfg.int_const(Type::I32, 0);
         let indexed = if tests.consecutive { None } else { self.uniform_base_and_index(addrs) };
         let elem_bytes = self.data_layout.alloc_size(elem_ty);
         let extended = if tests.consecutive && !tests.uniform {
@@ -190,100 +331,223 @@ impl Widener<'_> {
         } else {
             None
         };
-        let first = if let Some((ok, first)) = extended {
-            fast_paths.push((ok, false));
-            first
+        if let Some((ok, first)) = extended {
+            let value =
+                self.fast_path(&prefix, ok, false, first, elem_ty, &vector_ty, mask, masked, align);
+            incoming.push(value);
         } else if let Some((source_ty, base, index)) = indexed {
             // Only the uniform test, of `gep base, index` with a scalar base:
             // it compares the indices (equal indices, equal addresses: GEP
             // sign-extends them, which is one to one), so the gather keeps
             // its scalar base and narrow indices (`vpgatherdd`) instead of
             // sharing a vector of 64-bit pointers with the test.
+            let index = if masked { self.freeze(index) } else { index };
             let index_ty = self.func.dfg.value_type(index).scalar_type().clone();
             let first_index = self
-                .append_value(InstData::ExtractElement { vector: index, index: zero }, index_ty);
+                .append_value(InstData::ExtractElement { vector: index, index: lane0 }, index_ty);
             let index_vector_ty = self.func.dfg.value_type(index).clone();
             let first_index_splat = self.append_value(
                 InstData::Splat { scalar: first_index, lanes: width },
                 index_vector_ty,
             );
-            let ok =
-                self.all_active_lanes_match(index, first_index_splat, mask, lane0_active, &mask_ty);
-            fast_paths.push((ok, true));
+            let all_match = self.all_active_lanes_match(index, first_index_splat, mask, &mask_ty);
+            let ok = self.and_lane0_active(all_match, masked.then_some(mask));
             let pointer_ty = self.func.dfg.value_type(base).scalar_type().clone();
-            self.append_value(
+            let first = self.append_value(
                 InstData::Gep { source_ty, base, indices: vec![first_index], inbounds: false },
                 pointer_ty,
-            )
+            );
+            let value =
+                self.fast_path(&prefix, ok, true, first, elem_ty, &vector_ty, mask, masked, align);
+            incoming.push(value);
         } else {
             let tested = if masked { self.freeze(addrs) } else { addrs };
-            let (first, first_splat) = self.lane0_address(tested);
             if tests.uniform {
-                let ok =
-                    self.all_active_lanes_match(tested, first_splat, mask, lane0_active, &mask_ty);
-                fast_paths.push((ok, true));
+                let first = self.address_in_lane(tested, lane0);
+                let first_splat = self.splat_address(first);
+                let all_match = self.all_active_lanes_match(tested, first_splat, mask, &mask_ty);
+                let ok = self.and_lane0_active(all_match, masked.then_some(mask));
+                let value = self
+                    .fast_path(&prefix, ok, true, first, elem_ty, &vector_ty, mask, masked, align);
+                incoming.push(value);
             }
             if tests.consecutive {
-                let consecutive = self.consecutive_addresses(first_splat, elem_ty);
-                let ok = self.consecutive_in_active_or_all_lanes(
-                    tested,
-                    consecutive,
-                    mask,
-                    lane0_active,
-                    &mask_ty,
-                );
-                fast_paths.push((ok, false));
+                if tests.guessed_params != 0 {
+                    // The guess holds only if the callers passed
+                    // consecutive values: test the addresses only then.
+                    let guessed = self.params_consecutive(tests.guessed_params)?;
+                    let test = self.func.dfg.make_block(Some(format!("{prefix}.test")));
+                    let before = self.current.expect("a current block");
+                    self.func.layout.insert_block_after(test, before);
+                    self.append(
+                        InstData::Branch {
+                            cond: guessed,
+                            then_dest: test,
+                            else_dest: gather_block,
+                        },
+                        Type::Void,
+                    );
+                    self.current = Some(test);
+                }
+                let from_first_active = masked && tests.from_first_active;
+                let first_lane = self.first_active_lane(from_first_active.then_some(mask));
+                let first = self.address_in_lane(tested, first_lane);
+                let base = self.lane_zero_of_run(first, first_lane, elem_ty);
+                let base_splat = self.splat_address(base);
+                let consecutive = self.consecutive_addresses(base_splat, elem_ty);
+                let ok = if masked && !from_first_active {
+                    self.consecutive_from_lane0_or_all_lanes(tested, consecutive, mask, &mask_ty)
+                } else {
+                    self.all_active_lanes_match(tested, consecutive, mask, &mask_ty)
+                };
+                let value = self
+                    .fast_path(&prefix, ok, false, base, elem_ty, &vector_ty, mask, masked, align);
+                incoming.push(value);
             }
-            first
-        };
-
-        let before = self.current.expect("a current block");
-        let prefix = self.next_guard_prefix();
-        let mut last = before;
-        let mut new_block = |this: &mut Self, label: &str| {
-            let block = this.func.dfg.make_block(Some(format!("{prefix}.{label}")));
-            this.func.layout.insert_block_after(block, last);
-            last = block;
-            block
-        };
-        let mut incoming = Vec::new();
-        let mut pending_joins = Vec::new();
-        for (ok, uniform) in fast_paths {
-            let fast = new_block(self, if uniform { "uniform" } else { "consecutive" });
-            let next = new_block(self, "next");
-            self.append(
-                InstData::Branch { cond: ok, then_dest: fast, else_dest: next },
-                Type::Void,
-            );
-            self.current = Some(fast);
-            let value = if uniform {
-                let scalar = self.append_value(
-                    InstData::Load { ty: elem_ty.clone(), addr: first, align, volatile: false },
-                    elem_ty.clone(),
-                );
-                self.append_value(InstData::Splat { scalar, lanes: width }, vector_ty.clone())
-            } else {
-                self.contiguous_load(vector_ty.clone(), first, align, masked.then_some(mask))
-            };
-            incoming.push((fast, value));
-            pending_joins.push(fast);
-            self.current = Some(next);
         }
+        let before = self.current.expect("a current block");
+        self.append(InstData::Jump { dest: gather_block }, Type::Void);
+        self.func.layout.insert_block_after(gather_block, before);
+        self.current = Some(gather_block);
         let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
         let gathered = self.append_value(
             InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align },
             vector_ty.clone(),
         );
-        let gather_block = self.current.expect("a current block");
         incoming.push((gather_block, gathered));
-        pending_joins.push(gather_block);
-        let join = new_block(self, "join");
-        for block in pending_joins {
-            self.current = Some(block);
-            self.append(InstData::Jump { dest: join }, Type::Void);
+        self.append(InstData::Jump { dest: join }, Type::Void);
+        self.func.layout.insert_block_after(join, gather_block);
+        for (block, _) in &incoming[..incoming.len() - 1] {
+            let at_end = self.func.layout.block_insts(*block).len();
+            let jump = self.func.dfg.make_inst(InstData::Jump { dest: join }, Type::Void);
+            self.func.layout.insert_inst_at(jump, *block, at_end);
         }
         self.current = Some(join);
         Ok(self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty))
+    }
+
+    /// `br ok, fast, next` from the current block, `fast` loading the
+    /// gather's value (one scalar load at `first` splat when `uniform`, else
+    /// a vector load at `first` under the mask); continues in `next`.
+    /// Returns the block the fast path ends in (left without its
+    /// terminator, a jump to the join) and the value.
+    #[allow(clippy::too_many_arguments)]
+    fn fast_path(
+        &mut self,
+        prefix: &str,
+        ok: Value,
+        uniform: bool,
+        first: Value,
+        elem_ty: &Type,
+        vector_ty: &Type,
+        mask: Value,
+        masked: bool,
+        align: u32,
+    ) -> (lanewise_ir::Block, Value) {
+        let before = self.current.expect("a current block");
+        let label = if uniform { "uniform" } else { "consecutive" };
+        let fast = self.func.dfg.make_block(Some(format!("{prefix}.{label}")));
+        let next = self.func.dfg.make_block(Some(format!("{prefix}.next")));
+        self.func.layout.insert_block_after(fast, before);
+        self.func.layout.insert_block_after(next, fast);
+        self.append(InstData::Branch { cond: ok, then_dest: fast, else_dest: next }, Type::Void);
+        self.current = Some(fast);
+        let value = if uniform {
+            let scalar = self.append_value(
+                InstData::Load { ty: elem_ty.clone(), addr: first, align, volatile: false },
+                elem_ty.clone(),
+            );
+            self.append_value(InstData::Splat { scalar, lanes: self.width }, vector_ty.clone())
+        } else {
+            self.contiguous_load(vector_ty.clone(), first, align, masked.then_some(mask))
+        };
+        let end = self.current.expect("a current block");
+        self.current = Some(next);
+        (end, value)
+    }
+
+    /// Whether the integer parameters of `params` (bit i: parameter i) were
+    /// all passed consecutive values (`v == splat(v[0]) + <0, 1, ..>` in every
+    /// lane), each tested once, right after its vector's definition.
+    fn params_consecutive(&mut self, params: u64) -> Result<Value, WidenError> {
+        let mut all: Option<Value> = None;
+        for index in (0..64u32).filter(|index| params & (1 << index) != 0) {
+            let flag = match self.param_consecutive.get(&index) {
+                Some(flag) => *flag,
+                None => {
+                    let scalar_param = self.scalar.param_value(index as usize);
+                    let vector = self.vector(scalar_param)?;
+                    let flag = self.insert_consecutive_flag(vector);
+                    self.param_consecutive.insert(index, flag);
+                    flag
+                }
+            };
+            all = Some(match all {
+                None => flag,
+                Some(previous) => self.append_value(
+                    InstData::Binary {
+                        op: BinaryOp::And,
+                        lhs: previous,
+                        rhs: flag,
+                        flags: Default::default(),
+                    },
+                    Type::BOOL,
+                ),
+            });
+        }
+        Ok(all.expect("at least one parameter"))
+    }
+
+    /// `all(vector == splat(vector[0]) + <0, 1, .., W-1>)` for an integer
+    /// vector, inserted right after its definition.
+    fn insert_consecutive_flag(&mut self, vector: Value) -> Value {
+        let width = self.width;
+        let vector_ty = self.func.dfg.value_type(vector).clone();
+        let elem_ty = vector_ty.scalar_type().clone();
+        let zero = self.func.dfg.int_const(Type::I32, 0);
+        let ramp_lanes: Vec<Value> = (0..width)
+            .map(|lane| self.func.dfg.int_const(elem_ty.clone(), u128::from(lane)))
+            .collect();
+        let ramp = self.func.dfg.make_const(vector_ty.clone(), Constant::Aggregate(ramp_lanes));
+        let bits_ty = Type::Int(width);
+        let all_ones = self.func.dfg.int_const(bits_ty.clone(), (1u128 << width) - 1);
+        let mut cursor = self.values.cursor_after_definition(&self.func, vector);
+        let mut insert = |this: &mut Self, data: InstData, ty: Type| {
+            this.values.insert(&mut this.func, &mut cursor, data, ty)
+        };
+        let first = insert(self, InstData::ExtractElement { vector, index: zero }, elem_ty);
+        let splat =
+            insert(self, InstData::Splat { scalar: first, lanes: width }, vector_ty.clone());
+        let expected = insert(
+            self,
+            InstData::Binary {
+                op: BinaryOp::Add,
+                lhs: splat,
+                rhs: ramp,
+                flags: Default::default(),
+            },
+            vector_ty,
+        );
+        let equal = insert(
+            self,
+            InstData::Icmp { pred: IntPredicate::Eq, lhs: vector, rhs: expected },
+            Type::BOOL.vector_of(width),
+        );
+        let bits = insert(
+            self,
+            InstData::Cast {
+                op: CastOp::Bitcast,
+                arg: equal,
+                to: bits_ty.clone(),
+                flags: Default::default(),
+            },
+            bits_ty,
+        );
+        insert(
+            self,
+            InstData::Icmp { pred: IntPredicate::Eq, lhs: bits, rhs: all_ones },
+            Type::BOOL,
+        )
     }
 
     /// A scatter's consecutive fast path (7.2 for stores): when the
@@ -303,40 +567,56 @@ impl Widener<'_> {
         align: u32,
     ) -> Result<Option<lanewise_ir::Block>, WidenError> {
         let elem_bytes = i128::from(self.data_layout.alloc_size(elem_ty));
-        if !self.packs_like_memory(elem_ty)
-            || self.likely_stride(addr, HEURISTIC_DEPTH) != Some(elem_bytes)
-        {
+        let Some(likely) = self.likely_stride(addr, HEURISTIC_DEPTH) else { return Ok(None) };
+        if !self.packs_like_memory(elem_ty) || likely.stride != elem_bytes {
             return Ok(None);
         }
         let vector_value = self.vector(value)?;
         if let Some((ok, first)) = self.extended_index_test(addr, elem_bytes as u64)? {
             return Ok(Some(self.consecutive_store_paths(ok, vector_value, first, mask, align)));
         }
-        let width = self.width;
-        let mask_ty = Type::BOOL.vector_of(width);
+        let prefix = self.next_guard_prefix();
+        let scatter = self.func.dfg.make_block(Some(format!("{prefix}.scatter")));
+        if likely.guessed_params != 0 {
+            // As for gathers: test the addresses only when the callers
+            // passed consecutive values.
+            let guessed = self.params_consecutive(likely.guessed_params)?;
+            let before = self.current.expect("a current block");
+            let test = self.func.dfg.make_block(Some(format!("{prefix}.test")));
+            self.func.layout.insert_block_after(test, before);
+            self.append(
+                InstData::Branch { cond: guessed, then_dest: test, else_dest: scatter },
+                Type::Void,
+            );
+            self.current = Some(test);
+        }
+        let mask_ty = Type::BOOL.vector_of(self.width);
         let addrs = self.vector(addr)?;
-        let zero = self.func.dfg.int_const(Type::I32, 0);
-        let (all_lanes, lane0_active) = match mask {
-            Some(mask) => {
-                let active = self.append_value(
-                    InstData::ExtractElement { vector: mask, index: zero },
-                    Type::BOOL,
-                );
-                (mask, Some(active))
-            }
-            None => (self.all_true_mask(), None),
+        let active = match mask {
+            Some(mask) => mask,
+            None => self.all_true_mask(),
         };
         let tested = if mask.is_some() { self.freeze(addrs) } else { addrs };
-        let (first, first_splat) = self.lane0_address(tested);
-        let consecutive = self.consecutive_addresses(first_splat, elem_ty);
-        let ok = self.consecutive_in_active_or_all_lanes(
-            tested,
-            consecutive,
-            all_lanes,
-            lane0_active,
-            &mask_ty,
-        );
-        Ok(Some(self.consecutive_store_paths(ok, vector_value, first, mask, align)))
+        let from_first_active = mask.is_some() && likely.recurrence;
+        let first_lane = self.first_active_lane(mask.filter(|_| from_first_active));
+        let first = self.address_in_lane(tested, first_lane);
+        let base = self.lane_zero_of_run(first, first_lane, elem_ty);
+        let base_splat = self.splat_address(base);
+        let consecutive = self.consecutive_addresses(base_splat, elem_ty);
+        let ok = if mask.is_some() && !from_first_active {
+            self.consecutive_from_lane0_or_all_lanes(tested, consecutive, active, &mask_ty)
+        } else {
+            self.all_active_lanes_match(tested, consecutive, active, &mask_ty)
+        };
+        Ok(Some(self.consecutive_store_paths_into(
+            &prefix,
+            ok,
+            vector_value,
+            base,
+            mask,
+            align,
+            scatter,
+        )))
     }
 
     /// `br ok, consecutive, scatter` with one vector store of `value` at
@@ -350,10 +630,27 @@ impl Widener<'_> {
         mask: Option<Value>,
         align: u32,
     ) -> lanewise_ir::Block {
-        let before = self.current.expect("a current block");
         let prefix = self.next_guard_prefix();
-        let fast = self.func.dfg.make_block(Some(format!("{prefix}.consecutive")));
         let slow = self.func.dfg.make_block(Some(format!("{prefix}.scatter")));
+        self.consecutive_store_paths_into(&prefix, ok, value, first, mask, align, slow)
+    }
+
+    /// [`Self::consecutive_store_paths`] with the names' `prefix` and the
+    /// scatter's block `slow` made by the caller (not yet in the layout: it
+    /// may already be the target of a branch).
+    #[allow(clippy::too_many_arguments)]
+    fn consecutive_store_paths_into(
+        &mut self,
+        prefix: &str,
+        ok: Value,
+        value: Value,
+        first: Value,
+        mask: Option<Value>,
+        align: u32,
+        slow: lanewise_ir::Block,
+    ) -> lanewise_ir::Block {
+        let before = self.current.expect("a current block");
+        let fast = self.func.dfg.make_block(Some(format!("{prefix}.consecutive")));
         let join = self.func.dfg.make_block(Some(format!("{prefix}.join")));
         self.func.layout.insert_block_after(fast, before);
         self.func.layout.insert_block_after(slow, fast);
@@ -423,35 +720,112 @@ impl Widener<'_> {
         Ok(Some((ok, first)))
     }
 
-    /// Lane 0's address of the vector of addresses `addrs`, and its splat
-    /// (in the pointers' address space, not necessarily 0).
-    fn lane0_address(&mut self, addrs: Value) -> (Value, Value) {
-        let pointer_ty = self.func.dfg.value_type(addrs).scalar_type().clone();
-        let zero = self.func.dfg.int_const(Type::I32, 0);
-        let first = self.append_value(
-            InstData::ExtractElement { vector: addrs, index: zero },
-            pointer_ty.clone(),
+    /// The index (an `i32`) of the first lane active in `mask`, or 0 when
+    /// there is none or no mask: `cttz(bits(mask)) & (W - 1)`.
+    fn first_active_lane(&mut self, mask: Option<Value>) -> Value {
+        let Some(mask) = mask else { return self.func.dfg.int_const(Type::I32, 0) };
+        let width = self.width;
+        let bits = self.mask_bits(mask);
+        let bits_ty = self.func.dfg.value_type(bits).clone();
+        let zero_is_poison = self.func.dfg.int_const(Type::BOOL, 0);
+        let trailing = self.append_value(
+            InstData::Call {
+                callee: Callee::Direct(format!("llvm.cttz.i{width}")),
+                args: vec![bits, zero_is_poison],
+                ret_ty: bits_ty.clone(),
+                effects: CallEffects::Pure,
+                flags: FastMathFlags::default(),
+            },
+            bits_ty.clone(),
         );
-        let splat = self.append_value(
-            InstData::Splat { scalar: first, lanes: self.width },
-            pointer_ty.vector_of(self.width),
+        let lanes_mask = self.func.dfg.int_const(bits_ty.clone(), u128::from(width - 1));
+        let lane = self.append_value(
+            InstData::Binary {
+                op: BinaryOp::And,
+                lhs: trailing,
+                rhs: lanes_mask,
+                flags: Default::default(),
+            },
+            bits_ty,
         );
-        (first, splat)
+        let op = match width.cmp(&32) {
+            std::cmp::Ordering::Less => CastOp::ZExt,
+            std::cmp::Ordering::Greater => CastOp::Trunc,
+            std::cmp::Ordering::Equal => return lane,
+        };
+        self.append_value(
+            InstData::Cast { op, arg: lane, to: Type::I32, flags: Default::default() },
+            Type::I32,
+        )
     }
 
-    /// The addresses of consecutive `elem_ty` elements from lane 0's:
-    /// `first_splat + <0, 1, .., W-1>` elements.
-    fn consecutive_addresses(&mut self, first_splat: Value, elem_ty: &Type) -> Value {
+    /// The address in lane `lane` of the vector of addresses `addrs`.
+    fn address_in_lane(&mut self, addrs: Value, lane: Value) -> Value {
+        let pointer_ty = self.func.dfg.value_type(addrs).scalar_type().clone();
+        self.append_value(InstData::ExtractElement { vector: addrs, index: lane }, pointer_ty)
+    }
+
+    /// `address` in every lane (in its address space, not necessarily 0).
+    fn splat_address(&mut self, address: Value) -> Value {
+        let pointer_ty = self.func.dfg.value_type(address).clone();
+        self.append_value(
+            InstData::Splat { scalar: address, lanes: self.width },
+            pointer_ty.vector_of(self.width),
+        )
+    }
+
+    /// Where lane 0's `elem_ty` element would be if lane `lane`'s is at
+    /// `address` and the lanes' elements are consecutive: `address - lane`
+    /// elements (no `inbounds`: it may lie before the object). `address`
+    /// itself for lane 0 as a constant.
+    fn lane_zero_of_run(&mut self, address: Value, lane: Value, elem_ty: &Type) -> Value {
+        if self.func.dfg.int_constant(lane) == Some(0) {
+            return address;
+        }
+        let lane64 = self.append_value(
+            InstData::Cast {
+                op: CastOp::ZExt,
+                arg: lane,
+                to: Type::I64,
+                flags: Default::default(),
+            },
+            Type::I64,
+        );
+        let zero = self.func.dfg.int_const(Type::I64, 0);
+        let back = self.append_value(
+            InstData::Binary {
+                op: BinaryOp::Sub,
+                lhs: zero,
+                rhs: lane64,
+                flags: Default::default(),
+            },
+            Type::I64,
+        );
+        let pointer_ty = self.func.dfg.value_type(address).clone();
+        self.append_value(
+            InstData::Gep {
+                source_ty: elem_ty.clone(),
+                base: address,
+                indices: vec![back],
+                inbounds: false,
+            },
+            pointer_ty,
+        )
+    }
+
+    /// The addresses of consecutive `elem_ty` elements from lane 0's
+    /// (`base_splat`): `base_splat + <0, 1, .., W-1>` elements.
+    fn consecutive_addresses(&mut self, base_splat: Value, elem_ty: &Type) -> Value {
         let width = self.width;
         let lane_numbers: Vec<Value> =
             (0..width).map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane))).collect();
         let ramp =
             self.func.dfg.make_const(Type::I64.vector_of(width), Constant::Aggregate(lane_numbers));
-        let ptr_vector = self.func.dfg.value_type(first_splat).clone();
+        let ptr_vector = self.func.dfg.value_type(base_splat).clone();
         self.append_value(
             InstData::Gep {
                 source_ty: elem_ty.clone(),
-                base: first_splat,
+                base: base_splat,
                 indices: vec![ramp],
                 inbounds: false,
             },
@@ -483,29 +857,27 @@ impl Widener<'_> {
         self.append_value(InstData::Freeze { arg: addrs }, ty)
     }
 
-    /// The test of a consecutive fast path: the active lanes' addresses
-    /// match `expected` with lane 0 active, or (when lane 0 may be
-    /// inactive) all lanes' frozen addresses `addrs` match it (see the
-    /// module docs).
-    fn consecutive_in_active_or_all_lanes(
+    /// The consecutive test from lane 0 (`expected` counts from lane 0's
+    /// address): the active lanes match with lane 0 active, or all lanes'
+    /// frozen addresses match (a store whose condition is usually false in
+    /// lane 0 too). Cheaper than testing from the first active lane, and
+    /// as good where the lanes that are not active still hold consecutive
+    /// addresses (no loop recurrence left them behind).
+    fn consecutive_from_lane0_or_all_lanes(
         &mut self,
         addrs: Value,
         expected: Value,
         mask: Value,
-        lane0_active: Option<Value>,
         mask_ty: &Type,
     ) -> Value {
-        let in_active_lanes =
-            self.all_active_lanes_match(addrs, expected, mask, lane0_active, mask_ty);
-        if lane0_active.is_none() {
-            return in_active_lanes;
-        }
+        let in_active_lanes = self.all_active_lanes_match(addrs, expected, mask, mask_ty);
+        let with_lane0 = self.and_lane0_active(in_active_lanes, Some(mask));
         let all_lanes = self.all_true_mask();
-        let in_all_lanes = self.all_active_lanes_match(addrs, expected, all_lanes, None, mask_ty);
+        let in_all_lanes = self.all_active_lanes_match(addrs, expected, all_lanes, mask_ty);
         self.append_value(
             InstData::Binary {
                 op: BinaryOp::Or,
-                lhs: in_active_lanes,
+                lhs: with_lane0,
                 rhs: in_all_lanes,
                 flags: Default::default(),
             },
@@ -513,14 +885,12 @@ impl Widener<'_> {
         )
     }
 
-    /// `lane0_active && no lane is active in mask where addrs != expected`
-    /// (`lane0_active` is `None` for an unmasked access).
+    /// No lane is active in `mask` where `addrs != expected`.
     fn all_active_lanes_match(
         &mut self,
         addrs: Value,
         expected: Value,
         mask: Value,
-        lane0_active: Option<Value>,
         mask_ty: &Type,
     ) -> Value {
         let differ = self.append_value(
@@ -532,21 +902,31 @@ impl Widener<'_> {
         let bits = self.mask_bits(active_differ);
         let bits_ty = self.func.dfg.value_type(bits).clone();
         let none = self.func.dfg.int_const(bits_ty, 0);
-        let all_match = self.append_value(
+        self.append_value(
             InstData::Icmp { pred: IntPredicate::Eq, lhs: bits, rhs: none },
             Type::BOOL,
-        );
-        match lane0_active {
-            None => all_match,
-            Some(active) => self.append_value(
-                InstData::Binary {
-                    op: BinaryOp::And,
-                    lhs: all_match,
-                    rhs: active,
-                    flags: Default::default(),
-                },
-                Type::BOOL,
-            ),
-        }
+        )
+    }
+
+    /// `condition && lane 0 of mask is active` (`condition` when there is
+    /// no mask): a uniform fast path loads from lane 0's address, which
+    /// must be an active lane's. (Testing from the first active lane, as
+    /// the consecutive test does, costs a variable lane extraction on every
+    /// test; the uniform test serves searches whose lanes usually all stay
+    /// active.)
+    fn and_lane0_active(&mut self, condition: Value, mask: Option<Value>) -> Value {
+        let Some(mask) = mask else { return condition };
+        let zero = self.func.dfg.int_const(Type::I32, 0);
+        let active =
+            self.append_value(InstData::ExtractElement { vector: mask, index: zero }, Type::BOOL);
+        self.append_value(
+            InstData::Binary {
+                op: BinaryOp::And,
+                lhs: condition,
+                rhs: active,
+                flags: Default::default(),
+            },
+            Type::BOOL,
+        )
     }
 }

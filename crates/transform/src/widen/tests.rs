@@ -55,6 +55,10 @@ fn count(func: &Function, predicate: impl Fn(&InstData) -> bool) -> usize {
     insts(func).into_iter().filter(|data| predicate(data)).count()
 }
 
+fn count_blocks_named(func: &Function, part: &str) -> usize {
+    func.layout.blocks().iter().filter(|block| func.block_name(**block).contains(part)).count()
+}
+
 fn is_splat(data: &InstData) -> bool {
     matches!(data, InstData::Splat { .. })
 }
@@ -126,6 +130,31 @@ fn check_differential(
     args: &[ArgGen],
     trials: usize,
 ) {
+    check_differential_inputs(scalar, vector, config, args, trials, false);
+}
+
+/// [`check_differential`], where in every other trial the integer
+/// parameters passed as vectors get consecutive values (lane 0's random
+/// value plus the lane), as a caller's loop index passed without a
+/// `linear` clause.
+fn check_differential_with_consecutive_vectors(
+    scalar: &Function,
+    vector: &Function,
+    config: &WidenConfig,
+    args: &[ArgGen],
+    trials: usize,
+) {
+    check_differential_inputs(scalar, vector, config, args, trials, true);
+}
+
+fn check_differential_inputs(
+    scalar: &Function,
+    vector: &Function,
+    config: &WidenConfig,
+    args: &[ArgGen],
+    trials: usize,
+    consecutive_vectors: bool,
+) {
     let width = config.width as usize;
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for trial in 0..trials {
@@ -137,10 +166,14 @@ fn check_differential(
         let mut lane_args: Vec<Vec<Val>> = vec![Vec::new(); width];
         for (index, generate) in args.iter().enumerate() {
             let base = generate(&mut rng);
+            let consecutive = consecutive_vectors && trial % 2 == 1;
             for (lane, lane_arg) in lane_args.iter_mut().enumerate() {
-                lane_arg.push(match config.params[index].kind {
-                    ParamKind::Vector if lane > 0 => generate(&mut rng),
-                    ParamKind::Linear { step } => match &base {
+                lane_arg.push(match (&config.params[index].kind, &base) {
+                    (ParamKind::Vector, Val::Int { bits, value }) if lane > 0 && consecutive => {
+                        Val::int(*bits, value.wrapping_add(lane as u128))
+                    }
+                    (ParamKind::Vector, _) if lane > 0 => generate(&mut rng),
+                    (ParamKind::Linear { step }, _) => match &base {
                         Val::Int { bits, value } => {
                             Val::int(*bits, value.wrapping_add((step * lane as i64) as u128))
                         }
@@ -1129,6 +1162,7 @@ fn masked_stores_take_the_vector_store_fast_path_with_lane_0_inactive() {
     let either_test =
         count(&vector, |data| matches!(data, InstData::Binary { op: BinaryOp::Or, .. }));
     assert!(either_test >= 1, "active lanes with lane 0, or all lanes:\n{vector}");
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
     let small_index = |rng: &mut Rng| Val::int(32, u128::from(rng.below(64)));
     check_differential(&scalar, &vector, &config, &[memory_base, small_index, any_float], 40);
 }
@@ -1159,6 +1193,84 @@ fn extended_strided_indices_get_a_scalar_wrap_test() {
     // Every base index 0..255: those above 248 wrap within the 8 lanes.
     let any_byte = |rng: &mut Rng| Val::int(8, u128::from(rng.below(256)));
     check_differential(&func, &vector, &config, &[memory_base, any_byte, any_float], 60);
+}
+
+/// `if (v > 0) p[i & 127] = v; return p[128 + ((i + 3) & 127)];` with `i` a
+/// varying parameter: callers often pass a loop's `i` without a `linear`
+/// clause, so the store and the gather get consecutive fast paths, each
+/// tested only when `i` came in consecutive (one entry test of the
+/// parameter); else they go straight to the scatter and the gather.
+#[test]
+fn varying_index_parameters_get_consecutive_tests_behind_an_entry_flag() {
+    let params = vec![Type::PTR, Type::I32, Type::F32];
+    let build = |linearized: bool| {
+        let mut func = Function::new("ring", params.clone(), Type::F32);
+        let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let then = b.create_block(Some("then"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.f32const(0.0);
+        let positive = b.fcmp(FloatPredicate::Ogt, v, zero);
+        if linearized {
+            b.jump(then);
+        } else {
+            b.branch(positive, then, exit);
+        }
+        b.switch_to_block(then);
+        let low_bits = b.iconst(Type::I32, 127);
+        let slot = b.binary(BinaryOp::And, i, low_bits);
+        let index = b.cast(CastOp::ZExt, slot, Type::I64);
+        let address = b.gep(Type::F32, p, vec![index]);
+        b.store(v, address, 4);
+        b.jump(exit);
+        b.switch_to_block(exit);
+        let three = b.iconst(Type::I32, 3);
+        let next = b.binary(BinaryOp::Add, i, three);
+        let next_slot = b.binary(BinaryOp::And, next, low_bits);
+        let next_index = b.cast(CastOp::ZExt, next_slot, Type::I64);
+        let table = b.iconst(Type::I64, 128);
+        let next_index = b.binary(BinaryOp::Add, next_index, table);
+        let next_address = b.gep(Type::F32, p, vec![next_index]);
+        let loaded = b.load(Type::F32, next_address, 4);
+        b.ret(Some(loaded));
+        (func, then, positive)
+    };
+    let (scalar, _, _) = build(false);
+    let (linearized, then, positive) = build(true);
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(then, Some(positive));
+    let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR, VECTOR]);
+    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen_function_with_stats(
+        &linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &predicates,
+    )
+    .unwrap()
+    .function;
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count_blocks_named(&vector, ".test"), 2, "{vector}");
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 2, "{vector}");
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Gather { .. })), 1, "{vector}");
+    // One entry test of `i`, shared: a single all-lanes comparison with an
+    // all-ones constant.
+    let entry_tests = count(&vector, |data| {
+        matches!(data, InstData::Icmp { pred: IntPredicate::Eq, rhs, .. }
+            if vector.dfg.int_constant(*rhs) == Some(255))
+    });
+    assert_eq!(entry_tests, 1, "{vector}");
+    let any_index = |rng: &mut Rng| Val::int(32, u128::from(rng.next() as u32));
+    check_differential_with_consecutive_vectors(
+        &scalar,
+        &vector,
+        &config,
+        &[memory_base, any_index, any_float],
+        60,
+    );
 }
 
 /// `i1` takes a byte in memory and a bit in a vector: a store of bools
