@@ -676,6 +676,7 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
         module.add_utilization_runtime()?;
     }
     let mut report = Report::default();
+    repair_local_variant_attributes(module, &mut report);
     let mut produced_names = Vec::new();
     match &options.mode {
         Mode::DeclareSimd => {
@@ -1132,6 +1133,46 @@ fn vectorize_declare_simd_function(
         }
     }
     Ok(produced_names)
+}
+
+/// clang's optimizer removes unused parameters of local functions (dead
+/// argument elimination, in `lanewise cc`'s first step and before the
+/// plugin's pass) but keeps their `_ZGV` attributes, which then name more
+/// parameters than the function has: a `static` declare-simd function with
+/// an unused parameter got no variants, and the loops calling it called it
+/// per lane. Nothing outside the translation unit names the variants of a
+/// local function, so such attributes are rewritten with every remaining
+/// parameter varying (`v`), which is right whatever each one was (which
+/// one was removed is not known); the ISA, mask and width stay. A remark
+/// says so.
+fn repair_local_variant_attributes(module: &mut LlvmModule<'_>, report: &mut Report) {
+    for info in module.functions_with_variants() {
+        let Some(arity) = module.local_function_arity(&info.name) else { continue };
+        let mut repaired = Vec::new();
+        for mangled in &info.variant_names {
+            let Ok(variant) = VariantName::parse(mangled) else { continue };
+            if variant.scalar_name != info.name || variant.params.len() <= arity {
+                continue;
+            }
+            let varying = ParamSpec { kind: ParamKind::Vector, align: None };
+            let rebuilt = VariantName { params: vec![varying; arity], ..variant };
+            if module.replace_variant_attribute(&info.name, mangled, &rebuilt.mangle()) {
+                repaired.push(mangled.as_str());
+            }
+        }
+        if let Some(first) = repaired.first() {
+            report.remarks.push(Remark {
+                kind: RemarkKind::Missed,
+                function: info.name.clone(),
+                location: String::new(),
+                message: format!(
+                    "`{first}` names more parameters than the function has (clang's optimizer \
+                     removed unused ones): its {} variants take every parameter as a vector",
+                    repaired.len()
+                ),
+            });
+        }
+    }
 }
 
 /// Parses the `_ZGV` attribute `mangled` of the function `scalar_name` and

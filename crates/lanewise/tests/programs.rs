@@ -562,6 +562,64 @@ odd:
     assert!(stderr.contains("warning: vector variants not generated"), "{stderr}");
 }
 
+/// A `static` declare-simd function with an unused parameter: clang's
+/// first `-O2` removes the parameter (dead argument elimination) and keeps
+/// the `_ZGV` attributes, which then name one parameter too many. Its
+/// variants are rebuilt with every parameter varying, so the loop calls a
+/// vector variant instead of the function per lane, and the program still
+/// prints what clang's build prints (fuzz seed 49706 had such a function).
+#[test]
+fn static_functions_that_lost_unused_parameters_still_get_variants() {
+    let directory = scratch("driver-static-dead-parameter");
+    let source = r#"#include <stdio.h>
+#pragma omp declare simd uniform(unused) linear(i) notinbranch
+__attribute__((noinline)) static float scaled(const float *unused, float x, int i) {
+    return x * 2.0f + (float)i;
+}
+float out[64];
+int main(void) {
+    float table[4] = {0};
+#pragma omp simd
+    for (int i = 0; i < 64; i++) out[i] = scaled(table, (float)(i % 7), i);
+    float sum = 0.0f;
+    for (int i = 0; i < 64; i++) sum += out[i];
+    printf("%.1f\n", sum);
+    return 0;
+}
+"#;
+    fs::write(directory.join("dead.c"), source).unwrap();
+    let output = lanewise_cc(
+        &directory,
+        &[
+            "-O2",
+            "-fopenmp-simd",
+            "-march=x86-64-v3",
+            "-Rpass=lanewise",
+            "-Rpass-missed=lanewise",
+            "dead.c",
+            "-o",
+            "dead",
+        ],
+    );
+    assert_success(&output, "lanewise cc");
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains(
+            "names more parameters than the function has (clang's optimizer removed unused ones)"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("vectorized `scaled` as `_ZGVdN8vv_scaled`"), "{stderr}");
+    assert!(!stderr.contains("vector variants not generated"), "{stderr}");
+    let clang = directory.join("dead-clang");
+    run(Command::new(CLANG)
+        .args(["-O2", "-fopenmp-simd"])
+        .arg(directory.join("dead.c"))
+        .arg("-o")
+        .arg(&clang));
+    assert_eq!(execute(&directory.join("dead")), execute(&clang));
+}
+
 #[test]
 fn standard_input_and_response_files() {
     let directory = scratch("driver-stdin");

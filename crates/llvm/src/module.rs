@@ -483,6 +483,29 @@ impl<'ctx> LlvmModule<'ctx> {
         added
     }
 
+    /// The parameter count of the function `name` if it is defined here
+    /// with local linkage (C's `static`: no other object calls it or its
+    /// variants).
+    pub fn local_function_arity(&self, name: &str) -> Option<usize> {
+        let function = self.module.get_function(name)?;
+        let defined = function.count_basic_blocks() > 0;
+        let local = RawValue::from_inkwell(&function).has_local_linkage();
+        (defined && local).then(|| function.count_params() as usize)
+    }
+
+    /// Replaces the `_ZGV` attribute `old` of the function `name` by `new`.
+    /// Returns whether `old` was there.
+    pub fn replace_variant_attribute(&mut self, name: &str, old: &str, new: &str) -> bool {
+        let Some(function) = self.module.get_function(name) else { return false };
+        if function.get_string_attribute(AttributeLoc::Function, old).is_none() {
+            return false;
+        }
+        function.remove_string_attribute(AttributeLoc::Function, old);
+        function
+            .add_attribute(AttributeLoc::Function, self.context.create_string_attribute(new, ""));
+        true
+    }
+
     /// Every function of the module, defined or only declared, that carries
     /// `_ZGV` variant attributes: the vector variants a call of it may use.
     /// clang puts the attributes of `#pragma omp declare simd` on
