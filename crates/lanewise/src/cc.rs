@@ -1241,7 +1241,7 @@ impl Driver {
                         scalar.display()
                     );
                 }
-                scalar.to_owned()
+                scalar_with_one_lane_builtins(scalar, vectorized)
             }
         }
     }
@@ -1480,6 +1480,29 @@ impl Driver {
         } else {
             Err(Failure::Clang(status.code().unwrap_or(1)))
         }
+    }
+}
+
+/// The scalar fallback of a module Lanewise failed on: `scalar` with the
+/// SPMD builtins it calls (`rv_any`, ...) defined with their one-lane
+/// meaning, written to `out`, so that it links as the vectorized module
+/// would have (a program calling `rv_any` failed to link instead); `scalar`
+/// itself when it calls none, or if that fails too.
+fn scalar_with_one_lane_builtins(scalar: &Path, out: &Path) -> PathBuf {
+    let written = catch_unwind(AssertUnwindSafe(|| {
+        lanewise_llvm::with_module(scalar, |module| {
+            match lanewise::define_one_lane_builtins(module) {
+                Ok(defined) if !defined.is_empty() => {
+                    module.write(out, OutputFormat::Bitcode)?;
+                    Ok(true)
+                }
+                _ => Ok(false),
+            }
+        })
+    }));
+    match written {
+        Ok(Ok(true)) => out.to_owned(),
+        _ => scalar.to_owned(),
     }
 }
 
@@ -1950,5 +1973,31 @@ mod tests {
             format_remark(&located, &FunctionLocations::default()),
             "k.c:12:5: remark: left scalar [-Rpass-missed=lanewise]"
         );
+    }
+
+    /// The scalar fallback of a module Lanewise failed on defines the SPMD
+    /// builtins it calls, so that it links (fuzz seed 800040, reduced: a
+    /// program calling `rv_any` whose module Lanewise failed on did not).
+    #[test]
+    fn the_scalar_fallback_defines_the_spmd_builtins_it_calls() {
+        let dir = std::env::temp_dir().join(format!("lanewise-cc-fallback-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let scalar = dir.join("scalar.ll");
+        fs::write(
+            &scalar,
+            "declare i1 @rv_any(i1)\n\
+             define i1 @f(i1 %b) {\n  %r = call i1 @rv_any(i1 %b)\n  ret i1 %r\n}\n",
+        )
+        .unwrap();
+        let out = dir.join("fallback.bc");
+        assert_eq!(scalar_with_one_lane_builtins(&scalar, &out), out);
+        let defined =
+            lanewise_llvm::with_module(&out, |module| Ok(module.defined_function_names())).unwrap();
+        assert!(defined.iter().any(|name| name == "rv_any"), "{defined:?}");
+        // A module that calls none is compiled as it is.
+        let plain = dir.join("plain.ll");
+        fs::write(&plain, "define i32 @g(i32 %x) {\n  ret i32 %x\n}\n").unwrap();
+        assert_eq!(scalar_with_one_lane_builtins(&plain, &dir.join("plain.bc")), plain);
+        let _ = fs::remove_dir_all(&dir);
     }
 }

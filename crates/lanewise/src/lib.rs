@@ -1020,7 +1020,9 @@ fn define_weak_variant_fallbacks(
 /// the module declares but does not define, with their one-lane meaning
 /// (`lanewise_transform::one_lane_builtins`): the scalar functions that call
 /// them then link without `LANEWISE_RV_SCALAR` anywhere. Returns the names.
-fn define_one_lane_builtins(module: &mut LlvmModule<'_>) -> Result<Vec<String>, Error> {
+/// `lanewise cc` also calls it on the scalar module when Lanewise failed on
+/// it, so that the scalar fallback links.
+pub fn define_one_lane_builtins(module: &mut LlvmModule<'_>) -> Result<Vec<String>, Error> {
     let defined: std::collections::HashSet<String> =
         module.defined_function_names().into_iter().collect();
     let mut produced = Vec::new();
@@ -1147,7 +1149,11 @@ fn vectorize_declare_simd_function(
 /// says so.
 fn repair_local_variant_attributes(module: &mut LlvmModule<'_>, report: &mut Report) {
     for info in module.functions_with_variants() {
-        let Some(arity) = module.local_function_arity(&info.name) else { continue };
+        // With no parameter left, there is no VFABI name to give (and no
+        // lane-dependent input): the variants stay refused, as before.
+        let Some(arity) = module.local_function_arity(&info.name).filter(|arity| *arity > 0) else {
+            continue;
+        };
         let mut repaired = Vec::new();
         for mangled in &info.variant_names {
             let Ok(variant) = VariantName::parse(mangled) else { continue };

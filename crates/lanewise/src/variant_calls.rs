@@ -140,7 +140,9 @@ pub(crate) fn annotate_variant_calls(module: &mut LlvmModule<'_>) -> Result<usiz
         variants.sort_by_key(|variant| std::cmp::Reverse(variant.isa.target_features().len()));
         let mut mappings: Vec<(CallAnnotation<'_>, String)> = Vec::new();
         for variant in variants {
-            if variant.masked {
+            // LLVM's VFABI demangler takes no name without parameters
+            // (`_ZGVbN4_f`, of `f(void)`): the verifier rejects the module.
+            if variant.masked || variant.params.is_empty() {
                 continue;
             }
             let Some((vector_params, vector_ret)) = vector_signature(variant, &params, &ret) else {

@@ -620,6 +620,52 @@ int main(void) {
     assert_eq!(execute(&directory.join("dead")), execute(&clang));
 }
 
+/// A `declare simd` function without parameters (`int seed(void)`, what
+/// the fuzzer's reducer made of seed 800040): its `_ZGVbN4_seed` names have
+/// no parameter, which LLVM's VFABI demangler does not take, so the
+/// `vector-function-abi-variant` annotations of its calls made the verifier
+/// reject the module and Lanewise fail on the whole file (and a program
+/// calling `rv_any` then did not link: see cc.rs's test of the fallback).
+/// The calls (here in a loop that is no `omp simd` loop: LLVM's loop
+/// vectorizer reads the annotations) get none; the rest of the file is
+/// vectorized.
+#[test]
+fn declare_simd_functions_without_parameters_leave_the_file_vectorized() {
+    let directory = scratch("driver-no-parameters");
+    let source = r#"#include <stdio.h>
+int base = 7;
+#pragma omp declare simd notinbranch
+__attribute__((noinline)) int seed(void) { return base; }
+#pragma omp declare simd notinbranch
+int twice(int x) { return x > 3 ? 2 * x : x; }
+int out[64];
+int main(void) {
+#pragma omp simd
+    for (int i = 0; i < 64; i++) out[i] = twice(i);
+    long sum = 0;
+    for (int i = 0; i < 64; i++) sum += out[i] * seed();
+    printf("%ld\n", sum);
+    return 0;
+}
+"#;
+    fs::write(directory.join("none.c"), source).unwrap();
+    let output = lanewise_cc(
+        &directory,
+        &["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-Rpass=lanewise", "none.c", "-o", "none"],
+    );
+    assert_success(&output, "lanewise cc");
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("Lanewise failed"), "{stderr}");
+    assert!(stderr.contains("vectorized `twice` as `_ZGVdN8v_twice`"), "{stderr}");
+    let clang = directory.join("none-clang");
+    run(Command::new(CLANG)
+        .args(["-O2", "-fopenmp-simd"])
+        .arg(directory.join("none.c"))
+        .arg("-o")
+        .arg(&clang));
+    assert_eq!(execute(&directory.join("none")), execute(&clang));
+}
+
 #[test]
 fn standard_input_and_response_files() {
     let directory = scratch("driver-stdin");
