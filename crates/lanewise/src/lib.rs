@@ -740,6 +740,10 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
             options,
             &mut report,
         )?);
+        // The loops left scalar go to LLVM's loop vectorizer, which must
+        // not trust clang's parallel-access marks (they cover the loop
+        // body's variables, which share one `alloca` across iterations).
+        module.drop_parallel_access_assertions();
     }
     if matches!(options.mode, Mode::DeclareSimd) && options.variants != VariantSelection::All {
         // The variants the loops (and the calls annotated for LLVM's

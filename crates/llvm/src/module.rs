@@ -956,6 +956,44 @@ impl<'ctx> LlvmModule<'ctx> {
         changed
     }
 
+    /// Removes `llvm.loop.parallel_accesses` from the loops that still ask
+    /// to be vectorized and are not (the `omp simd` loops Lanewise left
+    /// scalar), so that LLVM's loop vectorizer, which the loops' metadata
+    /// forces on, vectorizes them only where its own dependence analysis
+    /// proves it safe. clang puts a variable declared in the loop body in
+    /// one `alloca` before the loop and marks its accesses parallel too, so
+    /// a vectorized loop shared it between the lanes: LLVM 22 miscompiles
+    /// such a loop (plain `clang-22 -O2 -fopenmp-simd` as well; fuzz seed
+    /// 55011 and 52841, tests/fuzz_regressions/024 and 025). Returns how many latches
+    /// changed.
+    pub fn drop_parallel_access_assertions(&mut self) -> usize {
+        let context = RawContext::new(self.context);
+        let loop_kind = context.metadata_kind("llvm.loop");
+        let mut rebuilt = HashMap::new();
+        let mut changed = 0;
+        for function in self.module.get_functions() {
+            let raw = RawValue::from_inkwell(&function);
+            for inst in raw.blocks().into_iter().flat_map(|block| block.instructions()) {
+                let asks = inst
+                    .loop_metadata_hints(loop_kind)
+                    .is_some_and(|(enable, _, vectorized)| enable == Some(true) && !vectorized);
+                let keys = inst.loop_metadata_keys(loop_kind).unwrap_or_default();
+                if asks && keys.iter().any(|key| key == "llvm.loop.parallel_accesses") {
+                    inst.edit_loop_metadata(
+                        context,
+                        loop_kind,
+                        &["llvm.loop.parallel_accesses"],
+                        &[],
+                        0,
+                        &mut rebuilt,
+                    );
+                    changed += 1;
+                }
+            }
+        }
+        changed
+    }
+
     /// Takes back what [`LlvmModule::hold_simd_loop_unrolling`] added, so
     /// that the loops Lanewise left scalar (and its own) unroll as clang
     /// would unroll them. Returns how many latches it changed.
