@@ -8,6 +8,7 @@
 #   BENCH_KERNELS="bt nn" scripts/bench.sh   # only these kernels
 #   BENCH_REPEATS=9 scripts/bench.sh         # timed rounds per configuration (default 5)
 #   LANEWISE=/path/to/lanewise scripts/bench.sh   # use this binary, skip the cargo build
+#   BENCH_LANEWISE_FLAGS="--no-boscc" scripts/bench.sh   # extra lanewise flags (ablations)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -64,7 +65,9 @@ first_error() {
 run_lanewise() {  # name_of_log input.ll output.ll flags...
     local log=$1 input=$2 output=$3
     shift 3
-    if "$LANEWISE" --vector-math=libmvec "$@" "$input" -o "$output" >"$log" 2>&1; then
+    local extra=()
+    read -r -a extra <<<"${BENCH_LANEWISE_FLAGS:-}"
+    if "$LANEWISE" --vector-math=libmvec "${extra[@]}" "$@" "$input" -o "$output" >"$log" 2>&1; then
         return 0
     fi
     if grep -q 'unexpected argument' "$log"; then
