@@ -151,6 +151,19 @@ impl<'f> FunctionBuilder<'f> {
         self.ins(InstData::Call { callee, args, ret_ty: ret_ty.clone(), effects, flags }, ret_ty)
     }
 
+    /// `value` (an integer) through [`InlineAsm::identity`]: the same value,
+    /// which LLVM's optimizer cannot fold into a constant.
+    pub fn opaque(&mut self, value: Value) -> Value {
+        let ty = self.ty(value);
+        let call = self.call(
+            Callee::InlineAsm(Box::new(InlineAsm::identity())),
+            vec![value],
+            ty,
+            CallEffects::Pure,
+        );
+        self.func.dfg.result(call).expect("the call has a result")
+    }
+
     pub fn jump(&mut self, dest: Block) -> Inst {
         self.ins(InstData::Jump { dest }, Type::Void)
     }

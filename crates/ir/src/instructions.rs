@@ -337,6 +337,27 @@ pub struct InlineAsm {
     pub can_unwind: bool,
 }
 
+impl InlineAsm {
+    /// An empty snippet whose output is its integer input (`asm "",
+    /// "=r,0"`): the value passes unchanged, but LLVM cannot see through it,
+    /// so it stops constant folding there ([`crate::FunctionBuilder::opaque`]).
+    pub fn identity() -> InlineAsm {
+        InlineAsm {
+            asm: String::new(),
+            constraints: "=r,0".to_owned(),
+            side_effects: false,
+            align_stack: false,
+            intel_dialect: false,
+            can_unwind: false,
+        }
+    }
+
+    /// Whether this is [`InlineAsm::identity`].
+    pub fn is_identity(&self) -> bool {
+        *self == InlineAsm::identity()
+    }
+}
+
 /// What the optimizer may assume about a call, as far as vectorization cares.
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug, Default)]
 pub enum CallEffects {

@@ -187,7 +187,15 @@ pub fn rewrite_loop(
         }
     }
 
-    // Masked tail: one call, lanes `0..remaining` active.
+    // Masked tail: one call, lanes `0..remaining` active. The mask is built
+    // from an opaque copy of `remaining`: with a constant trip count LLVM
+    // folded it into a constant, inlined the masked body, and turned its
+    // selects into shuffles with constant false lanes; with 8 of 16 lanes
+    // left, LLVM 22's X86 back end then lost the zero-extension of the
+    // 8-bit mask (a `kmovb` it treated as a plain copy after machine
+    // sinking) and counted the 8 inactive lanes as active (fuzz seed 60300:
+    // an atomic add in a `declare simd` callee ran 16 times; reproducer
+    // tests/fuzz_regressions/026).
     if let Some(masked_tail) = masked_tail {
         b.switch_to_block(masked_tail);
         let mut args = body_call_args(&mut b, plan, done, &slots);
@@ -195,7 +203,8 @@ pub fn rewrite_loop(
             (0..width).map(|lane| b.iconst(iv_ty.clone(), i128::from(lane))).collect();
         let lanes_ty = iv_ty.vector_of(width);
         let lanes = b.func.dfg.make_const(lanes_ty, Constant::Aggregate(lane_numbers));
-        let remaining_splat = b.splat(remaining, width);
+        let opaque_remaining = b.opaque(remaining);
+        let remaining_splat = b.splat(opaque_remaining, width);
         let active = b.icmp(IntPredicate::Ult, lanes, remaining_splat);
         args.extend(mask_arguments(&mut b, active, width, &targets.mask_param_types)?);
         b.call(Callee::Direct(targets.masked.clone()), args, Type::Void, CallEffects::SideEffects);

@@ -555,6 +555,56 @@ fn each_tail_form_calls_only_its_bodies() {
     assert_eq!(tail_calls(TailForm::RunTime { scalar_below: 4 }), (true, true));
 }
 
+/// The masked tail's mask compares the lane numbers with an opaque copy of
+/// the remaining count, never with a value LLVM could fold into a constant
+/// mask (fuzz seed 60300: LLVM 22 lost the zero-extension of a constant
+/// 8-of-16-lane mask; tests/fuzz_regressions/026).
+#[test]
+fn the_masked_tail_builds_its_mask_from_an_opaque_count() {
+    let original = counting_loop(1, IntPredicate::Slt);
+    let plan = plan(&original).unwrap();
+    let mut rewritten = original.clone();
+    let targets = LoopCallTargets {
+        width: 8,
+        unmasked: "body.x".to_owned(),
+        masked: "body.masked".to_owned(),
+        scalar: "body.scalar".to_owned(),
+        mask_param_types: vec![Type::I32.vector_of(8)],
+    };
+    rewrite_loop(&mut rewritten, &plan, &targets, TailForm::Masked, &DataLayout::default())
+        .unwrap();
+    verify_function(&rewritten).unwrap();
+    let dfg = &rewritten.dfg;
+    let masked_call = rewritten
+        .layout
+        .insts()
+        .find(|&inst| {
+            matches!(dfg.inst(inst),
+                InstData::Call { callee: Callee::Direct(name), .. } if name == "body.masked")
+        })
+        .expect("the masked tail's call");
+    let InstData::Call { args, .. } = dfg.inst(masked_call) else { unreachable!() };
+    // The ABI's mask argument (`sext` of the `<8 x i1>` comparison).
+    let mut mask = *args.last().expect("the mask argument");
+    while let Some(InstData::Cast { arg, .. }) = dfg.defining_inst(mask).map(|inst| dfg.inst(inst))
+    {
+        mask = *arg;
+    }
+    let Some(InstData::Icmp { rhs, .. }) = dfg.defining_inst(mask).map(|inst| dfg.inst(inst))
+    else {
+        panic!("the mask is not a comparison of the lane numbers");
+    };
+    let Some(InstData::Splat { scalar, .. }) = dfg.defining_inst(*rhs).map(|inst| dfg.inst(inst))
+    else {
+        panic!("the count is not a splat");
+    };
+    let count = dfg.defining_inst(*scalar).map(|inst| dfg.inst(inst));
+    assert!(
+        matches!(count, Some(InstData::Call { callee: Callee::InlineAsm(asm), .. }) if asm.is_identity()),
+        "the remaining count reaches the mask without a barrier: {count:?}"
+    );
+}
+
 #[test]
 fn the_scalar_remainder_body_uses_lane_zero() {
     let func = counting_loop(1, IntPredicate::Slt);
