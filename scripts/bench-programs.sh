@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Times every whole program of tests/programs built by clang-22, by
 # `lanewise cc` (same flags: -O3 -march=native -fopenmp-simd) and by clang-22
-# with the Lanewise pass plugin (crates/plugin, `-fpass-plugin` and no other
-# flag; crates/lanewise/tests/programs.rs and crates/plugin/tests check
+# with the Lanewise pass plugin (crates/plugin: `-fpass-plugin`, and
+# `-fplugin` for its frontend half, liblanewise_frontend.so, when it sits
+# next to the pass plugin; no other flag; crates/lanewise/tests/programs.rs and crates/plugin/tests check
 # their outputs), and writes
 # target/bench/programs.md with the per-program kernel times, the speedups and
 # their geometric means. See bench/programs/README.md.
@@ -29,6 +30,11 @@ if [[ -n "$plugin" && ! -f "$plugin" ]]; then
     echo "bench-programs: building $plugin"
     cargo build --release -p lanewise-plugin
 fi
+# The frontend plugin (a `declare simd` on a prototype reaches the
+# definition): multi_tu_* declare their functions in a header.
+frontend_flag=()
+frontend=$(dirname "${plugin:-.}")/liblanewise_frontend.so
+if [[ -n "$plugin" && -f "$frontend" ]]; then frontend_flag=(-fplugin="$frontend"); fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p target/bench
@@ -67,7 +73,7 @@ fastest_alternating() {
     echo "Flags: \`${flags[*]}\`; kernel time is the fastest of $runs runs, clang's and lanewise's in turn."
     echo
     if [[ -n "$plugin" ]]; then
-        echo "The plugin column: \`clang-22 ${flags[*]} -fpass-plugin=$plugin\`."
+        echo "The plugin column: \`clang-22 ${flags[*]} ${frontend_flag[*]} -fpass-plugin=$plugin\`."
         echo
         echo "| program | omp simd loops clang vectorizes | clang (s) | lanewise cc (s) | speedup | plugin (s) | plugin speedup |"
         echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
@@ -130,7 +136,7 @@ for entry in tests/programs/*; do
     "$lanewise" "$driver" "${flags[@]}" "${sources[@]}" -o "$work/$name.lanewise" -lm
     programs=("$work/$name.clang" "$work/$name.lanewise")
     if [[ -n "$plugin" ]]; then
-        "$clang" "${flags[@]}" -Wno-pass-failed -fpass-plugin="$plugin" \
+        "$clang" "${flags[@]}" -Wno-pass-failed "${frontend_flag[@]}" -fpass-plugin="$plugin" \
             "${sources[@]}" -o "$work/$name.plugin" -lm
         programs+=("$work/$name.plugin")
     fi

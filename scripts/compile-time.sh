@@ -2,8 +2,9 @@
 # Compile time of Lanewise against clang-22 (issue 18): every C/C++ source of
 # tests/programs and bench/ compiled to an object file by
 #   clang        clang-22 -O3 -march=native -fopenmp-simd -c
-#   plugin       the same with -fpass-plugin=liblanewise_plugin.so (no
-#                other flag: README, "the pass plugin")
+#   plugin       the same with -fplugin=liblanewise_frontend.so
+#                -fpass-plugin=liblanewise_plugin.so (no other flag:
+#                README, "the pass plugin")
 #   plugin, referenced variants   the same with LANEWISE_VARIANTS=referenced
 #                (only the variants the file itself calls)
 #   plugin, step-1 flags   the plugin with `lanewise cc`'s step-1 flags,
@@ -32,6 +33,7 @@ bash scripts/setup.sh >/dev/null
 cargo build --release -p lanewise -p lanewise-plugin >/dev/null 2>&1 ||
     { echo "compile-time: cargo build --release failed" >&2; exit 1; }
 plugin=$PWD/target/release/liblanewise_plugin.so
+frontend=$PWD/target/release/liblanewise_frontend.so
 lanewise=$PWD/target/release/lanewise
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
@@ -78,14 +80,14 @@ for set in kernels other; do
         for ((run = 0; run < runs; run++)); do
             times=(
                 "$(micros "$clang" "${common[@]}" "${defines[@]}" "$source" -o "$out/a.o")"
-                "$(micros "$clang" "${common[@]}" "${defines[@]}" -fpass-plugin="$plugin" \
+                "$(micros "$clang" "${common[@]}" "${defines[@]}" -fplugin="$frontend" -fpass-plugin="$plugin" \
                     "$source" -o "$out/b.o")"
                 "$(LANEWISE_VARIANTS=referenced micros "$clang" "${common[@]}" "${defines[@]}" \
-                    -fpass-plugin="$plugin" "$source" -o "$out/d.o")"
+                    -fplugin="$frontend" -fpass-plugin="$plugin" "$source" -o "$out/d.o")"
                 "$(micros "$lanewise" "${cc[@]}" "${common[@]}" "${defines[@]}" "$source" \
                     -o "$out/c.o")"
                 "$(micros "$clang" "${common[@]}" "${defines[@]}" "${step1[@]}" \
-                    -fpass-plugin="$plugin" "$source" -o "$out/e.o")"
+                    -fplugin="$frontend" -fpass-plugin="$plugin" "$source" -o "$out/e.o")"
             )
             if [[ " ${times[*]} " == *" failed "* ]]; then
                 echo "compile-time: $source does not compile in every configuration (${times[*]})" >&2
@@ -137,7 +139,7 @@ for source in "${kernel_sources[@]}"; do
     *.cpp) clang=clang++-22 ;;
     *) clang=clang-22 ;;
     esac
-    LANEWISE_TIME_PASSES=1 "$clang" "${common[@]}" -fpass-plugin="$plugin" \
+    LANEWISE_TIME_PASSES=1 "$clang" "${common[@]}" -fplugin="$frontend" -fpass-plugin="$plugin" \
         "$source" -o "$out/b.o" 2>&1 >/dev/null | sed -n '/^===== Lanewise pass times/,/ total$/p'
 done | awk '
     /^ *[0-9.]+ +[0-9.]+% +[0-9]+ +/ {

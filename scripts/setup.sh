@@ -3,13 +3,14 @@
 # LLVM 22 (llvm-config-22, the libraries llvm-sys links against, llc-22),
 # clang-22, the compression/xml/ffi libraries LLVM links with, gcc (the
 # corpus tests compare against GCC's simd clones), g++ (the pass plugin's
-# C++ shim), cmake (the plugin's CMake example, tested) and the OpenCL
+# C++ shim), clang-22's C++ headers (libclang-22-dev: the frontend plugin,
+# crates/plugin/src/frontend.cpp), cmake (the plugin's CMake example, tested) and the OpenCL
 # platform's neighbours: the Khronos headers, the ICD loader, clinfo and PoCL
 # (the reference platform the OpenCL tests compare with). Idempotent: runs
 # apt-get only when something is missing. Works as root without sudo.
 set -euo pipefail
 
-packages=(llvm-22 llvm-22-dev llvm-22-tools clang-22 libclang-rt-22-dev zlib1g-dev libzstd-dev libxml2-dev libffi-dev gcc g++ libc6-dev cmake opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo pocl-opencl-icd)
+packages=(llvm-22 llvm-22-dev llvm-22-tools clang-22 libclang-rt-22-dev libclang-22-dev zlib1g-dev libzstd-dev libxml2-dev libffi-dev gcc g++ libc6-dev cmake opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo pocl-opencl-icd)
 
 missing=()
 for package in "${packages[@]}"; do

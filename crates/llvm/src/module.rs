@@ -1263,6 +1263,38 @@ impl<'ctx> LlvmModule<'ctx> {
         self.defined_functions().into_iter().map(|info| info.name).collect()
     }
 
+    /// The functions `__attribute__((annotate(annotation)))` names: the
+    /// entries of clang's `@llvm.global.annotations` (`{ ptr @function, ptr
+    /// @string, ptr @file, i32 line, ptr args }`) whose string is
+    /// `annotation`, in module order.
+    pub fn annotated_functions(&self, annotation: &str) -> Vec<String> {
+        let Some(entries) = self
+            .module
+            .get_global("llvm.global.annotations")
+            .and_then(|global| global.get_initializer())
+        else {
+            return Vec::new();
+        };
+        let entries = RawValue::from_inkwell(&entries);
+        let string_of = |pointer: RawValue<'_>| {
+            let global = self.module.get_global(&pointer.name()?)?;
+            let inkwell::values::BasicValueEnum::ArrayValue(text) = global.get_initializer()?
+            else {
+                return None;
+            };
+            let bytes = text.as_const_string()?;
+            Some(String::from_utf8_lossy(bytes.strip_suffix(&[0]).unwrap_or(bytes)).into_owned())
+        };
+        (0..)
+            .map_while(|index| entries.aggregate_element(index))
+            .filter_map(|entry| {
+                let function = entry.aggregate_element(0)?;
+                let text = string_of(entry.aggregate_element(1)?)?;
+                (function.is_function() && text == annotation).then(|| function.name()).flatten()
+            })
+            .collect()
+    }
+
     /// Whether the module defines (not only declares) the function `name`.
     pub fn defines_function(&self, name: &str) -> bool {
         self.module.get_function(name).is_some_and(|function| function.count_basic_blocks() > 0)

@@ -16,6 +16,14 @@ fn plugin() -> PathBuf {
     plugin
 }
 
+/// target/<profile>/liblanewise_frontend.so, linked by the plugin's build
+/// script.
+fn frontend_plugin() -> PathBuf {
+    let frontend = plugin().with_file_name("liblanewise_frontend.so");
+    assert!(frontend.exists(), "{} is missing (cargo build -p lanewise-plugin)", frontend.display());
+    frontend
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("plugin").join(name);
     let _ = fs::remove_dir_all(&dir);
@@ -248,6 +256,52 @@ int steps(int x) {
     assert!(text.contains("@__lanewise_net._ZGV"), "no safety net in the variants:\n{text}");
     assert!(!text.contains("__lanewise_net_begin"), "the bookkeeping stayed a call:\n{text}");
     assert!(!text.contains("__lanewise_net_end"), "the bookkeeping stayed a call:\n{text}");
+}
+
+/// tests/programs/multi_tu_kernels declares its functions with the pragma
+/// in a header and defines them in kernels.c, where clang-22 emits no
+/// `_ZGV` attributes. With the frontend plugin (`-fplugin`) the definitions
+/// get the prototype's clauses, so kernels.o defines the variants main.o
+/// calls; the program prints what clang's build prints.
+#[test]
+fn declare_simd_on_a_prototype_reaches_the_definition() {
+    let dir = scratch("multi-tu");
+    let programs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/programs");
+    let source = programs.join("multi_tu_kernels");
+    let compile = |file: &str, object: &str, plugins: bool| {
+        let mut command = Command::new("clang-22");
+        command
+            .args(["-O2", "-march=x86-64-v3", "-fopenmp-simd", "-Wno-pass-failed", "-c"])
+            .arg(format!("-I{}", programs.display()));
+        if plugins {
+            command
+                .arg(format!("-fplugin={}", frontend_plugin().display()))
+                .arg(format!("-fpass-plugin={}", plugin().display()));
+        }
+        run(command.arg(source.join(file)).arg("-o").arg(dir.join(object)));
+        dir.join(object)
+    };
+    let without = symbols(&compile("kernels.c", "kernels-pass-only.o", false));
+    assert!(!without.contains("_ZGV"), "clang-22 emitted variants after all:\n{without}");
+    let kernels = compile("kernels.c", "kernels.o", true);
+    let defined = symbols(&kernels);
+    for variant in ["T _ZGVdN8vvu_escape_time", "T _ZGVdM8vu_soft_threshold"] {
+        assert!(defined.contains(variant), "no {variant}:\n{defined}");
+    }
+    let main = compile("main.c", "main.o", true);
+    let linked = dir.join("with_plugins");
+    run(Command::new("clang-22").arg(&kernels).arg(&main).arg("-o").arg(&linked).arg("-lm"));
+    let scalar = dir.join("scalar");
+    run(Command::new("clang-22")
+        .args(["-O2", "-march=x86-64-v3", "-fopenmp-simd", "-Wno-pass-failed"])
+        .arg(format!("-I{}", programs.display()))
+        .arg(source.join("kernels.c"))
+        .arg(source.join("main.c"))
+        .arg("-o")
+        .arg(&scalar)
+        .arg("-lm"));
+    let printed = |binary: &Path| run(&mut Command::new(binary)).stdout;
+    assert_eq!(printed(&linked), printed(&scalar), "the plugins' build prints something else");
 }
 
 /// `LANEWISE_TIME_PASSES=1`: the table of Lanewise's pass times, the
