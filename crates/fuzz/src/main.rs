@@ -41,7 +41,8 @@ struct Cli {
     #[arg(long)]
     lanewise: Option<PathBuf>,
     /// Build the vectorized programs with stock clang and this pass plugin
-    /// (liblanewise_plugin.so) instead of `lanewise cc`.
+    /// (liblanewise_plugin.so) instead of `lanewise cc`, and with the
+    /// frontend plugin liblanewise_frontend.so when it sits next to it.
     #[arg(long, value_name = "PLUGIN")]
     plugin: Option<PathBuf>,
     /// Where failing programs, notes and reduced reproducers are saved.

@@ -214,6 +214,12 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
     let mut build = match &config.plugin {
         Some(plugin) => {
             let mut build = Command::new(&config.clang);
+            // The frontend plugin too, when it sits next to the pass plugin
+            // (as cargo builds them): users put both in their flags.
+            let frontend = plugin.with_file_name("liblanewise_frontend.so");
+            if frontend.exists() {
+                build.arg(format!("-fplugin={}", frontend.display()));
+            }
             build.arg(format!("-fpass-plugin={}", plugin.display()));
             build
         }
