@@ -20,7 +20,11 @@ fn plugin() -> PathBuf {
 /// script.
 fn frontend_plugin() -> PathBuf {
     let frontend = plugin().with_file_name("liblanewise_frontend.so");
-    assert!(frontend.exists(), "{} is missing (cargo build -p lanewise-plugin)", frontend.display());
+    assert!(
+        frontend.exists(),
+        "{} is missing (cargo build -p lanewise-plugin)",
+        frontend.display()
+    );
     frontend
 }
 
