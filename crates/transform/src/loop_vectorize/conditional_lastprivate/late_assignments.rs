@@ -55,11 +55,15 @@ pub(super) fn recheck_late_assignments(
     in_loop: &HashSet<Block>,
 ) -> Result<usize, LoopRefusal> {
     let late = late_value_stores(func, in_loop);
-    if late.is_empty() {
-        return Ok(0);
-    }
     let cfg = ControlFlowGraph::compute(func);
     let domtree = DominatorTree::compute(func, &cfg);
+    let renumbered = later_numbered_assignments(func, in_loop);
+    if late.is_empty() && renumbered.is_empty() {
+        return Ok(0);
+    }
+    for &(number_store, value_store) in &renumbered {
+        recheck_numbered(func, number_store, value_store);
+    }
     for &(store, ref number_global) in &late {
         let number_store = dominating_number_store(func, in_loop, &domtree, store, number_global)
             .ok_or_else(|| {
@@ -72,7 +76,7 @@ pub(super) fn recheck_late_assignments(
         })?;
         recheck(func, store, number_store);
     }
-    Ok(late.len())
+    Ok(late.len() + renumbered.len())
 }
 
 /// The value global of `.pl_cond.x.iv` is `pl_cond.x`.
@@ -128,6 +132,108 @@ fn late_value_stores(func: &Function, in_loop: &HashSet<Block>) -> Vec<(Inst, St
         }
     }
     late
+}
+
+/// The pairs (store of the number, store of the value right after it) in
+/// the loop, of every number global the loop stores at more than one
+/// point: a later assignment that clang guarded with the first one's check
+/// or with the iteration's own number (fuzz seed 68099: `x = 1; if (c) x =
+/// 0;` under a uniform `rv_any` branch). In the vector loop the number
+/// there may be a higher lane's, so every such pair is re-checked against
+/// the number at its own point ([`recheck_numbered`]); in the scalar loop
+/// the number there is never newer than the iteration's, and nothing
+/// changes.
+fn later_numbered_assignments(func: &Function, in_loop: &HashSet<Block>) -> Vec<(Inst, Inst)> {
+    let mut pairs: Vec<(Inst, Inst, &str)> = Vec::new();
+    for &block in func.layout.blocks().iter().filter(|block| in_loop.contains(block)) {
+        let insts = func.layout.block_insts(block);
+        for window in insts.windows(2) {
+            let (number_store, value_store) = (window[0], window[1]);
+            let InstData::Store { addr: number_addr, .. } = func.dfg.inst(number_store) else {
+                continue;
+            };
+            let Some(number_global) = iteration_number_global(func, *number_addr) else {
+                continue;
+            };
+            let InstData::Store { addr, .. } = func.dfg.inst(value_store) else { continue };
+            if symbol(func, *addr) == value_global_of(number_global).as_deref() {
+                pairs.push((number_store, value_store, number_global));
+            }
+        }
+    }
+    let stored_twice =
+        |global: &str| pairs.iter().filter(|(_, _, other)| *other == global).count() > 1;
+    pairs
+        .iter()
+        .filter(|(_, _, global)| stored_twice(global))
+        .map(|&(number_store, value_store, _)| (number_store, value_store))
+        .collect()
+}
+
+/// Makes the pair `number_store`, `value_store` keep both globals when the
+/// number global already holds a newer iteration than the one stored here.
+fn recheck_numbered(func: &mut Function, number_store: Inst, value_store: Inst) {
+    let InstData::Store { value: number, addr: number_address, align: number_align, .. } =
+        func.dfg.inst(number_store).clone()
+    else {
+        unreachable!("a store of the iteration number")
+    };
+    let InstData::Store { value, addr, align, .. } = func.dfg.inst(value_store).clone() else {
+        unreachable!("a store of the value")
+    };
+    let number_ty = func.dfg.value_type(number).clone();
+    let value_ty = func.dfg.value_type(value).clone();
+    let before_number_store = |func: &mut Function, data: InstData, ty: Type| -> Value {
+        let inst = func.dfg.make_inst(data, ty);
+        func.layout.insert_inst_before(inst, number_store);
+        func.dfg.result(inst).expect("the instruction has a result")
+    };
+    let now = before_number_store(
+        func,
+        InstData::Load {
+            ty: number_ty.clone(),
+            addr: number_address,
+            align: number_align,
+            volatile: false,
+        },
+        number_ty.clone(),
+    );
+    let older = before_number_store(
+        func,
+        InstData::Icmp { pred: IntPredicate::Sgt, lhs: now, rhs: number },
+        Type::BOOL,
+    );
+    let kept = before_number_store(
+        func,
+        InstData::Load { ty: value_ty.clone(), addr, align, volatile: false },
+        value_ty.clone(),
+    );
+    let newest = before_number_store(
+        func,
+        InstData::Select {
+            cond: older,
+            if_true: now,
+            if_false: number,
+            flags: FastMathFlags::default(),
+        },
+        number_ty,
+    );
+    let chosen = before_number_store(
+        func,
+        InstData::Select {
+            cond: older,
+            if_true: kept,
+            if_false: value,
+            flags: FastMathFlags::default(),
+        },
+        value_ty,
+    );
+    if let InstData::Store { value, .. } = func.dfg.inst_mut(number_store) {
+        *value = newest;
+    }
+    if let InstData::Store { value, .. } = func.dfg.inst_mut(value_store) {
+        *value = chosen;
+    }
 }
 
 /// A store of the number to `number_global` in the loop that dominates
