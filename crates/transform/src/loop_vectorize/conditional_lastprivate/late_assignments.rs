@@ -173,67 +173,7 @@ fn later_numbered_assignments(func: &Function, in_loop: &HashSet<Block>) -> Vec<
 /// Makes the pair `number_store`, `value_store` keep both globals when the
 /// number global already holds a newer iteration than the one stored here.
 fn recheck_numbered(func: &mut Function, number_store: Inst, value_store: Inst) {
-    let InstData::Store { value: number, addr: number_address, align: number_align, .. } =
-        func.dfg.inst(number_store).clone()
-    else {
-        unreachable!("a store of the iteration number")
-    };
-    let InstData::Store { value, addr, align, .. } = func.dfg.inst(value_store).clone() else {
-        unreachable!("a store of the value")
-    };
-    let number_ty = func.dfg.value_type(number).clone();
-    let value_ty = func.dfg.value_type(value).clone();
-    let before_number_store = |func: &mut Function, data: InstData, ty: Type| -> Value {
-        let inst = func.dfg.make_inst(data, ty);
-        func.layout.insert_inst_before(inst, number_store);
-        func.dfg.result(inst).expect("the instruction has a result")
-    };
-    let now = before_number_store(
-        func,
-        InstData::Load {
-            ty: number_ty.clone(),
-            addr: number_address,
-            align: number_align,
-            volatile: false,
-        },
-        number_ty.clone(),
-    );
-    let older = before_number_store(
-        func,
-        InstData::Icmp { pred: IntPredicate::Sgt, lhs: now, rhs: number },
-        Type::BOOL,
-    );
-    let kept = before_number_store(
-        func,
-        InstData::Load { ty: value_ty.clone(), addr, align, volatile: false },
-        value_ty.clone(),
-    );
-    let newest = before_number_store(
-        func,
-        InstData::Select {
-            cond: older,
-            if_true: now,
-            if_false: number,
-            flags: FastMathFlags::default(),
-        },
-        number_ty,
-    );
-    let chosen = before_number_store(
-        func,
-        InstData::Select {
-            cond: older,
-            if_true: kept,
-            if_false: value,
-            flags: FastMathFlags::default(),
-        },
-        value_ty,
-    );
-    if let InstData::Store { value, .. } = func.dfg.inst_mut(number_store) {
-        *value = newest;
-    }
-    if let InstData::Store { value, .. } = func.dfg.inst_mut(value_store) {
-        *value = chosen;
-    }
+    recheck_against(func, number_store, value_store, Recheck::NumberAndValue);
 }
 
 /// A store of the number to `number_global` in the loop that dominates
@@ -267,22 +207,50 @@ fn dominating_number_store(
 /// Makes `store` keep the global's value when the number global holds a
 /// newer iteration than the one `number_store` wrote.
 fn recheck(func: &mut Function, store: Inst, number_store: Inst) {
+    recheck_against(func, number_store, store, Recheck::Value);
+}
+
+/// What [`recheck_against`] rewrites.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Recheck {
+    /// `value_store` only, at its own point (a late value store).
+    Value,
+    /// `number_store` and the `value_store` right after it, at the number
+    /// store's point (a later assignment that stores the number again).
+    NumberAndValue,
+}
+
+/// Before `value_store` (or `number_store`, as `what` says): loads the
+/// number global's current value `now` and the value global's `kept`, and
+/// stores `kept` (and `now`) instead when `now` is newer than the number
+/// `number_store` wrote.
+fn recheck_against(func: &mut Function, number_store: Inst, value_store: Inst, what: Recheck) {
     let InstData::Store { value: number, addr: number_address, align: number_align, .. } =
         func.dfg.inst(number_store).clone()
     else {
         unreachable!("a store of the iteration number")
     };
-    let InstData::Store { value, addr, align, .. } = func.dfg.inst(store).clone() else {
+    let InstData::Store { value, addr, align, .. } = func.dfg.inst(value_store).clone() else {
         unreachable!("a store of the value")
+    };
+    let at = match what {
+        Recheck::Value => value_store,
+        Recheck::NumberAndValue => number_store,
     };
     let number_ty = func.dfg.value_type(number).clone();
     let value_ty = func.dfg.value_type(value).clone();
-    let before_store = |func: &mut Function, data: InstData, ty: Type| -> Value {
+    let insert = |func: &mut Function, data: InstData, ty: Type| -> Value {
         let inst = func.dfg.make_inst(data, ty);
-        func.layout.insert_inst_before(inst, store);
+        func.layout.insert_inst_before(inst, at);
         func.dfg.result(inst).expect("the instruction has a result")
     };
-    let now = before_store(
+    let select = |cond: Value, if_true: Value, if_false: Value| InstData::Select {
+        cond,
+        if_true,
+        if_false,
+        flags: FastMathFlags::default(),
+    };
+    let now = insert(
         func,
         InstData::Load {
             ty: number_ty.clone(),
@@ -290,29 +258,23 @@ fn recheck(func: &mut Function, store: Inst, number_store: Inst) {
             align: number_align,
             volatile: false,
         },
-        number_ty,
+        number_ty.clone(),
     );
-    let older = before_store(
-        func,
-        InstData::Icmp { pred: IntPredicate::Sgt, lhs: now, rhs: number },
-        Type::BOOL,
-    );
-    let kept = before_store(
+    let older =
+        insert(func, InstData::Icmp { pred: IntPredicate::Sgt, lhs: now, rhs: number }, Type::BOOL);
+    let kept = insert(
         func,
         InstData::Load { ty: value_ty.clone(), addr, align, volatile: false },
         value_ty.clone(),
     );
-    let chosen = before_store(
-        func,
-        InstData::Select {
-            cond: older,
-            if_true: kept,
-            if_false: value,
-            flags: FastMathFlags::default(),
-        },
-        value_ty,
-    );
-    if let InstData::Store { value, .. } = func.dfg.inst_mut(store) {
+    if what == Recheck::NumberAndValue {
+        let newest = insert(func, select(older, now, number), number_ty);
+        if let InstData::Store { value, .. } = func.dfg.inst_mut(number_store) {
+            *value = newest;
+        }
+    }
+    let chosen = insert(func, select(older, kept, value), value_ty);
+    if let InstData::Store { value, .. } = func.dfg.inst_mut(value_store) {
         *value = chosen;
     }
 }
