@@ -226,3 +226,121 @@ fn a_late_assignment_rechecks_the_iteration_number() {
     });
     assert_eq!(first.and_then(|value| func.dfg.int_constant(value)), Some(0));
 }
+
+/// ```text
+/// for (i = 0; i < n; i++)        // marked
+///   if (!(i < load @.pl_cond.x_7.iv)) {
+///     store i, @.pl_cond.x_7.iv; store 1, @pl_cond.x_7     // x = 1
+///     if (i & 1) {
+///       store i, @.pl_cond.x_7.iv; store 0, @pl_cond.x_7   // if (c) x = 0
+///     }
+///   }
+/// ```
+/// The second assignment stores the number again, under the first one's
+/// check, as clang leaves `x = 1; if (c) x = 0;` (fuzz seed 68099).
+fn renumbered_assignment() -> Function {
+    let mut func = Function::new("f", vec![Type::I32], Type::Void);
+    let n = func.param_value(0);
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    let header = b.create_block(Some("header"));
+    let assign = b.create_block(Some("assign"));
+    let second = b.create_block(Some("second"));
+    let latch = b.create_block(Some("latch"));
+    let exit = b.create_block(Some("exit"));
+    let number = b.func.dfg.make_const(Type::PTR, Constant::Symbol(GLOBAL.to_owned()));
+    let value = b.func.dfg.make_const(Type::PTR, Constant::Symbol(VALUE_GLOBAL.to_owned()));
+    let zero = b.iconst(Type::I32, 0);
+    let one = b.iconst(Type::I32, 1);
+
+    b.switch_to_block(entry);
+    b.jump(header);
+    b.switch_to_block(header);
+    let i = b.phi(Type::I32, vec![(entry, zero)]);
+    let p = b.load(Type::I32, number, 4);
+    let older = b.icmp(IntPredicate::Sgt, p, i);
+    b.branch(older, latch, assign);
+
+    b.switch_to_block(assign);
+    b.store(i, number, 4);
+    b.store(one, value, 4);
+    let odd = b.binary(BinaryOp::And, i, one);
+    let is_odd = b.icmp(IntPredicate::Ne, odd, zero);
+    b.branch(is_odd, second, latch);
+
+    b.switch_to_block(second);
+    b.store(i, number, 4);
+    b.store(zero, value, 4);
+    b.jump(latch);
+
+    b.switch_to_block(latch);
+    let i_next = b.binary(BinaryOp::Add, i, one);
+    b.add_phi_incoming(i, latch, i_next);
+    let continues = b.icmp(IntPredicate::Slt, i_next, n);
+    let latch_branch = b.branch(continues, header, exit);
+    b.switch_to_block(exit);
+    b.ret(None);
+    func.loop_hints
+        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    verify_function(&func).unwrap();
+    func
+}
+
+/// The select a store of `global` in `block` stores: its condition and
+/// the two values it chooses between.
+fn stored_select(func: &Function, block_name: &str, global: &str) -> (Value, Value, Value) {
+    let block =
+        func.layout.blocks().iter().copied().find(|block| func.block_name(*block) == block_name);
+    let block = block.unwrap_or_else(|| panic!("block %{block_name}"));
+    let stored = func.layout.block_insts(block).iter().find_map(|inst| match func.dfg.inst(*inst) {
+        InstData::Store { value, addr, .. }
+            if matches!(func.dfg.constant(*addr), Some(Constant::Symbol(name)) if name == global) =>
+        {
+            Some(*value)
+        }
+        _ => None,
+    });
+    let stored = stored.unwrap_or_else(|| panic!("a store of @{global} in %{block_name}"));
+    match func.dfg.defining_inst(stored).map(|inst| func.dfg.inst(inst).clone()) {
+        Some(InstData::Select { cond, if_true, if_false, .. }) => (cond, if_true, if_false),
+        other => panic!("%{block_name} stores a select in @{global}, not {other:?}: {func:?}"),
+    }
+}
+
+fn is_load_of(func: &Function, value: Value, global: &str) -> bool {
+    let Some(inst) = func.dfg.defining_inst(value) else { return false };
+    matches!(
+        func.dfg.inst(inst),
+        InstData::Load { addr, .. }
+            if matches!(func.dfg.constant(*addr), Some(Constant::Symbol(name)) if name == global)
+    )
+}
+
+/// Fuzz seed 68099: both assignments of a variable assigned at two points
+/// re-check the number at their own point, the number store and the value
+/// store alike, so a lane with an older iteration keeps what a newer lane
+/// stored in both globals.
+#[test]
+fn every_numbered_assignment_of_a_variable_assigned_twice_rechecks_the_number() {
+    let mut func = renumbered_assignment();
+    assert_eq!(simplify(&mut func), Ok(2));
+    for (block, stored_value) in [("assign", 1), ("second", 0)] {
+        let (newer, now, iteration) = stored_select(&func, block, GLOBAL);
+        assert!(is_load_of(&func, now, GLOBAL), "%{block} keeps the number it loaded: {func:?}");
+        let iteration_def = func.dfg.defining_inst(iteration).map(|inst| func.dfg.inst(inst));
+        assert!(
+            matches!(iteration_def, Some(InstData::Phi { .. })),
+            "%{block} stores the iteration's number otherwise: {func:?}"
+        );
+        let InstData::Icmp { pred: IntPredicate::Sgt, lhs, rhs } =
+            func.dfg.inst(func.dfg.defining_inst(newer).unwrap()).clone()
+        else {
+            panic!("%{block} compares the numbers: {func:?}")
+        };
+        assert_eq!((lhs, rhs), (now, iteration));
+        let (value_newer, kept, value) = stored_select(&func, block, VALUE_GLOBAL);
+        assert_eq!(value_newer, newer, "%{block}: one check for both stores");
+        assert!(is_load_of(&func, kept, VALUE_GLOBAL), "%{block} keeps the value: {func:?}");
+        assert_eq!(func.dfg.int_constant(value), Some(stored_value));
+    }
+}
