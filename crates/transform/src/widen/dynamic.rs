@@ -95,6 +95,17 @@ pub(super) struct DynamicGatherTests {
     pub from_first_active: bool,
 }
 
+/// What a consecutive test rests on ([`Widener::consecutive_test`]), for
+/// gathers and scatters alike.
+#[derive(Clone, Copy, Debug)]
+struct ConsecutiveRun {
+    /// The parameters the guess assumes consecutive (as in
+    /// [`DynamicGatherTests::guessed_params`]).
+    guessed_params: u64,
+    /// Test from the first active lane (a loop recurrence).
+    from_first_active: bool,
+}
+
 /// A likely stride and the parameters it assumes consecutive (see
 /// [`Widener::likely_stride`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -372,34 +383,19 @@ impl Widener<'_> {
                 incoming.push(value);
             }
             if tests.consecutive {
-                if tests.guessed_params != 0 {
-                    // The guess holds only if the callers passed
-                    // consecutive values: test the addresses only then.
-                    let guessed = self.params_consecutive(tests.guessed_params)?;
-                    let test = self.func.dfg.make_block(Some(format!("{prefix}.test")));
-                    let before = self.current.expect("a current block");
-                    self.func.layout.insert_block_after(test, before);
-                    self.append(
-                        InstData::Branch {
-                            cond: guessed,
-                            then_dest: test,
-                            else_dest: gather_block,
-                        },
-                        Type::Void,
-                    );
-                    self.current = Some(test);
-                }
-                let from_first_active = masked && tests.from_first_active;
-                let first_lane = self.first_active_lane(from_first_active.then_some(mask));
-                let first = self.address_in_lane(tested, first_lane);
-                let base = self.lane_zero_of_run(first, first_lane, elem_ty);
-                let base_splat = self.splat_address(base);
-                let consecutive = self.consecutive_addresses(base_splat, elem_ty);
-                let ok = if masked && !from_first_active {
-                    self.consecutive_from_lane0_or_all_lanes(tested, consecutive, mask, &mask_ty)
-                } else {
-                    self.all_active_lanes_match(tested, consecutive, mask, &mask_ty)
+                let run = ConsecutiveRun {
+                    guessed_params: tests.guessed_params,
+                    from_first_active: tests.from_first_active,
                 };
+                let (ok, base) = self.consecutive_test(
+                    &prefix,
+                    run,
+                    tested,
+                    elem_ty,
+                    mask,
+                    masked,
+                    gather_block,
+                )?;
                 let value = self
                     .fast_path(&prefix, ok, false, base, elem_ty, &vector_ty, mask, masked, align);
                 incoming.push(value);
@@ -577,37 +573,18 @@ impl Widener<'_> {
         }
         let prefix = self.next_guard_prefix();
         let scatter = self.func.dfg.make_block(Some(format!("{prefix}.scatter")));
-        if likely.guessed_params != 0 {
-            // As for gathers: test the addresses only when the callers
-            // passed consecutive values.
-            let guessed = self.params_consecutive(likely.guessed_params)?;
-            let before = self.current.expect("a current block");
-            let test = self.func.dfg.make_block(Some(format!("{prefix}.test")));
-            self.func.layout.insert_block_after(test, before);
-            self.append(
-                InstData::Branch { cond: guessed, then_dest: test, else_dest: scatter },
-                Type::Void,
-            );
-            self.current = Some(test);
-        }
-        let mask_ty = Type::BOOL.vector_of(self.width);
         let addrs = self.vector(addr)?;
         let active = match mask {
             Some(mask) => mask,
             None => self.all_true_mask(),
         };
         let tested = if mask.is_some() { self.freeze(addrs) } else { addrs };
-        let from_first_active = mask.is_some() && likely.recurrence;
-        let first_lane = self.first_active_lane(mask.filter(|_| from_first_active));
-        let first = self.address_in_lane(tested, first_lane);
-        let base = self.lane_zero_of_run(first, first_lane, elem_ty);
-        let base_splat = self.splat_address(base);
-        let consecutive = self.consecutive_addresses(base_splat, elem_ty);
-        let ok = if mask.is_some() && !from_first_active {
-            self.consecutive_from_lane0_or_all_lanes(tested, consecutive, active, &mask_ty)
-        } else {
-            self.all_active_lanes_match(tested, consecutive, active, &mask_ty)
+        let run = ConsecutiveRun {
+            guessed_params: likely.guessed_params,
+            from_first_active: likely.recurrence,
         };
+        let (ok, base) =
+            self.consecutive_test(&prefix, run, tested, elem_ty, active, mask.is_some(), scatter)?;
         Ok(Some(self.consecutive_store_paths_into(
             &prefix,
             ok,
@@ -617,6 +594,54 @@ impl Widener<'_> {
             align,
             scatter,
         )))
+    }
+
+    /// The test of a gather's or scatter's consecutive fast path: whether
+    /// the active lanes' addresses `tested` (frozen under a mask) are one
+    /// run of consecutive `elem_ty` elements. Returns the condition and the
+    /// address of the run's lane 0. The run's start is taken from the first
+    /// active lane when `run.from_first_active` (a recurrence, which steps
+    /// every lane alike) and the access is `masked`; otherwise from lane 0,
+    /// or from every active lane when lane 0 is inactive. When the guess
+    /// rests on parameters (`run.guessed_params`), the test runs only if the
+    /// callers passed them consecutive: the current block first branches on
+    /// their entry flag to `slow` (the general path, not yet in the layout)
+    /// or to a new test block, which stays current.
+    #[allow(clippy::too_many_arguments)]
+    fn consecutive_test(
+        &mut self,
+        prefix: &str,
+        run: ConsecutiveRun,
+        tested: Value,
+        elem_ty: &Type,
+        active: Value,
+        masked: bool,
+        slow: lanewise_ir::Block,
+    ) -> Result<(Value, Value), WidenError> {
+        if run.guessed_params != 0 {
+            let guessed = self.params_consecutive(run.guessed_params)?;
+            let test = self.func.dfg.make_block(Some(format!("{prefix}.test")));
+            let before = self.current.expect("a current block");
+            self.func.layout.insert_block_after(test, before);
+            self.append(
+                InstData::Branch { cond: guessed, then_dest: test, else_dest: slow },
+                Type::Void,
+            );
+            self.current = Some(test);
+        }
+        let mask_ty = Type::BOOL.vector_of(self.width);
+        let from_first_active = masked && run.from_first_active;
+        let first_lane = self.first_active_lane(from_first_active.then_some(active));
+        let first = self.address_in_lane(tested, first_lane);
+        let base = self.lane_zero_of_run(first, first_lane, elem_ty);
+        let base_splat = self.splat_address(base);
+        let consecutive = self.consecutive_addresses(base_splat, elem_ty);
+        let ok = if masked && !from_first_active {
+            self.consecutive_from_lane0_or_all_lanes(tested, consecutive, active, &mask_ty)
+        } else {
+            self.all_active_lanes_match(tested, consecutive, active, &mask_ty)
+        };
+        Ok((ok, base))
     }
 
     /// `br ok, consecutive, scatter` with one vector store of `value` at
