@@ -191,6 +191,10 @@ pub struct Options {
     /// libmvec calls under a mask packed into one call when few lanes are
     /// active.
     pub wfv_slp: bool,
+    /// Dynamic variants of gathers and scatters (`--dynamic-tests`,
+    /// `transform::widen::dynamic`): run-time address tests with scalar-
+    /// and vector-load fast paths.
+    pub dynamic_tests: bool,
     /// Basic-block (SLP) vectorization of every function, after everything
     /// else ([`basic_blocks`]).
     pub slp: Slp,
@@ -259,6 +263,7 @@ impl Default for Options {
             group_functions: Vec::new(),
             safety_net: SafetyNetMode::Adaptive,
             wfv_slp: true,
+            dynamic_tests: true,
             slp: Slp::Off,
         }
     }
@@ -1553,6 +1558,7 @@ pub(crate) fn widen_variant_once(
     config.group_functions = options.group_functions.clone();
     config.adapter = adapter;
     config.wfv_slp = options.wfv_slp;
+    config.dynamic_tests = options.dynamic_tests;
     if with_safety_net {
         config.group_functions.extend([
             NET_BEGIN.to_owned(),

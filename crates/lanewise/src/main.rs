@@ -168,6 +168,12 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     wfv_slp: OnOffArg,
 
+    /// Dynamic variants of gathers and scatters (thesis 7.1/7.2): a
+    /// run-time test of the addresses, with a scalar-load fast path when
+    /// the lanes agree and a vector-load one when they are consecutive.
+    #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
+    dynamic_tests: OnOffArg,
+
     /// Basic-block (SLP) vectorization of every function of the module,
     /// after everything else: Lanewise's own (Foss 2013), LLVM's
     /// `slp-vectorizer` pass, or none.
@@ -424,6 +430,7 @@ fn run(cli: Cli) -> Result<(), String> {
             SafetyNetArg::PerLane => SafetyNetMode::PerLane,
         },
         wfv_slp: cli.wfv_slp == OnOffArg::On,
+        dynamic_tests: cli.dynamic_tests == OnOffArg::On,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

@@ -150,6 +150,10 @@ pub struct WidenConfig {
     /// function in a masked block of an AVX-512 variant run as one call
     /// when their active lanes fit in one vector. Default `true`.
     pub wfv_slp: bool,
+    /// Dynamic variants of gathers and scatters ([`dynamic`], thesis
+    /// 7.1/7.2): run-time tests of the addresses with a scalar-load or
+    /// vector-load fast path. Default `true`; `false` for ablation.
+    pub dynamic_tests: bool,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -175,6 +179,7 @@ impl WidenConfig {
             group_functions: Vec::new(),
             adapter: false,
             wfv_slp: true,
+            dynamic_tests: true,
         }
     }
 }

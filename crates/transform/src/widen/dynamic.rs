@@ -139,6 +139,9 @@ impl Widener<'_> {
     /// Which tests a gather of `elem_bytes`-byte elements at the scalar
     /// address `addr` gets (see the module docs).
     pub(super) fn dynamic_gather_tests(&self, addr: Value, elem_bytes: u64) -> DynamicGatherTests {
+        if !self.config.dynamic_tests {
+            return DynamicGatherTests::default();
+        }
         let likely = self.likely_stride(addr, HEURISTIC_DEPTH);
         let consecutive = likely.is_some_and(|likely| likely.stride == i128::from(elem_bytes));
         let guess = likely.filter(|_| consecutive);
@@ -562,6 +565,9 @@ impl Widener<'_> {
         mask: Option<Value>,
         align: u32,
     ) -> Result<Option<lanewise_ir::Block>, WidenError> {
+        if !self.config.dynamic_tests {
+            return Ok(None);
+        }
         let elem_bytes = i128::from(self.data_layout.alloc_size(elem_ty));
         let Some(likely) = self.likely_stride(addr, HEURISTIC_DEPTH) else { return Ok(None) };
         if !self.packs_like_memory(elem_ty) || likely.stride != elem_bytes {

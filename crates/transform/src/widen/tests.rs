@@ -1271,6 +1271,26 @@ fn varying_index_parameters_get_consecutive_tests_behind_an_entry_flag() {
         &[memory_base, any_index, any_float],
         60,
     );
+
+    // `--dynamic-tests off` (the ablation): a plain scatter and gather.
+    let mut config = config;
+    config.dynamic_tests = false;
+    let plain = widen_function_with_stats(
+        &linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &predicates,
+    )
+    .unwrap()
+    .function;
+    verify_function(&plain).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count_blocks_named(&plain, ".test"), 0, "{plain}");
+    assert_eq!(count_blocks_named(&plain, ".consecutive"), 0, "{plain}");
+    assert_eq!(count(&plain, |data| matches!(data, InstData::Gather { .. })), 1, "{plain}");
+    // AVX2 has no scatter: the store runs per lane, with no vector store.
+    assert_eq!(count(&plain, |data| matches!(data, InstData::MaskedStore { .. })), 0, "{plain}");
+    check_differential(&scalar, &plain, &config, &[memory_base, any_index, any_float], 60);
 }
 
 /// `i1` takes a byte in memory and a bit in a vector: a store of bools
