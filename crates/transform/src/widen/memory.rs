@@ -291,6 +291,7 @@ impl<'a> Widener<'a> {
             (AccessKind::GatherScatter, mask) if self.config.native_scatter => {
                 let value = self.vector(value)?;
                 let addrs = self.vector(addr)?;
+                let addrs = self.addresses_in_current_block(addrs);
                 let mask = match mask {
                     Some(mask) => mask,
                     None => self.all_true_mask(),

@@ -1614,3 +1614,87 @@ fn reciprocal_quotients_are_exact_below_two_to_the_fifty() {
 mod atomics;
 mod masked;
 mod short_vectors;
+
+/// `if (x < 0) r = p[x]` with `x` a varying `char` passed without a
+/// `linear` clause: the gather's consecutive test compares the narrow
+/// indices `x`, not the addresses (the gather keeps its own GEP in its
+/// block, see `Widener::addresses_in_current_block`). `x` of 121..127,
+/// -128.. in the lanes counts up by one in `i8`, but the GEP's sign
+/// extension makes `p[121..127]` and `p[-128..]` of it, far apart: with
+/// lane 0 inactive (`x >= 0` there) the all-lanes relaxation would take
+/// the vector load unless the run is checked not to wrap.
+#[test]
+fn narrow_index_tests_refuse_runs_that_wrap() {
+    let params = vec![Type::PTR, Type::I8];
+    let build = |linearized: bool| {
+        let mut func = Function::new("wrap", params.clone(), Type::F32);
+        let (p, x) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let then = b.create_block(Some("then"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I8, 0);
+        let negative = b.icmp(IntPredicate::Slt, x, zero);
+        if linearized {
+            b.jump(then);
+        } else {
+            b.branch(negative, then, exit);
+        }
+        b.switch_to_block(then);
+        let index = b.cast(CastOp::SExt, x, Type::I64);
+        let address = b.gep(Type::F32, p, vec![index]);
+        let loaded = b.load(Type::F32, address, 4);
+        b.jump(exit);
+        b.switch_to_block(exit);
+        let none = b.f32const(0.0);
+        let result = if linearized {
+            b.select(negative, loaded, none)
+        } else {
+            b.phi(Type::F32, vec![(then, loaded), (entry, none)])
+        };
+        b.ret(Some(result));
+        (func, then, negative)
+    };
+    let (scalar, _, _) = build(false);
+    let (linearized, then, negative) = build(true);
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(then, Some(negative));
+    let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR]);
+    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen_function_with_stats(
+        &linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &predicates,
+    )
+    .unwrap()
+    .function;
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
+    let pointer_compares = count(
+        &vector,
+        |data| matches!(data, InstData::Icmp { lhs, .. } if vector.dfg.value_type(*lhs).scalar_type().is_ptr()),
+    );
+    assert_eq!(pointer_compares, 0, "the test compares indices, not addresses:\n{vector}");
+    // `p` in the middle of memory: p[-128..127] are all in it.
+    let middle = |_: &mut Rng| Val::Ptr(MEMORY_BASE + MEMORY_SIZE as u64 / 2);
+    // Runs that start at 121..127 wrap; one trial in two is a run.
+    let high_start = |rng: &mut Rng| Val::int(8, 121 + u128::from(rng.below(7)));
+    check_differential_with_consecutive_vectors(
+        &scalar,
+        &vector,
+        &config,
+        &[middle, high_start],
+        40,
+    );
+    let any_char = |rng: &mut Rng| Val::int(8, u128::from(rng.next() as u8));
+    check_differential_with_consecutive_vectors(
+        &scalar,
+        &vector,
+        &config,
+        &[middle, any_char],
+        200,
+    );
+}
