@@ -277,12 +277,17 @@ pub enum Expr {
     Cast(Ty, Box<Expr>),
     /// `cond ? a : b` with an `int` condition.
     Select(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// `base[(unsigned)(index) & (len - 1)]`, `len` a power of two.
+    /// `base[(unsigned)(index) & (len - 1)]`, `len` a power of two; with
+    /// an `offset` (1 .. len/2), the element `offset` places after the
+    /// indexed one through a pointer to it, `(&base[(unsigned)(index) &
+    /// (len/2 - 1)])[offset]`, the way code reads a row or a record it
+    /// found (a chain of address computations, the second a constant).
     Load {
         base: String,
         ty: Ty,
         index: Box<Expr>,
         len: u32,
+        offset: u32,
     },
     /// A call of a declare-simd function: no side effects but the atomic
     /// counter updates ([`Stmt::Atomic`]) of its body, which a program

@@ -875,7 +875,7 @@ impl Generator {
                         scope.tables.iter().filter(|table| table.1 == ty).collect();
                     let (base, _, len) = (*self.rng.pick(&tables)).clone();
                     let index = Expr::Lit(Lit::Int(self.rng.range(0, i64::from(len) - 1) as i32));
-                    Expr::Load { base, ty, index: Box::new(index), len }
+                    Expr::Load { base, ty, index: Box::new(index), len, offset: 0 }
                 };
                 let b = Expr::Lit(self.literal(ty));
                 Expr::Compare(*self.rng.pick(&CmpOp::ALL), Box::new(a), Box::new(b))
@@ -998,7 +998,12 @@ impl Generator {
             let index_ty = self.index_ty(75);
             self.expr(scope, index_ty, depth - 1)
         };
-        Expr::Load { base, ty, index: Box::new(index), len }
+        let offset = if len >= 4 && self.rng.chance(20) {
+            self.rng.range(1, i64::from(len / 2)) as u32
+        } else {
+            0
+        };
+        Expr::Load { base, ty, index: Box::new(index), len, offset }
     }
 
     fn leaf_index(&mut self, scope: &Scope) -> Expr {

@@ -345,6 +345,16 @@ fn element(base: &str, index: &str, len: u32) -> String {
     format!("{array}[(unsigned)({index}) & {}u]{member}", len - 1)
 }
 
+/// `(&array[(unsigned)(index) & (len/2 - 1)])[offset]` (see
+/// [`Expr::Load`]), for `offset` in 1 .. len/2: within the array.
+fn element_after(base: &str, index: &str, len: u32, offset: u32) -> String {
+    let (array, member) = match base.split_once('.') {
+        Some((array, member)) => (array, format!(".{member}")),
+        None => (base, String::new()),
+    };
+    format!("(&{array}[(unsigned)({index}) & {}u])[{offset}]{member}", len / 2 - 1)
+}
+
 fn reduction_init(op: RedOp) -> &'static str {
     match op {
         RedOp::AddU | RedOp::XorU => "0u",
@@ -887,7 +897,10 @@ pub fn expr(e: &Expr) -> String {
             }
         }
         Expr::Select(c, a, b) => format!("(({}) ? ({}) : ({}))", expr(c), expr(a), expr(b)),
-        Expr::Load { base, index, len, .. } => element(base, &expr(index), *len),
+        Expr::Load { base, index, len, offset: 0, .. } => element(base, &expr(index), *len),
+        Expr::Load { base, index, len, offset, .. } => {
+            element_after(base, &expr(index), *len, *offset)
+        }
         Expr::Call { function, args, .. } => {
             let args: Vec<String> = args.iter().map(argument).collect();
             format!("{function}({})", args.join(", "))
@@ -1022,10 +1035,15 @@ mod tests {
         let index = || Box::new(Expr::Var("i".into(), Ty::Int));
         let member = record_member("r4", Ty::Float);
         assert_eq!(array_variable(&member), "r4");
-        let load = Expr::Load { base: member.clone(), ty: Ty::Float, index: index(), len: 8 };
+        let load =
+            Expr::Load { base: member.clone(), ty: Ty::Float, index: index(), len: 8, offset: 0 };
         assert_eq!(expr(&load), "r4[(unsigned)(i) & 7u].f");
-        let plain = Expr::Load { base: "a2".into(), ty: Ty::Int, index: index(), len: 4 };
+        let plain =
+            Expr::Load { base: "a2".into(), ty: Ty::Int, index: index(), len: 4, offset: 0 };
         assert_eq!(expr(&plain), "a2[(unsigned)(i) & 3u]");
+        let after =
+            Expr::Load { base: member.clone(), ty: Ty::Float, index: index(), len: 8, offset: 3 };
+        assert_eq!(expr(&after), "(&r4[(unsigned)(i) & 3u])[3].f");
         let array = PrivateArray {
             name: "r4".into(),
             ty: Ty::Double,
