@@ -1,0 +1,397 @@
+//! Tests of the dynamic variants of gathers and scatters (`widen/dynamic.rs`,
+//! thesis 7.1/7.2): which accesses get which run-time test, what the tests
+//! compare, and differential execution of the fast paths against the scalar
+//! lanes.
+
+use super::*;
+use crate::predicates::BlockPredicates;
+
+/// A store whose address the shape analysis cannot prove consecutive (a
+/// zero extension of a linear index may wrap) but the heuristic expects to
+/// be: a run-time test picks one vector store, else the scatter.
+#[test]
+fn scatters_with_likely_consecutive_addresses_get_a_vector_store_fast_path() {
+    let mut func = Function::new("store", vec![Type::PTR, Type::I32, Type::F32], Type::Void);
+    let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let address = b.gep(Type::F32, p, vec![index]);
+    b.store(v, address, 4);
+    b.ret(None);
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    assert!(info.is_varying(address), "a zext of a linear value may wrap");
+    let vector = widen(&func, &info, &config);
+    let contiguous = count(&vector, |data| {
+        matches!(data, InstData::Store { .. } | InstData::MaskedStore { .. })
+    });
+    assert!(contiguous >= 1, "a vector store on the fast path");
+    assert!(
+        count(&vector, |data| matches!(data, InstData::Branch { .. })) >= 1,
+        "the run-time test"
+    );
+    let small_index = |rng: &mut Rng| Val::int(32, u128::from(rng.below(64)));
+    check_differential(&func, &vector, &config, &[memory_base, small_index, any_float], 30);
+}
+
+/// The same store under a varying condition (`if (v > 0) p[i + 1] = v`,
+/// whose index is no plain extension, see the next test): the
+/// vector store also serves when lane 0 is inactive, if all lanes'
+/// (frozen) addresses are consecutive; before, lane 0 had to be active, and
+/// a store whose condition is usually false took the scatter path almost
+/// always (tests/opencl floyd_warshall: AVX-512 scatters cost their full
+/// time with an empty mask).
+#[test]
+fn masked_stores_take_the_vector_store_fast_path_with_lane_0_inactive() {
+    let params = vec![Type::PTR, Type::I32, Type::F32];
+    let mut scalar = Function::new("relax", params.clone(), Type::Void);
+    let (p, i, v) = (scalar.param_value(0), scalar.param_value(1), scalar.param_value(2));
+    let mut b = FunctionBuilder::new(&mut scalar);
+    let entry = b.create_block(Some("entry"));
+    let then = b.create_block(Some("then"));
+    let exit = b.create_block(Some("exit"));
+    b.switch_to_block(entry);
+    let zero = b.f32const(0.0);
+    let positive = b.fcmp(FloatPredicate::Ogt, v, zero);
+    b.branch(positive, then, exit);
+    b.switch_to_block(then);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let one = b.iconst(Type::I64, 1);
+    let index = b.binary(BinaryOp::Add, index, one);
+    let address = b.gep(Type::F32, p, vec![index]);
+    b.store(v, address, 4);
+    b.jump(exit);
+    b.switch_to_block(exit);
+    b.ret(None);
+
+    // Linearized by hand: `then` runs under `positive`.
+    let mut linearized = Function::new("relax.lin", params, Type::Void);
+    let (p, i, v) =
+        (linearized.param_value(0), linearized.param_value(1), linearized.param_value(2));
+    let mut b = FunctionBuilder::new(&mut linearized);
+    let entry = b.create_block(Some("entry"));
+    let then = b.create_block(Some("then"));
+    let exit = b.create_block(Some("exit"));
+    b.switch_to_block(entry);
+    let zero = b.f32const(0.0);
+    let positive = b.fcmp(FloatPredicate::Ogt, v, zero);
+    b.jump(then);
+    b.switch_to_block(then);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let one = b.iconst(Type::I64, 1);
+    let index = b.binary(BinaryOp::Add, index, one);
+    let address = b.gep(Type::F32, p, vec![index]);
+    b.store(v, address, 4);
+    b.jump(exit);
+    b.switch_to_block(exit);
+    b.ret(None);
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(then, Some(positive));
+
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
+    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen_function_with_stats(
+        &linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &predicates,
+    )
+    .unwrap()
+    .function;
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Freeze { .. })), 1);
+    let either_test =
+        count(&vector, |data| matches!(data, InstData::Binary { op: BinaryOp::Or, .. }));
+    assert!(either_test >= 1, "active lanes with lane 0, or all lanes:\n{vector}");
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
+    let small_index = |rng: &mut Rng| Val::int(32, u128::from(rng.below(64)));
+    check_differential(&scalar, &vector, &config, &[memory_base, small_index, any_float], 40);
+}
+
+/// A store at `p[zext(i)]` with `i` strided by 1 in its own width tests
+/// only lane 0's index against the wrap-around (`i0 <= 255 - 7` for `i8`
+/// at W = 8), not the W addresses; indices that wrap take the scatter.
+#[test]
+fn extended_strided_indices_get_a_scalar_wrap_test() {
+    let mut func = Function::new("store", vec![Type::PTR, Type::I8, Type::F32], Type::Void);
+    let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let address = b.gep(Type::F32, p, vec![index]);
+    b.store(v, address, 4);
+    b.ret(None);
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    let wrap_test = count(&vector, |data| {
+        matches!(data, InstData::Icmp { pred: IntPredicate::Ule, rhs, .. }
+            if vector.dfg.int_constant(*rhs) == Some(248))
+    });
+    assert_eq!(wrap_test, 1, "{vector}");
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Freeze { .. })), 0);
+    // Every base index 0..255: those above 248 wrap within the 8 lanes.
+    let any_byte = |rng: &mut Rng| Val::int(8, u128::from(rng.below(256)));
+    check_differential(&func, &vector, &config, &[memory_base, any_byte, any_float], 60);
+}
+
+/// `if (v > 0) p[i & 127] = v; return p[128 + ((i + 3) & 127)];` with `i` a
+/// varying parameter: callers often pass a loop's `i` without a `linear`
+/// clause, so the store and the gather get consecutive fast paths, each
+/// tested only when `i` came in consecutive (one entry test of the
+/// parameter); else they go straight to the scatter and the gather.
+#[test]
+fn varying_index_parameters_get_consecutive_tests_behind_an_entry_flag() {
+    let params = vec![Type::PTR, Type::I32, Type::F32];
+    let build = |linearized: bool| {
+        let mut func = Function::new("ring", params.clone(), Type::F32);
+        let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let then = b.create_block(Some("then"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.f32const(0.0);
+        let positive = b.fcmp(FloatPredicate::Ogt, v, zero);
+        if linearized {
+            b.jump(then);
+        } else {
+            b.branch(positive, then, exit);
+        }
+        b.switch_to_block(then);
+        let low_bits = b.iconst(Type::I32, 127);
+        let slot = b.binary(BinaryOp::And, i, low_bits);
+        let index = b.cast(CastOp::ZExt, slot, Type::I64);
+        let address = b.gep(Type::F32, p, vec![index]);
+        b.store(v, address, 4);
+        b.jump(exit);
+        b.switch_to_block(exit);
+        let three = b.iconst(Type::I32, 3);
+        let next = b.binary(BinaryOp::Add, i, three);
+        let next_slot = b.binary(BinaryOp::And, next, low_bits);
+        let next_index = b.cast(CastOp::ZExt, next_slot, Type::I64);
+        let table = b.iconst(Type::I64, 128);
+        let next_index = b.binary(BinaryOp::Add, next_index, table);
+        let next_address = b.gep(Type::F32, p, vec![next_index]);
+        let loaded = b.load(Type::F32, next_address, 4);
+        b.ret(Some(loaded));
+        (func, then, positive)
+    };
+    let (scalar, _, _) = build(false);
+    let (linearized, then, positive) = build(true);
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(then, Some(positive));
+    let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR, VECTOR]);
+    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen_function_with_stats(
+        &linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &predicates,
+    )
+    .unwrap()
+    .function;
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count_blocks_named(&vector, ".test"), 2, "{vector}");
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 2, "{vector}");
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Gather { .. })), 1, "{vector}");
+    // One entry test of `i`, shared: a single all-lanes comparison with an
+    // all-ones constant.
+    let entry_tests = count(&vector, |data| {
+        matches!(data, InstData::Icmp { pred: IntPredicate::Eq, rhs, .. }
+            if vector.dfg.int_constant(*rhs) == Some(255))
+    });
+    assert_eq!(entry_tests, 1, "{vector}");
+    let any_index = |rng: &mut Rng| Val::int(32, u128::from(rng.next() as u32));
+    check_differential_with_consecutive_vectors(
+        &scalar,
+        &vector,
+        &config,
+        &[memory_base, any_index, any_float],
+        60,
+    );
+
+    // `--dynamic-tests off` (the ablation): a plain scatter and gather.
+    let mut config = config;
+    config.dynamic_tests = false;
+    let plain = widen_function_with_stats(
+        &linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &predicates,
+    )
+    .unwrap()
+    .function;
+    verify_function(&plain).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count_blocks_named(&plain, ".test"), 0, "{plain}");
+    assert_eq!(count_blocks_named(&plain, ".consecutive"), 0, "{plain}");
+    assert_eq!(count(&plain, |data| matches!(data, InstData::Gather { .. })), 1, "{plain}");
+    // AVX2 has no scatter: the store runs per lane, with no vector store.
+    assert_eq!(count(&plain, |data| matches!(data, InstData::MaskedStore { .. })), 0, "{plain}");
+    check_differential(&scalar, &plain, &config, &[memory_base, any_index, any_float], 60);
+}
+
+/// `i1` takes a byte in memory and a bit in a vector: a store of bools
+/// gets no vector-store fast path (fuzz seed 23489: a conditional
+/// lastprivate's flags stored as packed bits).
+#[test]
+fn bool_stores_get_no_vector_store_fast_path() {
+    let mut func = Function::new("flags", vec![Type::PTR, Type::I32, Type::BOOL], Type::Void);
+    let (p, i, v) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let index = b.cast(CastOp::ZExt, i, Type::I64);
+    let address = b.gep(Type::BOOL, p, vec![index]);
+    b.store(v, address, 1);
+    b.ret(None);
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
+    let info = ShapeInfo::compute(&func, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen(&func, &info, &config);
+    let vector_stores = count(&vector, |data| match data {
+        InstData::Store { value, .. } | InstData::MaskedStore { value, .. } => {
+            vector.dfg.value_type(*value).is_vector()
+        }
+        _ => false,
+    });
+    assert_eq!(vector_stores, 0, "no <8 x i1> store");
+    let small_index = |rng: &mut Rng| Val::int(32, u128::from(rng.below(64)));
+    let bools = |rng: &mut Rng| Val::int(1, u128::from(rng.below(2)));
+    check_differential(&func, &vector, &config, &[memory_base, small_index, bools], 30);
+}
+
+/// `if (x < 0) r = p[x]` with `x` a varying `char` passed without a
+/// `linear` clause: the gather's consecutive test compares the narrow
+/// indices `x`, not the addresses (the gather keeps its own GEP in its
+/// block, see `Widener::addresses_in_current_block`). `x` of 121..127,
+/// -128.. in the lanes counts up by one in `i8`, but the GEP's sign
+/// extension makes `p[121..127]` and `p[-128..]` of it, far apart: with
+/// lane 0 inactive (`x >= 0` there) the all-lanes relaxation would take
+/// the vector load unless the run is checked not to wrap.
+#[test]
+fn narrow_index_tests_refuse_runs_that_wrap() {
+    let params = vec![Type::PTR, Type::I8];
+    let build = |linearized: bool| {
+        let mut func = Function::new("wrap", params.clone(), Type::F32);
+        let (p, x) = (func.param_value(0), func.param_value(1));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        let then = b.create_block(Some("then"));
+        let exit = b.create_block(Some("exit"));
+        b.switch_to_block(entry);
+        let zero = b.iconst(Type::I8, 0);
+        let negative = b.icmp(IntPredicate::Slt, x, zero);
+        if linearized {
+            b.jump(then);
+        } else {
+            b.branch(negative, then, exit);
+        }
+        b.switch_to_block(then);
+        let index = b.cast(CastOp::SExt, x, Type::I64);
+        let address = b.gep(Type::F32, p, vec![index]);
+        let loaded = b.load(Type::F32, address, 4);
+        b.jump(exit);
+        b.switch_to_block(exit);
+        let none = b.f32const(0.0);
+        let result = if linearized {
+            b.select(negative, loaded, none)
+        } else {
+            b.phi(Type::F32, vec![(then, loaded), (entry, none)])
+        };
+        b.ret(Some(result));
+        (func, then, negative)
+    };
+    let (scalar, _, _) = build(false);
+    let (linearized, then, negative) = build(true);
+    let mut predicates = BlockPredicates::all_active();
+    predicates.set(then, Some(negative));
+    let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR]);
+    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen_function_with_stats(
+        &linearized,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &predicates,
+    )
+    .unwrap()
+    .function;
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
+    let pointer_compares = count(
+        &vector,
+        |data| matches!(data, InstData::Icmp { lhs, .. } if vector.dfg.value_type(*lhs).scalar_type().is_ptr()),
+    );
+    assert_eq!(pointer_compares, 0, "the test compares indices, not addresses:\n{vector}");
+    // `p` in the middle of memory: p[-128..127] are all in it.
+    let middle = |_: &mut Rng| Val::Ptr(MEMORY_BASE + MEMORY_SIZE as u64 / 2);
+    // Runs that start at 121..127 wrap; one trial in two is a run.
+    let high_start = |rng: &mut Rng| Val::int(8, 121 + u128::from(rng.below(7)));
+    check_differential_with_consecutive_vectors(
+        &scalar,
+        &vector,
+        &config,
+        &[middle, high_start],
+        40,
+    );
+    let any_char = |rng: &mut Rng| Val::int(8, u128::from(rng.next() as u8));
+    check_differential_with_consecutive_vectors(
+        &scalar,
+        &vector,
+        &config,
+        &[middle, any_char],
+        200,
+    );
+}
+
+/// `float *row = p + i; return row[3];` with `i` a varying `int` passed
+/// without a `linear` clause: the address is a chain, a GEP of the vector
+/// index off the scalar `p` and then a GEP by a constant. The consecutive
+/// test compares the indices `i` at the chain's root (no vector of
+/// pointers shared with the gather; bench xs, whose `low[channel]` and
+/// `high = low + 5` are such chains, 0.94x -> 1.06x on sorted energies),
+/// and the fast path loads at `p + i0 + 3`.
+#[test]
+fn address_chains_are_tested_on_their_root_indices() {
+    let params = vec![Type::PTR, Type::I32];
+    let mut scalar = Function::new("chain", params.clone(), Type::F32);
+    let (p, i) = (scalar.param_value(0), scalar.param_value(1));
+    let mut b = FunctionBuilder::new(&mut scalar);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let index = b.cast(CastOp::SExt, i, Type::I64);
+    let row = b.gep(Type::F32, p, vec![index]);
+    let three = b.iconst(Type::I64, 3);
+    let address = b.gep(Type::F32, row, vec![three]);
+    let loaded = b.load(Type::F32, address, 4);
+    b.ret(Some(loaded));
+
+    let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR]);
+    let shapes = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
+    let vector = widen_function_with_stats(
+        &scalar,
+        &shapes,
+        &DataLayout::default(),
+        &config,
+        &BlockPredicates::all_active(),
+    )
+    .unwrap()
+    .function;
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
+    let pointer_compares = count(
+        &vector,
+        |data| matches!(data, InstData::Icmp { lhs, .. } if vector.dfg.value_type(*lhs).scalar_type().is_ptr()),
+    );
+    assert_eq!(pointer_compares, 0, "the test compares the root's indices:\n{vector}");
+    let middle = |_: &mut Rng| Val::Ptr(MEMORY_BASE + MEMORY_SIZE as u64 / 2);
+    let index =
+        |rng: &mut Rng| Val::int(32, (u128::from(rng.below(200)) + (1 << 32) - 100) & 0xffff_ffff);
+    check_differential_with_consecutive_vectors(&scalar, &vector, &config, &[middle, index], 60);
+}
