@@ -1,3 +1,6 @@
+use super::arguments::split_response_file;
+use super::Stage::Link;
+use super::ValueForm::JoinedOrSeparate;
 use super::*;
 
 fn parse(line: &str) -> Invocation {
