@@ -338,20 +338,22 @@ fn record_filler(ty: Ty) -> String {
 /// `base[(unsigned)(index) & (len - 1)]`, or for a record member `r.s`,
 /// `r[...].s`.
 fn element(base: &str, index: &str, len: u32) -> String {
-    let (array, member) = match base.split_once('.') {
+    let (array, member) = array_and_member(base);
+    format!("{array}[(unsigned)({index}) & {}u]{member}", len - 1)
+}
+
+/// `r4.f` as (`r4`, `.f`); a plain array name with no member.
+fn array_and_member(base: &str) -> (&str, String) {
+    match base.split_once('.') {
         Some((array, member)) => (array, format!(".{member}")),
         None => (base, String::new()),
-    };
-    format!("{array}[(unsigned)({index}) & {}u]{member}", len - 1)
+    }
 }
 
 /// `(&array[(unsigned)(index) & (len/2 - 1)])[offset]` (see
 /// [`Expr::Load`]), for `offset` in 1 .. len/2: within the array.
 fn element_after(base: &str, index: &str, len: u32, offset: u32) -> String {
-    let (array, member) = match base.split_once('.') {
-        Some((array, member)) => (array, format!(".{member}")),
-        None => (base, String::new()),
-    };
+    let (array, member) = array_and_member(base);
     format!("(&{array}[(unsigned)({index}) & {}u])[{offset}]{member}", len / 2 - 1)
 }
 

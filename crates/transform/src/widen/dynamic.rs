@@ -767,8 +767,7 @@ impl Widener<'_> {
                     None => (CastOp::SExt, index),
                 };
                 let bits = self.func.dfg.value_type(arg).scalar_type().int_bits()?;
-                let fits =
-                    (8..64).contains(&bits) && u128::from(self.width) < (1u128 << (bits - 1));
+                let fits = (8..64).contains(&bits) && self.run_limit(op, bits).is_some();
                 (fits && self.data_layout.alloc_size(&source_ty) == elem_bytes)
                     .then_some((source_ty, base, arg, op, steps))
             },
@@ -870,13 +869,23 @@ impl Widener<'_> {
     fn run_does_not_wrap(&mut self, start: Value, extension: CastOp) -> Value {
         let index_ty = self.func.dfg.value_type(start).clone();
         let bits = index_ty.int_bits().expect("an integer index");
+        let (pred, limit) = self.run_limit(extension, bits).expect("a run of W fits the type");
+        let limit = self.func.dfg.int_const(index_ty, limit);
+        self.append_value(InstData::Icmp { pred, lhs: start, rhs: limit }, Type::BOOL)
+    }
+
+    /// The comparison and the largest start of a run of W consecutive
+    /// `bits`-bit indices that `extension` (`zext`: unsigned, `sext`:
+    /// signed) extends without wrapping: `start <= MAX - (W-1)`. `None` for
+    /// another cast or a type too narrow for W lanes.
+    fn run_limit(&self, extension: CastOp, bits: u32) -> Option<(IntPredicate, u128)> {
         let span = u128::from(self.width - 1);
         let (pred, max) = match extension {
-            CastOp::ZExt => (IntPredicate::Ule, (1u128 << bits) - 1),
-            _ => (IntPredicate::Sle, (1u128 << (bits - 1)) - 1),
+            CastOp::ZExt if bits < 128 => (IntPredicate::Ule, (1u128 << bits) - 1),
+            CastOp::SExt if bits < 128 => (IntPredicate::Sle, (1u128 << (bits - 1)) - 1),
+            _ => return None,
         };
-        let limit = self.func.dfg.int_const(index_ty, max - span);
-        self.append_value(InstData::Icmp { pred, lhs: start, rhs: limit }, Type::BOOL)
+        (max >= span).then(|| (pred, max - span))
     }
 
     /// `addrs` computed in the current block, for a gather or scatter: a
@@ -996,21 +1005,14 @@ impl Widener<'_> {
             return Ok(None);
         };
         let Type::Int(bits) = self.scalar.dfg.value_type(index).clone() else { return Ok(None) };
-        let span = u128::from(self.width - 1);
-        let (pred, max) = match op {
-            CastOp::ZExt if bits < 128 => (IntPredicate::Ule, (1u128 << bits) - 1),
-            CastOp::SExt if bits < 128 => (IntPredicate::Sle, (1u128 << (bits - 1)) - 1),
-            _ => return Ok(None),
-        };
-        if self.shapes.shape(index).shape != lanewise_analysis::Shape::Strided(1) || max < span {
+        if self.run_limit(op, bits).is_none()
+            || self.shapes.shape(index).shape != lanewise_analysis::Shape::Strided(1)
+        {
             return Ok(None);
         }
-        let index_ty = Type::Int(bits);
         let wide_ty = self.scalar.dfg.value_type(indices[0]).clone();
         let first_index = self.lane0(index)?;
-        let limit = self.func.dfg.int_const(index_ty, max - span);
-        let ok =
-            self.append_value(InstData::Icmp { pred, lhs: first_index, rhs: limit }, Type::BOOL);
+        let ok = self.run_does_not_wrap(first_index, op);
         let extended = self.append_value(
             InstData::Cast { op, arg: first_index, to: wide_ty.clone(), flags: Default::default() },
             wide_ty,

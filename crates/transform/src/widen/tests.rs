@@ -47,6 +47,18 @@ fn widen(scalar: &Function, shapes: &ShapeInfo, config: &WidenConfig) -> Functio
     vector
 }
 
+/// `scalar` (already linearized) widened under `predicates` with the
+/// shapes the analysis computes for `config`'s parameters, verified.
+fn widen_under(scalar: &Function, config: &WidenConfig, predicates: &BlockPredicates) -> Function {
+    let shapes = ShapeInfo::compute(scalar, &DataLayout::default(), &config.params).unwrap();
+    let vector =
+        widen_function_with_stats(scalar, &shapes, &DataLayout::default(), config, predicates)
+            .unwrap_or_else(|error| panic!("widening failed: {error}"))
+            .function;
+    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    vector
+}
+
 fn insts(func: &Function) -> Vec<&InstData> {
     func.layout.insts().map(|inst| func.dfg.inst(inst)).collect()
 }

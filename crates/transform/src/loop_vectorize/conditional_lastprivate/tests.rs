@@ -96,11 +96,16 @@ fn phis(func: &Function) -> usize {
 }
 
 fn is_load_of_global(func: &Function, value: Value) -> bool {
+    is_load_of(func, value, GLOBAL)
+}
+
+/// Whether `value` is a load of the global `global`.
+fn is_load_of(func: &Function, value: Value, global: &str) -> bool {
     let Some(inst) = func.dfg.defining_inst(value) else { return false };
     matches!(
         func.dfg.inst(inst),
         InstData::Load { addr, .. }
-            if matches!(func.dfg.constant(*addr), Some(Constant::Symbol(name)) if name == GLOBAL)
+            if matches!(func.dfg.constant(*addr), Some(Constant::Symbol(name)) if name == global)
     )
 }
 
@@ -136,14 +141,37 @@ const VALUE_GLOBAL: &str = "pl_cond.x_7";
 ///     if (i & 1) store i, @pl_cond.x_7                  // if (c) x = i
 ///   }
 /// ```
+/// The second assignment stores only the value (fuzz seed 28203).
 fn late_assignment() -> Function {
+    conditional_assignments(false)
+}
+
+/// ```text
+/// for (i = 0; i < n; i++)        // marked
+///   if (!(i < load @.pl_cond.x_7.iv)) {
+///     store i, @.pl_cond.x_7.iv; store 1, @pl_cond.x_7     // x = 1
+///     if (i & 1) {
+///       store i, @.pl_cond.x_7.iv; store 0, @pl_cond.x_7   // if (c) x = 0
+///     }
+///   }
+/// ```
+/// The second assignment stores the number again, under the first one's
+/// check, as clang leaves `x = 1; if (c) x = 0;` (fuzz seed 68099).
+fn renumbered_assignment() -> Function {
+    conditional_assignments(true)
+}
+
+/// The loop of [`late_assignment`] (block `late` for the second
+/// assignment) or, `renumbered`, of [`renumbered_assignment`] (block
+/// `second`).
+fn conditional_assignments(renumbered: bool) -> Function {
     let mut func = Function::new("f", vec![Type::I32], Type::Void);
     let n = func.param_value(0);
     let mut b = FunctionBuilder::new(&mut func);
     let entry = b.create_block(Some("entry"));
     let header = b.create_block(Some("header"));
     let assign = b.create_block(Some("assign"));
-    let late = b.create_block(Some("late"));
+    let second = b.create_block(Some(if renumbered { "second" } else { "late" }));
     let latch = b.create_block(Some("latch"));
     let exit = b.create_block(Some("exit"));
     let number = b.func.dfg.make_const(Type::PTR, Constant::Symbol(GLOBAL.to_owned()));
@@ -161,13 +189,18 @@ fn late_assignment() -> Function {
 
     b.switch_to_block(assign);
     b.store(i, number, 4);
-    b.store(zero, value, 4);
+    b.store(if renumbered { one } else { zero }, value, 4);
     let odd = b.binary(BinaryOp::And, i, one);
     let is_odd = b.icmp(IntPredicate::Ne, odd, zero);
-    b.branch(is_odd, late, latch);
+    b.branch(is_odd, second, latch);
 
-    b.switch_to_block(late);
-    b.store(i, value, 4);
+    b.switch_to_block(second);
+    if renumbered {
+        b.store(i, number, 4);
+        b.store(zero, value, 4);
+    } else {
+        b.store(i, value, 4);
+    }
     b.jump(latch);
 
     b.switch_to_block(latch);
@@ -227,65 +260,6 @@ fn a_late_assignment_rechecks_the_iteration_number() {
     assert_eq!(first.and_then(|value| func.dfg.int_constant(value)), Some(0));
 }
 
-/// ```text
-/// for (i = 0; i < n; i++)        // marked
-///   if (!(i < load @.pl_cond.x_7.iv)) {
-///     store i, @.pl_cond.x_7.iv; store 1, @pl_cond.x_7     // x = 1
-///     if (i & 1) {
-///       store i, @.pl_cond.x_7.iv; store 0, @pl_cond.x_7   // if (c) x = 0
-///     }
-///   }
-/// ```
-/// The second assignment stores the number again, under the first one's
-/// check, as clang leaves `x = 1; if (c) x = 0;` (fuzz seed 68099).
-fn renumbered_assignment() -> Function {
-    let mut func = Function::new("f", vec![Type::I32], Type::Void);
-    let n = func.param_value(0);
-    let mut b = FunctionBuilder::new(&mut func);
-    let entry = b.create_block(Some("entry"));
-    let header = b.create_block(Some("header"));
-    let assign = b.create_block(Some("assign"));
-    let second = b.create_block(Some("second"));
-    let latch = b.create_block(Some("latch"));
-    let exit = b.create_block(Some("exit"));
-    let number = b.func.dfg.make_const(Type::PTR, Constant::Symbol(GLOBAL.to_owned()));
-    let value = b.func.dfg.make_const(Type::PTR, Constant::Symbol(VALUE_GLOBAL.to_owned()));
-    let zero = b.iconst(Type::I32, 0);
-    let one = b.iconst(Type::I32, 1);
-
-    b.switch_to_block(entry);
-    b.jump(header);
-    b.switch_to_block(header);
-    let i = b.phi(Type::I32, vec![(entry, zero)]);
-    let p = b.load(Type::I32, number, 4);
-    let older = b.icmp(IntPredicate::Sgt, p, i);
-    b.branch(older, latch, assign);
-
-    b.switch_to_block(assign);
-    b.store(i, number, 4);
-    b.store(one, value, 4);
-    let odd = b.binary(BinaryOp::And, i, one);
-    let is_odd = b.icmp(IntPredicate::Ne, odd, zero);
-    b.branch(is_odd, second, latch);
-
-    b.switch_to_block(second);
-    b.store(i, number, 4);
-    b.store(zero, value, 4);
-    b.jump(latch);
-
-    b.switch_to_block(latch);
-    let i_next = b.binary(BinaryOp::Add, i, one);
-    b.add_phi_incoming(i, latch, i_next);
-    let continues = b.icmp(IntPredicate::Slt, i_next, n);
-    let latch_branch = b.branch(continues, header, exit);
-    b.switch_to_block(exit);
-    b.ret(None);
-    func.loop_hints
-        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
-    verify_function(&func).unwrap();
-    func
-}
-
 /// The select a store of `global` in `block` stores: its condition and
 /// the two values it chooses between.
 fn stored_select(func: &Function, block_name: &str, global: &str) -> (Value, Value, Value) {
@@ -305,15 +279,6 @@ fn stored_select(func: &Function, block_name: &str, global: &str) -> (Value, Val
         Some(InstData::Select { cond, if_true, if_false, .. }) => (cond, if_true, if_false),
         other => panic!("%{block_name} stores a select in @{global}, not {other:?}: {func:?}"),
     }
-}
-
-fn is_load_of(func: &Function, value: Value, global: &str) -> bool {
-    let Some(inst) = func.dfg.defining_inst(value) else { return false };
-    matches!(
-        func.dfg.inst(inst),
-        InstData::Load { addr, .. }
-            if matches!(func.dfg.constant(*addr), Some(Constant::Symbol(name)) if name == global)
-    )
 }
 
 /// Fuzz seed 68099: both assignments of a variable assigned at two points

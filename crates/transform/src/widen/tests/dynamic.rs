@@ -91,17 +91,7 @@ fn masked_stores_take_the_vector_store_fast_path_with_lane_0_inactive() {
     predicates.set(then, Some(positive));
 
     let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR, VECTOR]);
-    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
-    let vector = widen_function_with_stats(
-        &linearized,
-        &shapes,
-        &DataLayout::default(),
-        &config,
-        &predicates,
-    )
-    .unwrap()
-    .function;
-    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    let vector = widen_under(&linearized, &config, &predicates);
     assert_eq!(count(&vector, |data| matches!(data, InstData::Freeze { .. })), 1);
     let either_test =
         count(&vector, |data| matches!(data, InstData::Binary { op: BinaryOp::Or, .. }));
@@ -186,17 +176,7 @@ fn varying_index_parameters_get_consecutive_tests_behind_an_entry_flag() {
     let mut predicates = BlockPredicates::all_active();
     predicates.set(then, Some(positive));
     let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR, VECTOR]);
-    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
-    let vector = widen_function_with_stats(
-        &linearized,
-        &shapes,
-        &DataLayout::default(),
-        &config,
-        &predicates,
-    )
-    .unwrap()
-    .function;
-    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    let vector = widen_under(&linearized, &config, &predicates);
     assert_eq!(count_blocks_named(&vector, ".test"), 2, "{vector}");
     assert_eq!(count_blocks_named(&vector, ".consecutive"), 2, "{vector}");
     assert_eq!(count(&vector, |data| matches!(data, InstData::Gather { .. })), 1, "{vector}");
@@ -219,16 +199,7 @@ fn varying_index_parameters_get_consecutive_tests_behind_an_entry_flag() {
     // `--dynamic-tests off` (the ablation): a plain scatter and gather.
     let mut config = config;
     config.dynamic_tests = false;
-    let plain = widen_function_with_stats(
-        &linearized,
-        &shapes,
-        &DataLayout::default(),
-        &config,
-        &predicates,
-    )
-    .unwrap()
-    .function;
-    verify_function(&plain).unwrap_or_else(|errors| panic!("{errors}"));
+    let plain = widen_under(&linearized, &config, &predicates);
     assert_eq!(count_blocks_named(&plain, ".test"), 0, "{plain}");
     assert_eq!(count_blocks_named(&plain, ".consecutive"), 0, "{plain}");
     assert_eq!(count(&plain, |data| matches!(data, InstData::Gather { .. })), 1, "{plain}");
@@ -312,17 +283,7 @@ fn narrow_index_tests_refuse_runs_that_wrap() {
     let mut predicates = BlockPredicates::all_active();
     predicates.set(then, Some(negative));
     let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR]);
-    let shapes = ShapeInfo::compute(&linearized, &DataLayout::default(), &config.params).unwrap();
-    let vector = widen_function_with_stats(
-        &linearized,
-        &shapes,
-        &DataLayout::default(),
-        &config,
-        &predicates,
-    )
-    .unwrap()
-    .function;
-    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    let vector = widen_under(&linearized, &config, &predicates);
     assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
     let pointer_compares = count(
         &vector,
@@ -373,17 +334,7 @@ fn address_chains_are_tested_on_their_root_indices() {
     b.ret(Some(loaded));
 
     let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR]);
-    let shapes = ShapeInfo::compute(&scalar, &DataLayout::default(), &config.params).unwrap();
-    let vector = widen_function_with_stats(
-        &scalar,
-        &shapes,
-        &DataLayout::default(),
-        &config,
-        &BlockPredicates::all_active(),
-    )
-    .unwrap()
-    .function;
-    verify_function(&vector).unwrap_or_else(|errors| panic!("{errors}"));
+    let vector = widen_under(&scalar, &config, &BlockPredicates::all_active());
     assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
     let pointer_compares = count(
         &vector,
