@@ -9,37 +9,36 @@
 //! current x86 cores) for what one load would give.
 //!
 //! A gather with dynamic variants tests its addresses first, against the
-//! address of lane 0 (which must be active):
+//! address of lane 0:
 //!
 //! ```text
 //!     a = freeze(addrs);  same = a == splat(a[0]);  next = a == a[0] + <0, 1, .., W-1>
 //!     br (mask[0] && no active lane with !same), uniform, test_next
 //! uniform:   x = load a[0]; splat(x)                ; one scalar load
-//! test_next: br (mask[0] && no active lane with !next), consecutive, gather
+//! test_next: br (no active lane with !next), consecutive, gather
 //! consecutive: masked vector load at a[0]           ; the active lanes' addresses
 //! gather:    the gather
 //! ```
 //!
-//! A masked vector load or store touches the active lanes' addresses only,
-//! which freezing leaves as they are (an active lane's address is never
-//! poison where the scalar code is defined). The consecutive fast path is
-//! also taken when lane 0 is inactive, if the addresses of all W lanes,
-//! frozen, are consecutive: a store under a mask that is usually false (a
-//! relaxation `if (t < d[i]) d[i] = t`) took the scatter path with lane 0
-//! inactive, and AVX-512 scatters cost their full time with an empty mask
-//! (floyd_warshall of tests/opencl: 34 ms, 9.9 ms in PoCL).
-//!
-//! Where the guess follows a loop recurrence (`i++` in a loop that lanes
-//! leave at different times: a run `while (v[i + 1] > v[i]) i++` from
-//! consecutive starts), the lanes that left keep their last addresses and
-//! lane 0 is often gone, while the others still read consecutive
-//! elements. There the consecutive test counts from the first active lane
-//! `f`: `base = a[f] - f` elements (a GEP without `inbounds`: it may lie
-//! before the object), `next = a == base + <0, 1, .., W-1>` in the active
-//! lanes, the vector load at `base`; with no lane active it passes and the
-//! load touches nothing. It costs a variable lane extraction, so tests
-//! without a recurrence keep lane 0 (nab ran 4% slower, xs sorted 7%, when
-//! every test counted from the first active lane).
+//! The uniform fast path loads from lane 0's address, so lane 0 must be
+//! active. The consecutive one need not: a masked vector load or store at
+//! `a[0]` touches the active lanes' addresses only, which freezing leaves
+//! as they are (an active lane's address is never poison where the scalar
+//! code is defined), and which the test found at `a[0] + k` elements for
+//! lane `k`; lane 0's own frozen address, whatever it holds, is never
+//! accessed. So a store under a mask that is usually false (a relaxation
+//! `if (t < d[i]) d[i] = t`; AVX-512 scatters cost their full time with an
+//! empty mask, floyd_warshall of tests/opencl: 34 ms, 9.9 ms in PoCL) and a
+//! loop that lanes leave at different times (a run `while (v[i + 1] >
+//! v[i]) i++` from consecutive starts: the lanes that left step on with the
+//! others, lane 0 is often gone) take the fast path. The base address
+//! depends on the addresses only, not on the mask: in such a loop the mask
+//! of one iteration comes from the values the previous one loaded, and a
+//! test counting from the first active lane (`a[f] - f` elements, a
+//! variable lane extraction through the stack) put that extraction into
+//! the loop's critical path: `--safety-net off`, rising_run at W=8 on
+//! trending runs took 33 ms against 16 ms from lane 0, on random ones
+//! 3.3 ms against 2.4 ms.
 //!
 //! A guess that rests on an integer parameter being consecutive is tested
 //! only if the parameter is: one comparison of its lanes, right after its
@@ -96,8 +95,7 @@
 use std::collections::HashSet;
 
 use lanewise_ir::{
-    BinaryOp, CallEffects, Callee, CastOp, Constant, FastMathFlags, Inst, InstData, IntPredicate,
-    Type, Value, ValueDef,
+    BinaryOp, CastOp, Constant, Inst, InstData, IntPredicate, Type, Value, ValueDef,
 };
 
 use super::{WidenError, Widener};
@@ -112,10 +110,6 @@ pub(super) struct DynamicGatherTests {
     /// guess assumes consecutive; the test runs only when they are, as
     /// tested once at entry (see [`Widener::params_consecutive`]).
     pub guessed_params: u64,
-    /// The consecutive guess follows a loop recurrence (`i++`), whose
-    /// lanes leave at different times: test from the first active lane,
-    /// not from lane 0.
-    pub from_first_active: bool,
 }
 
 /// A vector of addresses `gep source_ty, base, index` (the root: a scalar
@@ -160,30 +154,17 @@ impl Tested {
     }
 }
 
-/// What a consecutive test rests on ([`Widener::consecutive_test`]), for
-/// gathers and scatters alike.
-#[derive(Clone, Copy, Debug)]
-struct ConsecutiveRun {
-    /// The parameters the guess assumes consecutive (as in
-    /// [`DynamicGatherTests::guessed_params`]).
-    guessed_params: u64,
-    /// Test from the first active lane (a loop recurrence).
-    from_first_active: bool,
-}
-
 /// A likely stride and the parameters it assumes consecutive (see
 /// [`Widener::likely_stride`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Likely {
     stride: i128,
     guessed_params: u64,
-    /// Through a phi stepped by a uniform amount (a loop recurrence).
-    recurrence: bool,
 }
 
 impl Likely {
     fn exact(stride: i128) -> Likely {
-        Likely { stride, guessed_params: 0, recurrence: false }
+        Likely { stride, guessed_params: 0 }
     }
 
     /// `self op other` for strides that add (`sign` 1) or subtract (-1),
@@ -192,7 +173,6 @@ impl Likely {
         Likely {
             stride: self.stride + sign * other.stride * scale,
             guessed_params: self.guessed_params | other.guessed_params,
-            recurrence: self.recurrence || other.recurrence,
         }
     }
 }
@@ -214,7 +194,6 @@ impl Widener<'_> {
             uniform: self.starts_uniform(addr, HEURISTIC_DEPTH, &mut HashSet::new()),
             consecutive,
             guessed_params: guess.map_or(0, |likely| likely.guessed_params),
-            from_first_active: guess.is_some_and(|likely| likely.recurrence),
         }
     }
 
@@ -239,26 +218,22 @@ impl Widener<'_> {
                 .params
                 .get(*index as usize)
                 .is_some_and(|param| param.kind == ParamKind::Vector);
-            return (is_int && passed_as_vector && *index < 64).then_some(Likely {
-                stride: 1,
-                guessed_params: 1 << index,
-                recurrence: false,
-            });
+            return (is_int && passed_as_vector && *index < 64)
+                .then_some(Likely { stride: 1, guessed_params: 1 << index });
         }
         let inst = self.scalar.dfg.defining_inst(value)?;
-        let same = |values: &mut dyn Iterator<Item = Value>, recurrence: bool| -> Option<Likely> {
+        let same = |values: &mut dyn Iterator<Item = Value>| -> Option<Likely> {
             let likely: Vec<Option<Likely>> =
                 values.map(|value| self.likely_stride(value, depth - 1)).collect();
             let first = (*likely.first()?)?;
             let agree = likely.iter().all(|other| other.is_some_and(|o| o.stride == first.stride));
             let guessed_params =
                 likely.iter().flatten().fold(0, |params, other| params | other.guessed_params);
-            let recurrence = recurrence || likely.iter().flatten().any(|other| other.recurrence);
-            agree.then_some(Likely { stride: first.stride, guessed_params, recurrence })
+            agree.then_some(Likely { stride: first.stride, guessed_params })
         };
         match self.scalar.dfg.inst(inst) {
             InstData::Select { if_true, if_false, .. } => {
-                same(&mut [*if_true, *if_false].into_iter(), false)
+                same(&mut [*if_true, *if_false].into_iter())
             }
             InstData::Phi { incoming, .. } => {
                 let defined: Vec<Value> = incoming
@@ -268,13 +243,9 @@ impl Widener<'_> {
                         !matches!(self.scalar.dfg.constant(*value), Some(Constant::Poison))
                     })
                     .collect();
-                let entering: Vec<Value> = defined
-                    .iter()
-                    .copied()
-                    .filter(|carried| !self.steps_uniformly(*carried, value))
-                    .collect();
-                let recurrence = entering.len() < defined.len();
-                same(&mut entering.into_iter(), recurrence)
+                let mut entering =
+                    defined.into_iter().filter(|carried| !self.steps_uniformly(*carried, value));
+                same(&mut entering)
             }
             InstData::Binary { op: BinaryOp::And, lhs, rhs, .. } => {
                 // `x & (2^k - 1)`: `x`'s stride until it wraps, which the
@@ -454,17 +425,12 @@ impl Widener<'_> {
                 incoming.push(value);
             }
             if tests.consecutive {
-                let run = ConsecutiveRun {
-                    guessed_params: tests.guessed_params,
-                    from_first_active: tests.from_first_active,
-                };
                 let (ok, base) = self.consecutive_test(
                     &prefix,
-                    run,
+                    tests.guessed_params,
                     &tested,
                     elem_ty,
                     mask,
-                    masked,
                     gather_block,
                 )?;
                 let value = self
@@ -654,12 +620,14 @@ impl Widener<'_> {
             None => self.all_true_mask(),
         };
         let tested = self.tested_of(addrs, elem_bytes as u64, mask.is_some());
-        let run = ConsecutiveRun {
-            guessed_params: likely.guessed_params,
-            from_first_active: likely.recurrence,
-        };
-        let (ok, base) =
-            self.consecutive_test(&prefix, run, &tested, elem_ty, active, mask.is_some(), scatter)?;
+        let (ok, base) = self.consecutive_test(
+            &prefix,
+            likely.guessed_params,
+            &tested,
+            elem_ty,
+            active,
+            scatter,
+        )?;
         Ok(Some(self.consecutive_store_paths_into(
             &prefix,
             ok,
@@ -674,28 +642,25 @@ impl Widener<'_> {
     /// The test of a gather's or scatter's consecutive fast path: whether
     /// the active lanes' addresses (`tested`: the addresses or the narrow
     /// indices they come from, frozen under a mask) are one run of
-    /// consecutive `elem_ty` elements. Returns the condition and the
-    /// address of the run's lane 0. The run's start is taken from the first
-    /// active lane when `run.from_first_active` (a recurrence, which steps
-    /// every lane alike) and the access is `masked`; otherwise from lane 0,
-    /// or from every active lane when lane 0 is inactive. When the guess
-    /// rests on parameters (`run.guessed_params`), the test runs only if the
-    /// callers passed them consecutive: the current block first branches on
-    /// their entry flag to `slow` (the general path, not yet in the layout)
-    /// or to a new test block, which stays current.
-    #[allow(clippy::too_many_arguments)]
+    /// consecutive `elem_ty` elements that starts at lane 0's (see the
+    /// module docs: lane 0 itself may be inactive). Returns the condition
+    /// and lane 0's address. When the guess rests on parameters
+    /// (`guessed_params`, as in [`DynamicGatherTests::guessed_params`]),
+    /// the test runs only if the callers passed them consecutive: the
+    /// current block first branches on their entry flag to `slow` (the
+    /// general path, not yet in the layout) or to a new test block, which
+    /// stays current.
     fn consecutive_test(
         &mut self,
         prefix: &str,
-        run: ConsecutiveRun,
+        guessed_params: u64,
         tested: &Tested,
         elem_ty: &Type,
         active: Value,
-        masked: bool,
         slow: lanewise_ir::Block,
     ) -> Result<(Value, Value), WidenError> {
-        if run.guessed_params != 0 {
-            let guessed = self.params_consecutive(run.guessed_params)?;
+        if guessed_params != 0 {
+            let guessed = self.params_consecutive(guessed_params)?;
             let test = self.func.dfg.make_block(Some(format!("{prefix}.test")));
             let before = self.current.expect("a current block");
             self.func.layout.insert_block_after(test, before);
@@ -706,31 +671,19 @@ impl Widener<'_> {
             self.current = Some(test);
         }
         let mask_ty = Type::BOOL.vector_of(self.width);
-        let from_first_active = masked && run.from_first_active;
-        let first_lane = self.first_active_lane(from_first_active.then_some(active));
-        let first = self.lane_value(tested, first_lane);
+        let lane0 = self.func.dfg.int_const(Type::I32, 0);
+        let first = self.lane_value(tested, lane0);
         let (ok, base) = match tested {
             Tested::Addresses(addrs) => {
-                let base = self.lane_zero_of_run(first, first_lane, elem_ty);
-                let base_splat = self.splat_address(base);
+                let base_splat = self.splat_address(first);
                 let consecutive = self.consecutive_addresses(base_splat, elem_ty);
-                let ok = if masked && !from_first_active {
-                    self.consecutive_from_lane0_or_all_lanes(*addrs, consecutive, active, &mask_ty)
-                } else {
-                    self.all_active_lanes_match(*addrs, consecutive, active, &mask_ty)
-                };
-                (ok, base)
+                (self.all_active_lanes_match(*addrs, consecutive, active, &mask_ty), first)
             }
             Tested::NarrowIndices { indices, extension, .. } => {
                 let (indices, extension) = (*indices, *extension);
-                let start = self.index_of_lane_zero(first, first_lane);
-                let consecutive = self.consecutive_indices(start);
-                let in_lanes = if masked && !from_first_active {
-                    self.consecutive_from_lane0_or_all_lanes(indices, consecutive, active, &mask_ty)
-                } else {
-                    self.all_active_lanes_match(indices, consecutive, active, &mask_ty)
-                };
-                let no_wrap = self.run_does_not_wrap(start, extension);
+                let consecutive = self.consecutive_indices(first);
+                let in_lanes = self.all_active_lanes_match(indices, consecutive, active, &mask_ty);
+                let no_wrap = self.run_does_not_wrap(first, extension);
                 let ok = self.append_value(
                     InstData::Binary {
                         op: BinaryOp::And,
@@ -740,7 +693,7 @@ impl Widener<'_> {
                     },
                     Type::BOOL,
                 );
-                (ok, self.address_of(tested, start))
+                (ok, self.address_of(tested, first))
             }
         };
         Ok((ok, base))
@@ -811,33 +764,6 @@ impl Widener<'_> {
         );
         let steps = steps.clone();
         self.apply_steps(root, &steps)
-    }
-
-    /// `index - lane` in the index's type: the index lane 0 has if `lane`
-    /// has `index` and the indices are consecutive.
-    fn index_of_lane_zero(&mut self, index: Value, lane: Value) -> Value {
-        let index_ty = self.func.dfg.value_type(index).clone();
-        if self.func.dfg.int_constant(lane) == Some(0) {
-            return index;
-        }
-        let bits = index_ty.int_bits().expect("an integer index");
-        let op = match bits.cmp(&32) {
-            std::cmp::Ordering::Less => CastOp::Trunc,
-            std::cmp::Ordering::Equal => return self.sub(index, lane, index_ty),
-            std::cmp::Ordering::Greater => CastOp::ZExt,
-        };
-        let lane = self.append_value(
-            InstData::Cast { op, arg: lane, to: index_ty.clone(), flags: Default::default() },
-            index_ty.clone(),
-        );
-        self.sub(index, lane, index_ty)
-    }
-
-    fn sub(&mut self, lhs: Value, rhs: Value, ty: Type) -> Value {
-        self.append_value(
-            InstData::Binary { op: BinaryOp::Sub, lhs, rhs, flags: Default::default() },
-            ty,
-        )
     }
 
     /// `splat(start) + <0, 1, .., W-1>` in `start`'s integer type.
@@ -1026,90 +952,12 @@ impl Widener<'_> {
         Ok(Some((ok, first)))
     }
 
-    /// The index (an `i32`) of the first lane active in `mask`, or 0 when
-    /// there is none or no mask: `cttz(bits(mask)) & (W - 1)`.
-    fn first_active_lane(&mut self, mask: Option<Value>) -> Value {
-        let Some(mask) = mask else { return self.func.dfg.int_const(Type::I32, 0) };
-        let width = self.width;
-        let bits = self.mask_bits(mask);
-        let bits_ty = self.func.dfg.value_type(bits).clone();
-        let zero_is_poison = self.func.dfg.int_const(Type::BOOL, 0);
-        let trailing = self.append_value(
-            InstData::Call {
-                callee: Callee::Direct(format!("llvm.cttz.i{width}")),
-                args: vec![bits, zero_is_poison],
-                ret_ty: bits_ty.clone(),
-                effects: CallEffects::Pure,
-                flags: FastMathFlags::default(),
-            },
-            bits_ty.clone(),
-        );
-        let lanes_mask = self.func.dfg.int_const(bits_ty.clone(), u128::from(width - 1));
-        let lane = self.append_value(
-            InstData::Binary {
-                op: BinaryOp::And,
-                lhs: trailing,
-                rhs: lanes_mask,
-                flags: Default::default(),
-            },
-            bits_ty,
-        );
-        let op = match width.cmp(&32) {
-            std::cmp::Ordering::Less => CastOp::ZExt,
-            std::cmp::Ordering::Greater => CastOp::Trunc,
-            std::cmp::Ordering::Equal => return lane,
-        };
-        self.append_value(
-            InstData::Cast { op, arg: lane, to: Type::I32, flags: Default::default() },
-            Type::I32,
-        )
-    }
-
     /// `address` in every lane (in its address space, not necessarily 0).
     fn splat_address(&mut self, address: Value) -> Value {
         let pointer_ty = self.func.dfg.value_type(address).clone();
         self.append_value(
             InstData::Splat { scalar: address, lanes: self.width },
             pointer_ty.vector_of(self.width),
-        )
-    }
-
-    /// Where lane 0's `elem_ty` element would be if lane `lane`'s is at
-    /// `address` and the lanes' elements are consecutive: `address - lane`
-    /// elements (no `inbounds`: it may lie before the object). `address`
-    /// itself for lane 0 as a constant.
-    fn lane_zero_of_run(&mut self, address: Value, lane: Value, elem_ty: &Type) -> Value {
-        if self.func.dfg.int_constant(lane) == Some(0) {
-            return address;
-        }
-        let lane64 = self.append_value(
-            InstData::Cast {
-                op: CastOp::ZExt,
-                arg: lane,
-                to: Type::I64,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
-        let zero = self.func.dfg.int_const(Type::I64, 0);
-        let back = self.append_value(
-            InstData::Binary {
-                op: BinaryOp::Sub,
-                lhs: zero,
-                rhs: lane64,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
-        let pointer_ty = self.func.dfg.value_type(address).clone();
-        self.append_value(
-            InstData::Gep {
-                source_ty: elem_ty.clone(),
-                base: address,
-                indices: vec![back],
-                inbounds: false,
-            },
-            pointer_ty,
         )
     }
 
@@ -1192,34 +1040,6 @@ impl Widener<'_> {
     fn freeze(&mut self, addrs: Value) -> Value {
         let ty = self.func.dfg.value_type(addrs).clone();
         self.append_value(InstData::Freeze { arg: addrs }, ty)
-    }
-
-    /// The consecutive test from lane 0 (`expected` counts from lane 0's
-    /// address): the active lanes match with lane 0 active, or all lanes'
-    /// frozen addresses match (a store whose condition is usually false in
-    /// lane 0 too). Cheaper than testing from the first active lane, and
-    /// as good where the lanes that are not active still hold consecutive
-    /// addresses (no loop recurrence left them behind).
-    fn consecutive_from_lane0_or_all_lanes(
-        &mut self,
-        addrs: Value,
-        expected: Value,
-        mask: Value,
-        mask_ty: &Type,
-    ) -> Value {
-        let in_active_lanes = self.all_active_lanes_match(addrs, expected, mask, mask_ty);
-        let with_lane0 = self.and_lane0_active(in_active_lanes, Some(mask));
-        let all_lanes = self.all_true_mask();
-        let in_all_lanes = self.all_active_lanes_match(addrs, expected, all_lanes, mask_ty);
-        self.append_value(
-            InstData::Binary {
-                op: BinaryOp::Or,
-                lhs: with_lane0,
-                rhs: in_all_lanes,
-                flags: Default::default(),
-            },
-            Type::BOOL,
-        )
     }
 
     /// No lane is active in `mask` where `addrs != expected`.
