@@ -45,8 +45,9 @@ use lanewise_transform::widen::{
 use lanewise_transform::{
     bound_loops_without_active_lanes, guard_divergent_regions, interleave_private_arrays,
     lower_vector_abi, mark_blocks_with_an_active_lane, narrow_divergent_loops,
-    share_uniform_allocas, skip_loops_without_active_lanes, split_private_structs, widen_mask_phis,
-    BlockPredicates, NarrowConfig, NarrowReport, RegionCosts, WidenConfig,
+    pair_adjacent_gathers, share_uniform_allocas, skip_loops_without_active_lanes,
+    split_private_structs, widen_mask_phis, BlockPredicates, NarrowConfig, NarrowReport,
+    RegionCosts, WidenConfig,
 };
 
 pub use basic_blocks::{Slp, SlpFunction};
@@ -195,6 +196,10 @@ pub struct Options {
     /// `transform::widen::dynamic`): run-time address tests with scalar-
     /// and vector-load fast paths.
     pub dynamic_tests: bool,
+    /// Gathers of neighbouring 32-bit elements fused in pairs into one
+    /// gather of 64-bit elements (`--gather-pairs`,
+    /// `transform::widen::gather_pairs`).
+    pub gather_pairs: bool,
     /// Basic-block (SLP) vectorization of every function, after everything
     /// else ([`basic_blocks`]).
     pub slp: Slp,
@@ -264,6 +269,7 @@ impl Default for Options {
             safety_net: SafetyNetMode::Adaptive,
             wfv_slp: true,
             dynamic_tests: true,
+            gather_pairs: true,
             slp: Slp::Off,
         }
     }
@@ -373,6 +379,9 @@ pub struct MemoryCounts {
     pub uniform_private_arrays: usize,
     /// Private arrays of structs split into one array per member (WPMVP'18).
     pub split_private_structs: usize,
+    /// Pairs of gathers of neighbouring 32-bit elements fused into one
+    /// gather of 64-bit elements (`--gather-pairs`).
+    pub paired_gathers: usize,
 }
 
 /// What runs under a mask.
@@ -396,6 +405,7 @@ impl From<MemoryAccessStats> for MemoryCounts {
             interleaved_private_arrays: 0,
             uniform_private_arrays: 0,
             split_private_structs: 0,
+            paired_gathers: 0,
         }
     }
 }
@@ -547,6 +557,13 @@ impl Report {
                 function.calls.vector_variant,
                 function.calls.per_lane,
             ));
+            if memory.paired_gathers > 0 {
+                text.push_str(&format!(
+                    "  gather pairs: {} pairs of gathers of neighbouring elements fused into \
+                     one gather of 64-bit elements each (--gather-pairs)\n",
+                    memory.paired_gathers
+                ));
+            }
             if function.calls.packed_math_groups > 0 {
                 text.push_str(&format!(
                     "  wfv-slp: {} groups of vector math calls packed when their active lanes \

@@ -174,6 +174,12 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     dynamic_tests: OnOffArg,
 
+    /// Two gathers of neighbouring 32-bit elements under one mask (`p[i]`
+    /// and `p[i + 1]`) become one gather of 64-bit elements, on targets
+    /// with gather instructions (AVX2, AVX-512).
+    #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
+    gather_pairs: OnOffArg,
+
     /// Basic-block (SLP) vectorization of every function of the module,
     /// after everything else: Lanewise's own (Foss 2013), LLVM's
     /// `slp-vectorizer` pass, or none.
@@ -431,6 +437,7 @@ fn run(cli: Cli) -> Result<(), String> {
         },
         wfv_slp: cli.wfv_slp == OnOffArg::On,
         dynamic_tests: cli.dynamic_tests == OnOffArg::On,
+        gather_pairs: cli.gather_pairs == OnOffArg::On,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

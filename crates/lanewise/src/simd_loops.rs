@@ -358,7 +358,8 @@ fn vectorize_loop(
                 return Err(refusal(estimate.refusal_message()));
             }
         }
-        let left_wide = finish_variant(&mut vector, &mut produced, isa, target_features, options)?;
+        let left_wide =
+            finish_variant(&mut vector, &mut produced, isa, target_features, data_layout, options)?;
         // An inner loop whose loads wait for the previous iteration's data
         // (a binary search) and that narrowing cannot take: twice the lanes
         // (four registers per value) hide more of the load latency instead

@@ -51,7 +51,14 @@ pub(crate) fn vectorize_variant(
     if produced.safety_net && options.safety_net == SafetyNetMode::Adaptive {
         module.add_safety_net_state(&safety_net_state(name))?;
     }
-    finish_variant(&mut vector, &mut produced, variant.isa, &target_features, options)?;
+    finish_variant(
+        &mut vector,
+        &mut produced,
+        variant.isa,
+        &target_features,
+        data_layout,
+        options,
+    )?;
     pass_times::time("vector abi", || lower_vector_abi(&mut vector, variant.isa));
     check(&vector, Pass::Abi, options)?;
 
@@ -327,7 +334,9 @@ fn refuse_types_without_vector_abi(scalar: &Function, params: &[ParamSpec]) -> R
 /// see: narrow copies of divergent loops ([`narrow_loops`]), then mask phis
 /// in full-width lanes where the target has no AVX-512VL mask registers
 /// ([`widen_masks_below_avx512vl`]; narrowing needs the `<W x i1>` masks:
-/// a mask's lanes past the live count must be false in a narrow copy).
+/// a mask's lanes past the live count must be false in a narrow copy), then
+/// gathers of neighbouring elements in pairs ([`pair_adjacent_gathers`],
+/// unless `--gather-pairs off`).
 /// Returns the divergent loops narrowing left as they were, by header name,
 /// with the reason (empty when narrowing does not apply to the target).
 pub(crate) fn finish_variant(
@@ -335,12 +344,17 @@ pub(crate) fn finish_variant(
     produced: &mut ProducedFunction,
     isa: Isa,
     target_features: &str,
+    data_layout: &DataLayout,
     options: &Options,
 ) -> Result<Vec<(String, String)>, Error> {
     let narrowing =
         pass_times::time("narrow loops", || narrow_loops(vector, isa, target_features, options));
     produced.loops.narrowed = narrowing.narrowed_loops;
     pass_times::time("mask registers", || widen_masks_below_avx512vl(vector, isa, target_features));
+    if options.gather_pairs {
+        produced.memory.paired_gathers =
+            pass_times::time("gather pairs", || pair_adjacent_gathers(vector, data_layout, isa));
+    }
     check(vector, Pass::Narrow, options)?;
     Ok(narrowing.refused)
 }
