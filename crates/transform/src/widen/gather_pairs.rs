@@ -6,9 +6,11 @@
 //! `y` fields of a point, the two bounds of a segment. Widened, each is a
 //! gather of W 32-bit elements, and x86 gathers cost by the element: on the
 //! machine of the benchmarks (AMD Zen 5), two `vpgatherdd` of 8 lanes took
-//! 3.15 ns, one `vpgatherdq` of 8 lanes 1.80 ns with the split, two
-//! `vpgatherdq` of 4 lanes (AVX2) 2.50 ns (/tmp microbenchmark of
-//! 2026-11-29, `perm[x]` and `perm[x + 1]` from random `x`).
+//! 3.26 ns, one `vpgatherdq` of 8 lanes 1.88 ns with the split, two
+//! `vpgatherdq` of 4 lanes (AVX2) 2.58 ns (`bash bench/gather_pairs/run.sh`,
+//! 2026-11-29: `perm[x]` and `perm[x + 1]` from random `x`). `bash
+//! scripts/bench.sh`: perlin 2.40x -> 2.59x at W=8 (2.96x -> 3.77x at
+//! W=16), bvh/per-lane on camera rays 1.14x -> 1.27x (1.18x -> 1.37x).
 //!
 //! ```text
 //!     lo = gather <W x i32> addrs, mask                  ; addrs + 4 bytes = addrs'
