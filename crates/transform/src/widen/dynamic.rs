@@ -1067,10 +1067,9 @@ impl Widener<'_> {
 
     /// `condition && lane 0 of mask is active` (`condition` when there is
     /// no mask): a uniform fast path loads from lane 0's address, which
-    /// must be an active lane's. (Testing from the first active lane, as
-    /// the consecutive test does, costs a variable lane extraction on every
-    /// test; the uniform test serves searches whose lanes usually all stay
-    /// active.)
+    /// must be an active lane's. (Testing from the first active lane would
+    /// cost a variable lane extraction on every test; the uniform test
+    /// serves searches whose lanes usually all stay active.)
     fn and_lane0_active(&mut self, condition: Value, mask: Option<Value>) -> Value {
         let Some(mask) = mask else { return condition };
         let zero = self.func.dfg.int_const(Type::I32, 0);
