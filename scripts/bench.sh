@@ -42,9 +42,17 @@ scalar_cflags=("${cflags[@]}" -DLANEWISE_RV_SCALAR)
 # pairs of scalar operations of the scalar function into <2 x float> vectors,
 # which lanewise does not widen yet ("varying aggregate and vector operations
 # are not widened yet"), and the loop vectorizer does the same to uniform
-# inner loops; the suite turns both off for lanewise's input only.
+# inner loops; the suite turns both off for lanewise's input only. Runtime
+# and partial unrolling are held back too, as `lanewise cc` holds them in its
+# step 1 (crates/lanewise/src/cc.rs): unrolled before vectorization, a loop
+# makes each lane run several iterations per trip, and the scalar function
+# the safety net calls per lane came out of the second `-O3` (the one that
+# compiles lw.vec.ll) unrolled twice and vectorized, 20% slower than the
+# scalar program on ragged's short rows (ragged short 0.73x -> 1.25x,
+# random 1.02x -> 1.16x). Full unrolling of small constant loops stays
+# (barnes_hut 3.57x with it, 3.17x without).
 # Set BENCH_LANEWISE_CFLAGS= (empty) to measure the plain -O3 IR.
-read -r -a lanewise_cflags <<<"${BENCH_LANEWISE_CFLAGS--fno-slp-vectorize -fno-vectorize}"
+read -r -a lanewise_cflags <<<"${BENCH_LANEWISE_CFLAGS--fno-slp-vectorize -fno-vectorize -mllvm -unroll-runtime=false -mllvm -unroll-allow-partial=false}"
 clang=clang-22
 gcc=gcc
 
