@@ -112,7 +112,7 @@
 //!
 //! What invalidates the result: any change to the function.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use lanewise_ir::cfg::ControlFlowGraph;
 use lanewise_ir::dominators::{DominatorTree, PostDominatorTree};
@@ -450,16 +450,21 @@ fn sync_dependence(
         chain.push(lp);
         current = loops.parent(lp);
     }
-    let loop_end = |lp: Loop| -> u32 {
-        loops.blocks(lp).iter().filter_map(|block| index.index(*block)).max().unwrap_or(0)
-    };
+    // The index of each chain loop's last block.
+    let chain_ends: Vec<u32> = chain
+        .iter()
+        .map(|&lp| {
+            loops.blocks(lp).iter().filter_map(|block| index.index(*block)).max().unwrap_or(0)
+        })
+        .collect();
     let stop_after = postdom.ipdom(branch).and_then(|ipdom| index.index(ipdom));
 
     let mut propagation = Propagation {
         loops,
         chain: &chain,
-        label: SecondaryMap::new(),
-        header_labels: SecondaryMap::new(),
+        label: HashMap::new(),
+        labelled: Vec::new(),
+        header_labels: HashMap::new(),
         pending_exits: Vec::new(),
         result: SyncDependence::default(),
     };
@@ -470,7 +475,7 @@ fn sync_dependence(
     let mut next_to_finalize = 0;
     let mut position = start;
     loop {
-        while next_to_finalize < chain.len() && loop_end(chain[next_to_finalize]) <= position {
+        while next_to_finalize < chain.len() && chain_ends[next_to_finalize] <= position {
             propagation.finalize(chain[next_to_finalize]);
             next_to_finalize += 1;
         }
@@ -479,7 +484,7 @@ fn sync_dependence(
         if next_to_finalize == chain.len() && stop_after.is_some_and(|stop| position > stop) {
             break;
         }
-        let Some(label) = propagation.label[block] else { continue };
+        let Some(&label) = propagation.label.get(&block) else { continue };
         match loops.loop_of_header(block) {
             Some(lp) if !chain.contains(&lp) => {
                 for &exit in loops.exit_blocks(lp) {
@@ -495,8 +500,7 @@ fn sync_dependence(
     }
     let mut result = propagation.result;
     result.reached.insert(branch);
-    for &block in index.order() {
-        let Some(_) = propagation.label[block] else { continue };
+    for &block in &propagation.labelled {
         result.reached.insert(block);
         if let Some(lp) = loops.loop_of_header(block) {
             if !chain.contains(&lp) {
@@ -515,10 +519,14 @@ struct Propagation<'a> {
     loops: &'a LoopInfo,
     /// The loops containing the divergent branch, innermost first.
     chain: &'a [Loop],
-    /// The label that reached each block.
-    label: SecondaryMap<Block, Option<Block>>,
+    /// The label that reached each block (maps, not dense tables: one
+    /// propagation covers the region of one branch, and a function has a
+    /// propagation per divergent branch).
+    label: HashMap<Block, Block>,
+    /// The blocks in `label`.
+    labelled: Vec<Block>,
     /// The labels that reached each chain loop's header over back edges.
-    header_labels: SecondaryMap<Loop, Vec<Block>>,
+    header_labels: HashMap<Loop, Vec<Block>>,
     /// Edges leaving chain loops that are not finalized yet: (source, target, label).
     pending_exits: Vec<(Block, Block, Block)>,
     result: SyncDependence,
@@ -544,20 +552,24 @@ impl Propagation<'_> {
     fn arrive(&mut self, source: Block, target: Block, label: Block) {
         if let Some(lp) = self.loops.loop_of_header(target) {
             if self.loops.contains(lp, source) {
-                if !self.header_labels[lp].contains(&label) {
-                    self.header_labels[lp].push(label);
+                let labels = self.header_labels.entry(lp).or_default();
+                if !labels.contains(&label) {
+                    labels.push(label);
                 }
                 return;
             }
         }
-        match self.label[target] {
-            None => self.label[target] = Some(label),
-            Some(old) if old == label => {}
+        match self.label.get(&target) {
+            None => {
+                self.label.insert(target, label);
+                self.labelled.push(target);
+            }
+            Some(&old) if old == label => {}
             Some(_) => {
                 if !self.result.joins.contains(&target) {
                     self.result.joins.push(target);
                 }
-                self.label[target] = Some(target);
+                self.label.insert(target, target);
             }
         }
     }
@@ -568,7 +580,7 @@ impl Propagation<'_> {
     /// header's label. An exit reached by any other label is divergent.
     fn finalize(&mut self, lp: Loop) {
         let header = self.loops.header(lp);
-        let header_labels = std::mem::take(&mut self.header_labels[lp]);
+        let header_labels = self.header_labels.remove(&lp).unwrap_or_default();
         let header_label = match header_labels.as_slice() {
             [] => None,
             [single] => Some(*single),

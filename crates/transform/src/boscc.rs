@@ -412,6 +412,12 @@ pub fn mark_blocks_with_an_active_lane(
     simplify_predicates_under_kept_branches(func, predicates, &snapshot);
     let mut marked = 0;
     let blocks: Vec<Block> = func.layout.blocks().to_vec();
+    let mut blocks_by_predicate: HashMap<Value, Vec<Block>> = HashMap::new();
+    for &block in &blocks {
+        if let Some(predicate) = predicates.get(block) {
+            blocks_by_predicate.entry(predicate).or_default().push(block);
+        }
+    }
     for &block in &blocks {
         let Some(predicate) = predicates.get(block) else { continue };
         let entered_with_an_active_lane = match snapshot.cfg.preds(block) {
@@ -424,9 +430,8 @@ pub fn mark_blocks_with_an_active_lane(
         if !entered_with_an_active_lane {
             continue;
         }
-        for &dominated in &blocks {
-            if predicates.get(dominated) == Some(predicate)
-                && snapshot.domtree.dominates(block, dominated)
+        for &dominated in &blocks_by_predicate[&predicate] {
+            if snapshot.domtree.dominates(block, dominated)
                 && !predicates.some_lane_active(dominated)
             {
                 predicates.set_some_lane_active(dominated);
@@ -529,17 +534,10 @@ fn simplify_predicates_under_kept_branches(
             _ => None,
         }
     };
+    let facts_in_force = facts_in_force(snapshot, &facts);
     let blocks: Vec<Block> = func.layout.blocks().to_vec();
     for &block in &blocks {
-        // The facts of the regions `block` lies in, outermost first.
-        let known: Vec<(Value, bool)> = facts
-            .iter()
-            .filter(|(entry, _, _)| snapshot.domtree.dominates(*entry, block))
-            .map(|(_, cond, value)| (*cond, *value))
-            .collect();
-        if known.is_empty() {
-            continue;
-        }
+        let Some(known) = facts_in_force.get(&block) else { continue };
         let simplify = |func: &Function, mut predicate: Value| -> Value {
             loop {
                 let reduced =
@@ -578,6 +576,45 @@ fn simplify_predicates_under_kept_branches(
             }
         }
     }
+}
+
+/// For every block under at least one fact (a condition known inside the
+/// region a branch enters: `(region entry, condition, its value there)`),
+/// those facts in the order of `facts`: a walk of the dominator tree in
+/// pre-order keeps the facts of the entries on the path from the root, so
+/// the whole takes time proportional to the blocks, not to the blocks
+/// times the facts.
+fn facts_in_force(
+    snapshot: &CfgSnapshot,
+    facts: &[(Block, Value, bool)],
+) -> HashMap<Block, Vec<(Value, bool)>> {
+    let mut at_entry: HashMap<Block, Vec<usize>> = HashMap::new();
+    for (number, (entry, _, _)) in facts.iter().enumerate() {
+        at_entry.entry(*entry).or_default().push(number);
+    }
+    let domtree = &snapshot.domtree;
+    let mut in_force = HashMap::new();
+    // The blocks of the path from the root, each with the length of `open`
+    // before its own facts.
+    let mut path: Vec<(Block, usize)> = Vec::new();
+    let mut open: Vec<usize> = Vec::new();
+    for &block in domtree.preorder() {
+        while let Some(&(top, length)) = path.last() {
+            if domtree.dominates(top, block) {
+                break;
+            }
+            path.pop();
+            open.truncate(length);
+        }
+        path.push((block, open.len()));
+        open.extend(at_entry.get(&block).into_iter().flatten());
+        if !open.is_empty() {
+            let mut numbers = open.clone();
+            numbers.sort_unstable();
+            in_force.insert(block, numbers.iter().map(|&n| (facts[n].1, facts[n].2)).collect());
+        }
+    }
+    in_force
 }
 
 /// Replaces every `select p, c, false` (and `and p, c`) where `c =
@@ -763,13 +800,13 @@ fn region_exit(
     if snapshot.cfg.preds(entry) != [branching] {
         return None;
     }
-    let region: Vec<Block> = func
-        .layout
-        .blocks()
-        .iter()
-        .copied()
-        .filter(|block| snapshot.domtree.dominates(entry, *block))
-        .collect();
+    // The region: the subtree of `entry` in the dominator tree.
+    let mut region: HashSet<Block> = HashSet::new();
+    let mut to_visit = vec![entry];
+    while let Some(block) = to_visit.pop() {
+        region.insert(block);
+        to_visit.extend(snapshot.domtree.children(block));
+    }
     let mut exit = None;
     let mut size = 0;
     for &block in &region {

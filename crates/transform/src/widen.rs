@@ -73,7 +73,7 @@
 //! Blocks unreachable from the entry keep their name but only hold
 //! `unreachable` (their code never runs; phi inputs from them are dropped).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use lanewise_analysis::{Shape, ShapeInfo};
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec};
@@ -410,7 +410,10 @@ struct Widener<'a> {
     func: Function,
     values: ValueMap<'a>,
     blocks: HashMap<Block, Block>,
+    /// The scalar blocks reachable from the entry, in reverse post-order,
+    /// and the same as a set.
     reachable: Vec<Block>,
+    is_reachable: HashSet<Block>,
     /// Scalar phi, new phi, whether the new phi is a vector.
     pending_phis: Vec<(Inst, Inst, bool)>,
     /// The scalar block and instruction being widened, for diagnostics.
@@ -488,6 +491,7 @@ impl<'a> Widener<'a> {
             func.layout.append_block(new_block);
             blocks.insert(block, new_block);
         }
+        let reachable = reverse_postorder(scalar);
         let mut widener = Widener {
             scalar,
             shapes,
@@ -497,7 +501,8 @@ impl<'a> Widener<'a> {
             func,
             values: ValueMap::new(scalar, width),
             blocks,
-            reachable: reverse_postorder(scalar),
+            reachable: reachable.clone(),
+            is_reachable: reachable.into_iter().collect(),
             pending_phis: Vec::new(),
             location: None,
             current: None,
@@ -751,7 +756,7 @@ impl<'a> Widener<'a> {
             }
         }
         for &block in self.scalar.layout.blocks() {
-            if !self.reachable.contains(&block) {
+            if !self.is_reachable.contains(&block) {
                 self.current = Some(self.blocks[&block]);
                 self.append(InstData::Unreachable, Type::Void);
             }
@@ -1064,7 +1069,7 @@ impl<'a> Widener<'a> {
             };
             let mut new_incoming = Vec::new();
             for (predecessor, value) in incoming {
-                if !self.reachable.contains(&predecessor) {
+                if !self.is_reachable.contains(&predecessor) {
                     continue;
                 }
                 let new_value = if is_vector { self.vector(value)? } else { self.lane0(value)? };
