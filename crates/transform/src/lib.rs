@@ -41,6 +41,9 @@ pub mod uniform_memory;
 pub mod vector_math;
 pub mod widen;
 
+#[cfg(test)]
+mod test_support;
+
 pub use abi::lower_vector_abi;
 pub use boscc::{
     guard_divergent_regions, mark_blocks_with_an_active_lane, skip_loops_without_active_lanes,

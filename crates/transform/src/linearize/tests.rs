@@ -19,6 +19,7 @@ use lanewise_ir::*;
 use super::*;
 use crate::cfg_canon::{block_phis, phi_incoming, rename_phi_predecessor, replace_uses, result_of};
 use crate::interp::{InterpError, Interpreter, Memory, Val};
+use crate::test_support::Rng;
 
 // ----- Helpers -----
 
@@ -213,27 +214,6 @@ fn check_same_meaning(
             "different meaning on {args:?}: {expected:?} {expected_memory:?} vs {actual:?} {actual_memory:?}\n\
              {original}\n{linearized}"
         );
-    }
-}
-
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
-    fn chance(&mut self, percent: u64) -> bool {
-        self.below(100) < percent
     }
 }
 

@@ -7,6 +7,7 @@ use lanewise_ir::{verify_function, FunctionBuilder};
 
 use super::*;
 use crate::interp::{Interpreter, Memory, Val};
+use crate::test_support::Rng;
 
 const MEMORY_BASE: u64 = 0x1000;
 /// Entries of the gathered table (`i32`), at the start of the memory.
@@ -241,18 +242,6 @@ fn run(func: &Function, starts: &[u32]) -> Vec<u128> {
             })
             .collect(),
         other => panic!("result {other:?}"),
-    }
-}
-
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
     }
 }
 

@@ -9,6 +9,7 @@ use lanewise_ir::*;
 
 use super::*;
 use crate::interp::{Interpreter, Memory, Val};
+use crate::test_support::Rng;
 
 const MEMORY_BASE: u64 = 0x1000;
 const MEMORY_SIZE: usize = 1024;
@@ -170,22 +171,6 @@ fn a_store_between_two_loads_it_overwrites_keeps_them_apart() {
     // b may alias a: the stores to b stay after the store to a; a[1] is 7.
     for args in [pointers(&[0, 64]), pointers(&[0, 4]), pointers(&[4, 0])] {
         assert_eq!(run(&func, &args), run(&slp, &args), "{slp}");
-    }
-}
-
-/// A small deterministic random number generator (xorshift64*).
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
     }
 }
 

@@ -10,6 +10,7 @@ use lanewise_ir::*;
 
 use super::*;
 use crate::interp::{InterpError, Interpreter, Memory, Val};
+use crate::test_support::Rng;
 
 // ----- Helpers -----
 
@@ -87,22 +88,6 @@ fn is_vector_op(func: &Function, inst: Inst) -> bool {
 
 fn callees(func: &Function) -> Vec<String> {
     func.layout.insts().filter_map(|inst| func.dfg.callee_name(inst).map(str::to_owned)).collect()
-}
-
-/// xorshift64*, enough for test inputs.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, bound: u64) -> u64 {
-        self.next() % bound
-    }
 }
 
 /// External functions of the tests; calls are logged.
@@ -1365,5 +1350,6 @@ fn reciprocal_quotients_are_exact_below_two_to_the_fifty() {
 
 mod atomics;
 mod dynamic;
+mod gather_pairs;
 mod masked;
 mod short_vectors;
