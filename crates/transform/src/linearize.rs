@@ -53,7 +53,8 @@ use crate::cfg_canon::{
     remove_unreachable_blocks, replace_uses, result_of, set_phi_incoming, unify_exits, CfgSnapshot,
 };
 use crate::divergent_loops::{
-    divergent_loop_live_outs, loop_is_divergent, transform_divergent_loop, DivergentLoop,
+    divergent_loop_live_outs, loop_is_divergent, merge_forwarding_exits, transform_divergent_loop,
+    DivergentLoop,
 };
 use crate::masks::{generate_masks, MaskInput, Masks};
 use crate::predicates::BlockPredicates;
@@ -234,6 +235,21 @@ pub fn linearize_function(
         .copied()
         .filter(|block| divergence.divergent_branches.contains(block))
         .collect();
+
+    // 1b. Divergent loops exit through fewer targets: forwarding exit
+    // blocks merged into the exit they jump to.
+    visit_loops_in_rounds(
+        func,
+        &headers,
+        |_, _| (),
+        |func, snapshot, (), lp| {
+            let header = snapshot.loops.header(lp);
+            let divergent = mode == LinearizeMode::Full
+                || divergence.divergent_loop_headers.contains(&header)
+                || loop_is_divergent(func, snapshot, lp, &truly_divergent);
+            Visit::changed_if(divergent && merge_forwarding_exits(func, snapshot, lp))
+        },
+    )?;
 
     // 2. Divergent loops, innermost first. The uses of each loop's values
     // outside it come from one scan per round; a loop whose live-out a

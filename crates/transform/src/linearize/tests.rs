@@ -490,6 +490,81 @@ fn mandelbrot_escape_loop_becomes_a_uniform_loop() {
     }
 }
 
+/// A rotated `while (i + 1 != n && (i * 7) & 3 != 0)` as LLVM leaves it:
+/// the loop leaves from the header and from the latch, each exit a
+/// dedicated block of LCSSA phis jumping to `end`, which the code before
+/// the loop reaches too. `start` varies; `n` is uniform.
+fn rotated_loop_with_two_exits() -> Function {
+    let params = vec![Type::I32, Type::I32];
+    let mut func = Function::new("rotated", params, Type::I32);
+    let (start, n) = (func.param_value(0), func.param_value(1));
+    let mut b = FunctionBuilder::new(&mut func);
+    let names = ["entry", "check", "pre", "header", "latch", "exit_a", "exit_b", "end"];
+    let [entry, check, pre, header, latch, exit_a, exit_b, end] =
+        names.map(|name| b.create_block(Some(name)));
+    b.switch_to_block(entry);
+    let below = b.icmp(IntPredicate::Slt, start, n);
+    b.branch(below, check, end);
+    b.switch_to_block(check);
+    let one = b.iconst(Type::I32, 1);
+    let low_bit = b.binary(BinaryOp::And, start, one);
+    let zero = b.iconst(Type::I32, 0);
+    let odd = b.icmp(IntPredicate::Ne, low_bit, zero);
+    b.branch(odd, pre, end);
+    b.switch_to_block(pre);
+    b.jump(header);
+    b.switch_to_block(header);
+    let i = b.phi(Type::I32, vec![(pre, start)]);
+    let acc = b.phi(Type::I32, vec![(pre, zero)]);
+    let acc_next = b.binary(BinaryOp::Add, acc, i);
+    let i_next = b.binary(BinaryOp::Add, i, one);
+    let at_end = b.icmp(IntPredicate::Eq, i_next, n);
+    b.branch(at_end, exit_a, latch);
+    b.switch_to_block(latch);
+    let seven = b.iconst(Type::I32, 7);
+    let times = b.binary(BinaryOp::Mul, i_next, seven);
+    let three = b.iconst(Type::I32, 3);
+    let t = b.binary(BinaryOp::And, times, three);
+    let go_on = b.icmp(IntPredicate::Ne, t, zero);
+    b.branch(go_on, header, exit_b);
+    b.switch_to_block(exit_a);
+    let a_acc = b.phi(Type::I32, vec![(header, acc_next)]);
+    let a_i = b.phi(Type::I32, vec![(header, i_next)]);
+    b.jump(end);
+    b.switch_to_block(exit_b);
+    let b_acc = b.phi(Type::I32, vec![(latch, acc_next)]);
+    let b_t = b.phi(Type::I32, vec![(latch, t)]);
+    b.jump(end);
+    b.switch_to_block(end);
+    let sum = b.phi(Type::I32, vec![(entry, zero), (check, one), (exit_a, a_acc), (exit_b, b_acc)]);
+    let last = b.phi(Type::I32, vec![(entry, start), (check, start), (exit_a, a_i), (exit_b, b_t)]);
+    let scaled = b.binary(BinaryOp::Mul, sum, three);
+    let result = b.binary(BinaryOp::Add, scaled, last);
+    b.ret(Some(result));
+    for (phi, value) in [(i, i_next), (acc, acc_next)] {
+        let inst = func.dfg.defining_inst(phi).unwrap();
+        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
+            incoming.push((latch, value));
+        }
+    }
+    func
+}
+
+#[test]
+fn forwarding_exits_of_a_divergent_loop_merge_into_one() {
+    let func = rotated_loop_with_two_exits();
+    verify(&func);
+    let (result, report) = linearize(&func, "vu", LinearizeMode::Partial);
+    assert_eq!(report.loops_divergent, 1);
+    // One exit target: exit_b's edge goes to exit_a, no exit masks to
+    // dispatch on after the loop.
+    let names: Vec<String> =
+        result.layout.blocks().iter().map(|block| result.block_name(*block)).collect();
+    assert!(names.iter().all(|name| name != "exit_b"), "{result}");
+    assert!(report.divergent_loops[0].dispatch_blocks.is_empty(), "{result}");
+    check_same_meaning(&func, &result, &report, 7, 400);
+}
+
 #[test]
 fn uniform_loop_stays_a_loop_with_its_branches() {
     // Mandelbrot with a uniform escape value *and* uniform z: nothing diverges.
