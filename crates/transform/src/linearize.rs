@@ -8,7 +8,9 @@
 //! 1. Canonicalization ([`crate::cfg_canon`]): unreachable blocks removed, one
 //!    return block, a dedicated preheader for every loop.
 //! 2. The divergent-loop transform ([`crate::divergent_loops`], PLDI'18
-//!    section 5), innermost loop first. Afterwards every loop is uniform; the
+//!    section 5), innermost loop first, after the exits of each divergent
+//!    loop that only forward to one block after it were merged into one
+//!    ([`crate::divergent_loops::merge_forwarding_exits`]). Afterwards every loop is uniform; the
 //!    remaining (uniform) loops get a single latch ending in a jump.
 //! 3. Masks ([`crate::masks`]): block and edge predicates as `i1` values.
 //! 4. The block index (section 3.1): a topological order of the CFG without
