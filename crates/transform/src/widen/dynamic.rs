@@ -129,7 +129,11 @@ struct AddressChain {
 /// indices `x`, not the addresses: a test on the addresses shares them
 /// (or the extension) with the gather after it, in another block, and
 /// LLVM then gathers through a vector of 64-bit pointers (see
-/// [`Widener::addresses_in_current_block`]).
+/// [`Widener::addresses_in_current_block`]). The same for `gep base, i`
+/// with a 64-bit `i` (a loop position LLVM's induction variable
+/// simplification widened): the fast path then needs lane 0's address
+/// only, and the vector of addresses is computed in the gather's block
+/// (rising_run's loop: two 512-bit shifts and adds fewer per load).
 enum Tested {
     /// The addresses (frozen under a mask).
     Addresses(Value),
@@ -720,7 +724,7 @@ impl Widener<'_> {
                     None => (CastOp::SExt, index),
                 };
                 let bits = self.func.dfg.value_type(arg).scalar_type().int_bits()?;
-                let fits = (8..64).contains(&bits) && self.run_limit(op, bits).is_some();
+                let fits = (8..=64).contains(&bits) && self.run_limit(op, bits).is_some();
                 (fits && self.data_layout.alloc_size(&source_ty) == elem_bytes)
                     .then_some((source_ty, base, arg, op, steps))
             },
@@ -748,10 +752,20 @@ impl Widener<'_> {
         let Tested::NarrowIndices { extension, source_ty, base, steps, .. } = tested else {
             return value;
         };
-        let extended = self.append_value(
-            InstData::Cast { op: *extension, arg: value, to: Type::I64, flags: Default::default() },
-            Type::I64,
-        );
+        // A 64-bit index (a loop position LLVM widened) is used as it is.
+        let extended = if *self.func.dfg.value_type(value) == Type::I64 {
+            value
+        } else {
+            self.append_value(
+                InstData::Cast {
+                    op: *extension,
+                    arg: value,
+                    to: Type::I64,
+                    flags: Default::default(),
+                },
+                Type::I64,
+            )
+        };
         let pointer_ty = self.func.dfg.value_type(*base).clone();
         let root = self.append_value(
             InstData::Gep {
