@@ -1,4 +1,4 @@
-//! `--variants shared` ([`VariantSelection::Shared`], the default of
+//! `--variants shared` ([`VariantSelection::Shared`](crate::VariantSelection::Shared), the default of
 //! `lanewise cc` and the plugin): every variant the `_ZGV` attributes name
 //! exists, but only those the module calls get bodies of their own; the
 //! others are adapters over one shared body per function.
@@ -39,7 +39,7 @@ use crate::{
     ProducedFunction, Report, VariantBody,
 };
 
-/// [`VariantSelection::Shared`]: the variants of `scalar_name` not yet
+/// [`VariantSelection::Shared`](crate::VariantSelection::Shared): the variants of `scalar_name` not yet
 /// defined (those the module calls were built in full before), including
 /// GCC's names of the AVX ones, as adapters over a shared body per list
 /// of parameter kinds; those no adapter can serve get bodies of their own.

@@ -324,7 +324,7 @@ fn assigned_in_iteration(
     parallel[&reduction.update]
 }
 
-/// The bodies [`rewrite_loop`] calls.
+/// The bodies [`rewrite_loop`](super::rewrite::rewrite_loop) calls.
 #[derive(Clone, Debug)]
 pub struct LoopCallTargets {
     pub width: u32,
