@@ -342,7 +342,7 @@ pub struct LoopCallTargets {
 
 /// The outlined body `B` as the scalar remainder loop calls it, named
 /// `name`: `rv_lane_id()` is 0, so every slot access is `slot[0]` and the
-/// caller passes `&slot[j]` for remainder iteration `j` (see [`tail`]), and
+/// caller passes `&slot[j]` for remainder iteration `j` (see [`tail`](super::tail)), and
 /// the builtins a scan uses (`scan`) have their one-lane meaning:
 /// `rv_shuffle(v, s)` and `rv_extract(v, k)` are `v`, `rv_popcount(b)` is
 /// `b`. The result is ordinary scalar code, independent of the SPMD

@@ -4,7 +4,7 @@
 //! scalar function once per lane.
 //!
 //! # Where variants come from
-//! [`WidenConfig::callee_variants`] maps a scalar function name to the
+//! [`WidenConfig::callee_variants`](super::WidenConfig::callee_variants) maps a scalar function name to the
 //! `_ZGV` variants the program provides: every function of the module,
 //! defined or only declared, carrying `_ZGV...` attributes (clang puts them
 //! on declarations too; the bodies come from Lanewise or from GCC).
