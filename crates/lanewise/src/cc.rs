@@ -561,6 +561,15 @@ impl Driver {
                     for (name, variants) in &self.shared_variants {
                         module.add_variant_attributes(name, variants);
                     }
+                    // Definitions the frontend plugin gave a prototype's
+                    // clauses (`-fplugin=liblanewise_frontend.so`): files
+                    // that include the prototype call their variants.
+                    let mut options = options.clone();
+                    for name in module.annotated_functions(lanewise::DECLARED_ELSEWHERE) {
+                        if !options.full_variants.contains(&name) {
+                            options.full_variants.push(name);
+                        }
+                    }
                     match lanewise::vectorize_module(module, &options) {
                         Ok(report) => {
                             module.write(vectorized, OutputFormat::Bitcode)?;

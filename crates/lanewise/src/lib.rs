@@ -125,6 +125,13 @@ pub struct ExplicitRequest {
 }
 
 /// Options of a run.
+/// The annotation (`llvm.global.annotations`) that clang's frontend plugin
+/// `liblanewise_frontend.so` (crates/plugin/src/frontend.cpp) puts on a
+/// definition that got its `declare simd` clauses from an earlier
+/// declaration, a prototype that other files include: its variants are
+/// built in full ([`Options::full_variants`]).
+pub const DECLARED_ELSEWHERE: &str = "lanewise.declared-elsewhere";
+
 #[derive(Clone, Debug)]
 pub struct Options {
     pub mode: Mode,
@@ -177,8 +184,9 @@ pub struct Options {
     pub variants: VariantSelection,
     /// With [`VariantSelection::Shared`]: functions whose variants all get
     /// bodies of their own, as with `All` (`lanewise cc` names those that
-    /// another file of the same command declares with the pragma: that
-    /// file's loops may call any of their variants).
+    /// another file of the same command declares with the pragma, and
+    /// both it and the pass plugin those marked [`DECLARED_ELSEWHERE`]:
+    /// other files' loops may call any of their variants).
     pub full_variants: Vec<String>,
     /// Functions a vector variant calls once for all its lanes (with the
     /// same arguments in every lane), not once per lane: the OpenCL

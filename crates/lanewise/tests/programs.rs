@@ -694,6 +694,52 @@ fn standard_input_and_response_files() {
 /// caller's vectorized loop calls the variants anyway; compiled separately,
 /// its object carries weak per-lane fallbacks of them, so the program links
 /// and computes what clang's build computes.
+/// With clang's frontend plugin in step 1 (`-fplugin=liblanewise_frontend.so`),
+/// a definition after a prototype with the pragma gets the prototype's
+/// clauses and the plugin's mark, and `lanewise cc` builds every variant
+/// in full: other files include the prototype and call them. Unmarked,
+/// they were adapters over one shared body (here the 4-lane SSE one, which
+/// even the 16-lane variant called).
+#[test]
+fn marked_definitions_get_every_variant_in_full() {
+    let frontend = Path::new(&lanewise_binary()).with_file_name("liblanewise_frontend.so");
+    assert!(
+        frontend.exists(),
+        "{} is missing: build the workspace (`cargo build --release`) first",
+        frontend.display()
+    );
+    let directory = scratch("driver-frontend-mark");
+    fs::write(
+        directory.join("kernel.c"),
+        "#pragma omp declare simd notinbranch\nfloat f(float x);\n\
+         float f(float x) { return x * x + 1.0f; }\n",
+    )
+    .unwrap();
+    let plugin = format!("-fplugin={}", frontend.display());
+    let output = lanewise_cc(
+        &directory,
+        &["-O2", "-fopenmp-simd", &plugin, "-S", "-emit-llvm", "kernel.c", "-o", "kernel.ll"],
+    );
+    assert_success(&output, "lanewise cc -fplugin=liblanewise_frontend.so");
+    let ir = fs::read_to_string(directory.join("kernel.ll")).unwrap();
+    let mut variants = 0;
+    for body in ir.split("\ndefine ").skip(1) {
+        let name = body.split('@').nth(1).and_then(|rest| rest.split('(').next()).unwrap_or("");
+        if !name.starts_with("_ZGV") {
+            continue;
+        }
+        variants += 1;
+        // The instructions, after the `define` line that names the variant.
+        let body = body.split("\n}").next().unwrap_or("");
+        let instructions = body.split_once('\n').map_or("", |(_, rest)| rest);
+        assert!(
+            !instructions.contains("@_ZGV"),
+            "{name} calls another variant (an adapter):\n{ir}"
+        );
+    }
+    assert!(variants >= 4, "the b, c, d and e variants:\n{ir}");
+}
+
 #[test]
 fn separately_compiled_files_link_through_weak_variant_fallbacks() {
     let directory = scratch("driver-separate");

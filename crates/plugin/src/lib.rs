@@ -61,11 +61,6 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
     }
 }
 
-/// The annotation liblanewise_frontend.so (src/frontend.cpp) puts on a
-/// definition that got its `declare simd` clauses from an earlier
-/// declaration: its variants are built in full (`Options::full_variants`).
-const DECLARED_ELSEWHERE: &str = "lanewise.declared-elsewhere";
-
 /// What runs after Lanewise changed a module, on the module: the inliner
 /// (the outlined `omp simd` loop bodies back into their loops, and small
 /// vector variants into the vectorized loops that call them, as `lanewise
@@ -176,7 +171,7 @@ fn vectorize_in_pipeline(
         variants,
         // Functions whose `declare simd` came from a prototype, which other
         // files include (liblanewise_frontend.so marks them).
-        full_variants: module.annotated_functions(DECLARED_ELSEWHERE),
+        full_variants: module.annotated_functions(lanewise::DECLARED_ELSEWHERE),
         // In the pipeline, clang's later passes clean up.
         cleanup: !in_pipeline,
         ..Options::default()
