@@ -463,7 +463,6 @@ fn sync_dependence(
         loops,
         chain: &chain,
         label: HashMap::new(),
-        labelled: Vec::new(),
         header_labels: HashMap::new(),
         pending_exits: Vec::new(),
         result: SyncDependence::default(),
@@ -500,7 +499,7 @@ fn sync_dependence(
     }
     let mut result = propagation.result;
     result.reached.insert(branch);
-    for &block in &propagation.labelled {
+    for &block in propagation.label.keys() {
         result.reached.insert(block);
         if let Some(lp) = loops.loop_of_header(block) {
             if !chain.contains(&lp) {
@@ -523,8 +522,6 @@ struct Propagation<'a> {
     /// propagation covers the region of one branch, and a function has a
     /// propagation per divergent branch).
     label: HashMap<Block, Block>,
-    /// The blocks in `label`.
-    labelled: Vec<Block>,
     /// The labels that reached each chain loop's header over back edges.
     header_labels: HashMap<Loop, Vec<Block>>,
     /// Edges leaving chain loops that are not finalized yet: (source, target, label).
@@ -562,7 +559,6 @@ impl Propagation<'_> {
         match self.label.get(&target) {
             None => {
                 self.label.insert(target, label);
-                self.labelled.push(target);
             }
             Some(&old) if old == label => {}
             Some(_) => {

@@ -443,10 +443,7 @@ fn mandelbrot() -> Function {
     let result = b.phi(Type::I32, vec![(at_limit, i), (escaped, marked)]);
     b.ret(Some(result));
     for (phi, from, value) in [(i, latch, i_next), (z, latch, z_next)] {
-        let inst = func.dfg.defining_inst(phi).unwrap();
-        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
-            incoming.push((from, value));
-        }
+        b.add_phi_incoming(phi, from, value);
     }
     func
 }
@@ -542,10 +539,7 @@ fn rotated_loop_with_two_exits() -> Function {
     let result = b.binary(BinaryOp::Add, scaled, last);
     b.ret(Some(result));
     for (phi, value) in [(i, i_next), (acc, acc_next)] {
-        let inst = func.dfg.defining_inst(phi).unwrap();
-        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
-            incoming.push((latch, value));
-        }
+        b.add_phi_incoming(phi, latch, value);
     }
     func
 }
@@ -1117,10 +1111,7 @@ fn mandelbrot_with_memory() -> Function {
     let result = b.phi(Type::I32, vec![(at_limit, i), (escaped, marked)]);
     b.ret(Some(result));
     for (phi, value) in [(i, i_next), (z, z_next)] {
-        let inst = func.dfg.defining_inst(phi).unwrap();
-        if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(inst) {
-            incoming.push((latch, value));
-        }
+        b.add_phi_incoming(phi, latch, value);
     }
     func
 }
