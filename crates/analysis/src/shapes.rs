@@ -724,6 +724,7 @@ impl ShapeAnalysis<'_> {
             InstData::AtomicRmw { .. } | InstData::CmpXchg { .. } => ValueShape::varying(),
             InstData::Store { .. }
             | InstData::MaskedLoad { .. }
+            | InstData::SpeculativeLoad { .. }
             | InstData::MaskedStore { .. }
             | InstData::Gather { .. }
             | InstData::Scatter { .. }

@@ -325,6 +325,10 @@ pub enum Callee {
     InlineAsm(Box<InlineAsm>),
 }
 
+/// The page size an [`InstData::SpeculativeLoad`] stays within: 4 KiB, the
+/// smallest page of x86-64 (memory is mapped, and faults, a page at a time).
+pub const PAGE_BYTES: u64 = 4096;
+
 /// An inline assembly snippet, as LLVM's `InlineAsm` holds it.
 #[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub struct InlineAsm {
@@ -617,6 +621,18 @@ pub enum InstData {
         passthru: Value,
         align: u32,
     },
+    /// Contiguous vector load of `ty` from `addr` that may read bytes no
+    /// lane of the scalar code reads: lanes whose bytes are not
+    /// dereferenceable yield poison. Defined only where the access
+    /// `[addr, addr + size)` lies within one page ([`PAGE_BYTES`]) of which
+    /// some lane's bytes are dereferenceable, so the hardware cannot fault (see
+    /// `lanewise_transform::widen::page_safe_loads`, which emits it behind
+    /// that test). LLVM has no such load: the bridge lowers it to inline
+    /// assembly (`vmovups`) that reads through its pointer argument only.
+    SpeculativeLoad {
+        ty: Type,
+        addr: Value,
+    },
     /// Contiguous vector store of the lanes whose `mask` bit is set (`llvm.masked.store`).
     MaskedStore {
         value: Value,
@@ -854,6 +870,7 @@ impl InstData {
                 visit(*mask);
                 visit(*passthru);
             }
+            InstData::SpeculativeLoad { addr, .. } => visit(*addr),
             InstData::MaskedStore { value, addr, mask, .. } => {
                 visit(*value);
                 visit(*addr);
@@ -952,6 +969,7 @@ impl InstData {
                 apply(mask);
                 apply(passthru);
             }
+            InstData::SpeculativeLoad { addr, .. } => apply(addr),
             InstData::MaskedStore { value, addr, mask, .. } => {
                 apply(value);
                 apply(addr);
@@ -1016,6 +1034,7 @@ impl InstData {
         match self {
             InstData::Load { .. }
             | InstData::MaskedLoad { .. }
+            | InstData::SpeculativeLoad { .. }
             | InstData::Gather { .. }
             | InstData::AtomicRmw { .. }
             | InstData::CmpXchg { .. } => true,
@@ -1049,6 +1068,7 @@ impl InstData {
             InstData::Call { .. } => "call",
             InstData::Splat { .. } => "splat",
             InstData::MaskedLoad { .. } => "masked_load",
+            InstData::SpeculativeLoad { .. } => "speculative_load",
             InstData::MaskedStore { .. } => "masked_store",
             InstData::Gather { .. } => "gather",
             InstData::Scatter { .. } => "scatter",

@@ -288,6 +288,9 @@ fn write_inst(out: &mut dyn Write, func: &Function, inst: Inst) -> fmt::Result {
             typed(*passthru),
             align(*alignment)
         ),
+        InstData::SpeculativeLoad { ty, addr } => {
+            write!(out, "speculative_load {ty}, {}", typed(*addr))
+        }
         InstData::MaskedStore { value, addr, mask, align: alignment } => write!(
             out,
             "masked_store {}, {}, {}{}",

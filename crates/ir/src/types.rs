@@ -125,6 +125,18 @@ impl Type {
             _ => None,
         }
     }
+
+    /// Whether a value of this type fills one SSE, AVX or AVX-512 register
+    /// exactly: a vector of 8- to 64-bit integers, `float`s or `double`s of
+    /// 128, 256 or 512 bits (what an [`crate::InstData::SpeculativeLoad`]
+    /// may load).
+    pub fn fills_one_vector_register(&self) -> bool {
+        let Type::Vector { elem, .. } = self else {
+            return false;
+        };
+        let element_ok = matches!(**elem, Type::Int(8 | 16 | 32 | 64) | Type::F32 | Type::F64);
+        element_ok && matches!(self.vector_bits(), Some(128 | 256 | 512))
+    }
 }
 
 impl fmt::Display for Type {

@@ -1098,6 +1098,15 @@ impl<'f> Verifier<'f> {
                 }
                 value_result(ty)
             }
+            InstData::SpeculativeLoad { ty, addr } => {
+                self.expect_scalar_pointer("speculative_load address", *addr, problems);
+                if !ty.fills_one_vector_register() {
+                    problems.push(format!(
+                        "speculative_load of {ty}, which does not fill one vector register"
+                    ));
+                }
+                value_result(ty)
+            }
             InstData::MaskedStore { value, addr, mask, .. } => {
                 self.expect_scalar_pointer("masked_store address", *addr, problems);
                 self.masked_data_rules("masked_store", self.ty(*value), *mask, problems);

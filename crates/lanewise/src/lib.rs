@@ -204,6 +204,10 @@ pub struct Options {
     /// `transform::widen::dynamic`): run-time address tests with scalar-
     /// and vector-load fast paths.
     pub dynamic_tests: bool,
+    /// Page-safe speculative loads (`--speculative-loads`,
+    /// `transform::widen::page_safe_loads`): masked contiguous loads
+    /// unmasked where they stay within one page with an active lane.
+    pub speculative_loads: bool,
     /// Gathers of neighbouring 32-bit elements fused in pairs into one
     /// gather of 64-bit elements (`--gather-pairs`,
     /// `transform::widen::gather_pairs`).
@@ -277,6 +281,7 @@ impl Default for Options {
             safety_net: SafetyNetMode::Adaptive,
             wfv_slp: true,
             dynamic_tests: true,
+            speculative_loads: true,
             gather_pairs: true,
             slp: Slp::Off,
         }
@@ -390,6 +395,10 @@ pub struct MemoryCounts {
     /// Pairs of gathers of neighbouring 32-bit elements fused into one
     /// gather of 64-bit elements (`--gather-pairs`).
     pub paired_gathers: usize,
+    /// Masked vector loads of consecutive elements (contiguous loads and
+    /// the consecutive fast paths of gathers) unmasked where they stay
+    /// within a page with an active lane (`--speculative-loads`).
+    pub speculative_loads: u32,
 }
 
 /// What runs under a mask.
@@ -414,6 +423,7 @@ impl From<MemoryAccessStats> for MemoryCounts {
             uniform_private_arrays: 0,
             split_private_structs: 0,
             paired_gathers: 0,
+            speculative_loads: stats.speculative,
         }
     }
 }
@@ -570,6 +580,13 @@ impl Report {
                     "  gather pairs: {} pairs of gathers of neighbouring elements fused into \
                      one gather of 64-bit elements each (--gather-pairs)\n",
                     memory.paired_gathers
+                ));
+            }
+            if memory.speculative_loads > 0 {
+                text.push_str(&format!(
+                    "  speculative loads: {} masked loads of consecutive elements unmasked \
+                     where they stay within a page (--speculative-loads)\n",
+                    memory.speculative_loads
                 ));
             }
             if function.calls.packed_math_groups > 0 {

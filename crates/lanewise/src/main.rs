@@ -174,6 +174,14 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     dynamic_tests: OnOffArg,
 
+    /// Page-safe speculative loads: a masked vector load of consecutive
+    /// elements is made unmasked (inline `vmovups`) where it stays within
+    /// one 4 KiB page together with an active lane, so it cannot fault and
+    /// need not wait for its mask. valgrind's memcheck reports the bytes it
+    /// reads past an allocation.
+    #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
+    speculative_loads: OnOffArg,
+
     /// Two gathers of neighbouring 32-bit elements under one mask (`p[i]`
     /// and `p[i + 1]`) become one gather of 64-bit elements, on targets
     /// with gather instructions (AVX2, AVX-512).
@@ -437,6 +445,7 @@ fn run(cli: Cli) -> Result<(), String> {
         },
         wfv_slp: cli.wfv_slp == OnOffArg::On,
         dynamic_tests: cli.dynamic_tests == OnOffArg::On,
+        speculative_loads: cli.speculative_loads == OnOffArg::On,
         gather_pairs: cli.gather_pairs == OnOffArg::On,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,

@@ -285,6 +285,7 @@ pub(crate) fn widen_variant_once(
     config.adapter = adapter;
     config.wfv_slp = options.wfv_slp;
     config.dynamic_tests = options.dynamic_tests;
+    config.speculative_loads = options.speculative_loads;
     if with_safety_net {
         config.group_functions.extend([
             NET_BEGIN.to_owned(),

@@ -271,12 +271,19 @@ fn widest_vector_bits<'a>(types: impl Iterator<Item = &'a Type>) -> u64 {
 ///   ("Do not know how to split the result of this operator!") and the x86
 ///   intrinsics, whose widths are fixed (`llvm.x86.avx512.mask.expand`):
 ///   narrowing (`lanewise_transform::narrow_loops`) emits them at the
-///   register width of the variant's ISA.
+///   register width of the variant's ISA;
+/// - inline assembly, whose register operands are not split: a
+///   [`InstData::SpeculativeLoad`] of 512 bits needs a zmm register
+///   ("couldn't allocate output register for constraint 'v'").
 fn min_legal_vector_bits(func: &Function) -> u64 {
     let signature = func.params.iter().map(|param| &param.ty).chain(std::iter::once(&func.ret_ty));
     let mut whole_types = Vec::new();
     for block in func.layout.blocks() {
         for inst in func.layout.block_insts(*block) {
+            if let InstData::SpeculativeLoad { ty, .. } = func.dfg.inst(*inst) {
+                whole_types.push(ty.clone());
+                continue;
+            }
             let (InstData::Call { callee, args, ret_ty, .. }
             | InstData::Invoke { callee, args, ret_ty, .. }) = func.dfg.inst(*inst)
             else {
@@ -313,6 +320,49 @@ struct Lowerer<'ctx, 'f> {
     signext_kind: u32,
     zeroext_kind: u32,
     memory_kind: u32,
+    /// The vector instructions the new function's `target-features` enable,
+    /// for the inline assembly of [`InstData::SpeculativeLoad`].
+    vector_features: VectorFeatures,
+}
+
+/// Which encodings of a vector load a function's `target-features` allow.
+#[derive(Copy, Clone, Default, Debug, PartialEq, Eq)]
+struct VectorFeatures {
+    /// VEX-encoded instructions and 256-bit registers (`+avx` or later).
+    avx: bool,
+    /// 512-bit registers (`+avx512f`).
+    avx512f: bool,
+}
+
+impl VectorFeatures {
+    fn of(features: &str) -> VectorFeatures {
+        let enabled = |name: &str| features.split(',').any(|feature| feature == name);
+        let avx512f = enabled("+avx512f");
+        VectorFeatures { avx: avx512f || enabled("+avx") || enabled("+avx2"), avx512f }
+    }
+
+    /// The inline assembly of an unmasked vector load of `bits` bits into a
+    /// register from the address in its operand: `vmovups` where AVX is
+    /// enabled (mixing legacy SSE encodings into AVX code costs a
+    /// transition on Intel cores), else `movups`. `None` where the
+    /// function's features have no register that wide.
+    fn unaligned_load(self, bits: u64) -> Option<lanewise_ir::InlineAsm> {
+        let (mnemonic, register) = match bits {
+            128 if self.avx => ("vmovups", "x"),
+            128 => ("movups", "x"),
+            256 if self.avx => ("vmovups", "x"),
+            512 if self.avx512f => ("vmovups", "v"),
+            _ => return None,
+        };
+        Some(lanewise_ir::InlineAsm {
+            asm: format!("{mnemonic} ($1), $0"),
+            constraints: format!("={register},r"),
+            side_effects: false,
+            align_stack: false,
+            intel_dialect: false,
+            can_unwind: false,
+        })
+    }
 }
 
 /// Adds `func` to `module` as a new external function and returns it. On
@@ -378,8 +428,10 @@ pub(crate) fn lower_function<'ctx>(
         signext_kind: context.enum_attribute_kind("signext"),
         zeroext_kind: context.enum_attribute_kind("zeroext"),
         memory_kind: context.enum_attribute_kind("memory"),
+        vector_features: VectorFeatures::default(),
     };
-    lowerer.copy_attributes(scalar, function, target_features);
+    let features = lowerer.copy_attributes(scalar, function, target_features);
+    lowerer.vector_features = VectorFeatures::of(&features);
     let result = lowerer
         .set_personality(function)
         .and_then(|()| lowerer.lower_body(function))
@@ -433,12 +485,14 @@ impl<'ctx> Lowerer<'ctx, '_> {
         Ok(())
     }
 
+    /// Gives `function` the attributes of `scalar`, with `target_features`
+    /// added; returns the new function's `target-features`.
     fn copy_attributes(
         &self,
         scalar: RawValue<'ctx>,
         function: RawValue<'ctx>,
         target_features: &[&str],
-    ) {
+    ) -> String {
         let skipped_enum_kinds: Vec<u32> = ["optnone", "noinline", "allocsize", "memory"]
             .iter()
             .map(|name| self.context.enum_attribute_kind(name))
@@ -478,7 +532,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
         let Some((scalar_ret, scalar_params, _)) =
             scalar.function_type().and_then(RawType::function_signature)
         else {
-            return;
+            return features;
         };
         let ret_unchanged = scalar_ret == lower_type(self.context, &self.func.ret_ty);
         let mut positions = vec![(RETURN_ATTRIBUTE_INDEX, ret_unchanged)];
@@ -498,6 +552,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 }
             }
         }
+        features
     }
 
     /// Blocks in reverse post-order from the entry, then the unreachable ones
@@ -924,6 +979,7 @@ impl<'ctx> Lowerer<'ctx, '_> {
                 let overloads = [lower_type(self.context, ty), args[0].ty()];
                 self.masked_intrinsic_call(inst, "llvm.masked.load", &overloads, &args, 0, *align)?
             }
+            InstData::SpeculativeLoad { ty, addr } => self.speculative_load(inst, ty, *addr)?,
             InstData::MaskedStore { value, addr, mask, align } => {
                 let args = [self.operand(*value)?, self.operand(*addr)?, self.operand(*mask)?];
                 let overloads = [args[0].ty(), args[1].ty()];
@@ -1093,6 +1149,40 @@ impl<'ctx> Lowerer<'ctx, '_> {
             .into_iter()
             .find(|overloads| self.module.intrinsic_overloaded_name(id, overloads) == name)
             .and_then(|overloads| self.module.intrinsic_declaration(id, &overloads))
+    }
+
+    /// An [`InstData::SpeculativeLoad`]: LLVM IR has no load that may read
+    /// past its object (a plain or all-true masked load there is undefined
+    /// behaviour, whatever the hardware does), so it becomes inline assembly,
+    /// opaque to LLVM, marked as reading through its pointer argument only
+    /// (`memory(argmem: read)`), not unwinding, and returning: LLVM may
+    /// then move it across unrelated stores and delete it when unused.
+    fn speculative_load(
+        &mut self,
+        inst: Inst,
+        ty: &Type,
+        addr: Value,
+    ) -> Result<RawValue<'ctx>, BridgeError> {
+        let bits = ty.vector_bits().unwrap_or(0);
+        let asm = self.vector_features.unaligned_load(bits).ok_or_else(|| {
+            self.error(inst, format!("the function's target features have no {bits}-bit register"))
+        })?;
+        let pointer = self.operand(addr)?;
+        let call_type = self.context.function_type(lower_type(self.context, ty), &[pointer.ty()]);
+        let callee = self.context.inline_asm(call_type, &asm);
+        let call = self.builder.call(call_type, callee, &[pointer]);
+        /// `memory(argmem: read)` in LLVM's `MemoryEffects` encoding (two bits
+        /// per location, argument memory first, `1` = may read).
+        const READS_ARGUMENT_MEMORY: u64 = 0b01;
+        let attributes = [
+            self.context.enum_attribute(self.memory_kind, READS_ARGUMENT_MEMORY),
+            self.context.enum_attribute(self.context.enum_attribute_kind("nounwind"), 0),
+            self.context.enum_attribute(self.context.enum_attribute_kind("willreturn"), 0),
+        ];
+        for attribute in attributes {
+            call.add_call_site_attribute(FUNCTION_ATTRIBUTE_INDEX, attribute);
+        }
+        Ok(call)
     }
 
     /// A `call`, or with `destinations` (normal, unwind) an `invoke`.

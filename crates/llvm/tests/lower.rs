@@ -226,6 +226,72 @@ fn callers_of_512_bit_functions_get_a_512_bit_min_legal_vector_width() {
     }
 }
 
+/// `f(x) = speculative_load <lanes x float> x`.
+fn speculative_load_function(name: &str, lanes: u32) -> Function {
+    let mut func = Function::new(name, vec![Type::PTR], float_vector(lanes));
+    let x = func.param_value(0);
+    let mut builder = FunctionBuilder::new(&mut func);
+    let entry = builder.create_block(Some("entry"));
+    builder.switch_to_block(entry);
+    let loaded = builder.ins_value(
+        InstData::SpeculativeLoad { ty: float_vector(lanes), addr: x },
+        float_vector(lanes),
+    );
+    builder.ret(Some(loaded));
+    func
+}
+
+/// A speculative load is inline assembly in the encoding the function's
+/// features allow, reading only through its pointer; a 512-bit one needs
+/// AVX-512 and is an error naming the instruction without it.
+#[test]
+fn speculative_loads_become_inline_assembly_that_reads_its_argument() {
+    let cases = [
+        ("sse", 4, &["+sse2"][..], r#"asm "movups ($1), $0", "=x,r"(ptr %0)"#),
+        ("avx", 4, &["+sse2", "+avx"][..], r#"asm "vmovups ($1), $0", "=x,r"(ptr %0)"#),
+        ("avx2", 8, &["+sse2", "+avx", "+avx2"][..], r#"asm "vmovups ($1), $0", "=x,r"(ptr %0)"#),
+        ("avx512", 16, &["+avx2", "+avx512f"][..], r#"asm "vmovups ($1), $0", "=v,r"(ptr %0)"#),
+    ];
+    for (name, lanes, features, expected) in cases {
+        let text = with_module_from_bytes(SCALAR_MODULE.as_bytes(), "kernel.ll", |module| {
+            module.add_vector_function(
+                &speculative_load_function(name, lanes),
+                "kernel",
+                features,
+            )?;
+            module.verify()?;
+            Ok(module.to_text())
+        })
+        .unwrap();
+        let call = text
+            .lines()
+            .find(|line| line.contains(" asm "))
+            .unwrap_or_else(|| panic!("{name}: no inline assembly in\n{text}"));
+        assert!(call.contains(expected), "{name}: {call}");
+        let group = call.rsplit('#').next().unwrap().trim();
+        let attributes = text
+            .lines()
+            .find(|line| line.starts_with(&format!("attributes #{group} ")))
+            .unwrap_or_else(|| panic!("{name}: no attribute group #{group}"));
+        for attribute in ["nounwind", "willreturn", "memory(argmem: read)"] {
+            assert!(attributes.contains(attribute), "{name}: {attributes}");
+        }
+        if lanes == 16 {
+            let function = attributes_of(&text, name);
+            assert!(function.contains("\"min-legal-vector-width\"=\"512\""), "{function}");
+        }
+    }
+    let error = with_module_from_bytes(SCALAR_MODULE.as_bytes(), "kernel.ll", |module| {
+        module.add_vector_function(&speculative_load_function("wide", 16), "kernel", &["+avx2"])
+    })
+    .unwrap_err();
+    let message = error.to_string();
+    assert!(
+        message.contains("speculative_load") && message.contains("no 512-bit register"),
+        "{message}"
+    );
+}
+
 #[test]
 fn multi_index_aggregate_operations_become_chains() {
     let inner = Type::Struct { fields: vec![Type::F32, Type::I32], packed: false };

@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use lanewise_ir::vfabi::VariantName;
 use lanewise_ir::{
     dfg::sign_extend, AtomicRmwOp, BinaryOp, Block, Callee, CastOp, Constant, DataLayout,
-    FloatPredicate, Function, InstData, IntPredicate, Type, UnaryOp, Value, ValueDef,
+    FloatPredicate, Function, InstData, IntPredicate, Type, UnaryOp, Value, ValueDef, PAGE_BYTES,
 };
 
 /// A runtime value.
@@ -549,6 +549,28 @@ impl<'e> Interpreter<'e> {
                     } else {
                         passthru.lane(lane)
                     });
+                }
+                Val::Vector(values)
+            }
+            InstData::SpeculativeLoad { ty, addr } => {
+                let address = pointer(&get(*addr)?)?;
+                let elem = ty.scalar_type().clone();
+                let size = self.data_layout.store_size(&elem);
+                let lanes = u64::from(ty.lanes().unwrap_or(1));
+                if address % PAGE_BYTES + lanes * size > PAGE_BYTES {
+                    return error(format!(
+                        "speculative load of {ty} at {address:#x} crosses a page boundary"
+                    ));
+                }
+                // Bytes outside the interpreter's memory stand for bytes no
+                // lane of the scalar code reads: such lanes are poison.
+                let values: Vec<Val> = (0..lanes)
+                    .map(|lane| self.read(&elem, address + lane * size).unwrap_or(Val::Poison))
+                    .collect();
+                if values.iter().all(|value| matches!(value, Val::Poison)) {
+                    return error(format!(
+                        "speculative load of {ty} at {address:#x} reads no lane's memory"
+                    ));
                 }
                 Val::Vector(values)
             }

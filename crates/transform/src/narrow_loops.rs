@@ -537,6 +537,7 @@ fn check_inst(func: &Function, inst: Inst, width: u32) -> Result<(), String> {
         InstData::Load { .. }
         | InstData::Store { .. }
         | InstData::MaskedLoad { .. }
+        | InstData::SpeculativeLoad { .. }
         | InstData::MaskedStore { .. } => {
             Err(format!("a contiguous vector access (`{}`)", data.opcode_name()))
         }

@@ -94,6 +94,7 @@ pub mod gather_pairs;
 mod lane_loops;
 pub mod masked;
 mod memory;
+pub mod page_safe_loads;
 pub mod short_vectors;
 mod special_calls;
 mod value_map;
@@ -155,6 +156,10 @@ pub struct WidenConfig {
     /// 7.1/7.2): run-time tests of the addresses with a scalar-load or
     /// vector-load fast path. Default `true`; `false` for ablation.
     pub dynamic_tests: bool,
+    /// Page-safe speculative loads ([`page_safe_loads`]): a masked
+    /// contiguous load is unmasked where it stays within one page with an
+    /// active lane. Default `true`; `false` for ablation.
+    pub speculative_loads: bool,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -181,6 +186,7 @@ impl WidenConfig {
             adapter: false,
             wfv_slp: true,
             dynamic_tests: true,
+            speculative_loads: true,
         }
     }
 }
@@ -256,6 +262,10 @@ pub struct MemoryAccessStats {
     pub scalarized: u32,
     /// Accesses under a mask (also counted above).
     pub masked: u32,
+    /// Masked vector loads of consecutive elements (contiguous loads and
+    /// the consecutive fast paths of gathers) given a page-safe
+    /// speculative form ([`page_safe_loads`]).
+    pub speculative: u32,
 }
 
 /// [`widen_function_masked`], also returning the memory access counters.
@@ -836,6 +846,7 @@ impl<'a> Widener<'a> {
             | InstData::Shuffle { .. } => self.widen_uniform_only(inst),
             InstData::Splat { .. }
             | InstData::MaskedLoad { .. }
+            | InstData::SpeculativeLoad { .. }
             | InstData::MaskedStore { .. }
             | InstData::Gather { .. }
             | InstData::Scatter { .. } => {

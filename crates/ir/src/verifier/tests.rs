@@ -120,6 +120,9 @@ fn valid_vector_instructions_pass() {
         f32x8.clone(),
     );
     b.ins(InstData::MaskedStore { value: loaded, addr: pointer, mask, align: 4 }, Type::Void);
+    let speculative =
+        b.ins_value(InstData::SpeculativeLoad { ty: f32x8.clone(), addr: pointer }, f32x8.clone());
+    b.ins(InstData::MaskedStore { value: speculative, addr: pointer, mask, align: 4 }, Type::Void);
     let addresses = b.gep(Type::F32, pointer, vec![offsets]);
     let gathered = b.ins_value(
         InstData::Gather { ty: f32x8.clone(), addrs: addresses, mask, passthru: vector, align: 4 },
@@ -144,6 +147,31 @@ fn valid_vector_instructions_pass() {
     let sine = b.func.dfg.result(call).unwrap();
     b.ret(Some(sine));
     assert_valid(&func);
+}
+
+#[test]
+fn speculative_loads_fill_one_vector_register() {
+    for (ty, valid) in [
+        (Type::I8.vector_of(16), true),
+        (Type::F64.vector_of(8), true),
+        (Type::I32.vector_of(3), false),
+        (Type::I32.vector_of(32), false),
+        (Type::PTR.vector_of(4), false),
+        (Type::BOOL.vector_of(128), false),
+        (Type::I32, false),
+    ] {
+        let (mut func, entry) = one_block(vec![Type::PTR], Type::Void);
+        let pointer = func.params[0].value;
+        let mut b = FunctionBuilder::new(&mut func);
+        b.switch_to_block(entry);
+        b.ins_value(InstData::SpeculativeLoad { ty: ty.clone(), addr: pointer }, ty.clone());
+        b.ret(None);
+        if valid {
+            assert_valid(&func);
+        } else {
+            assert_rejected(&func, "does not fill one vector register");
+        }
+    }
 }
 
 #[test]

@@ -75,6 +75,9 @@ impl HarnessAdditions {
             if line.contains("llvm.x86.avx512") {
                 return Err("its body uses AVX-512 intrinsics".to_owned());
             }
+            if line.contains(" asm \"") && line.contains("\"=v,") {
+                return Err("its body loads a zmm register in inline assembly".to_owned());
+            }
             if let Some(position) = line.find("@_ZGVe") {
                 let callee: String = line[position..].chars().take_while(|c| *c != '(').collect();
                 return Err(format!("it calls {callee}, an AVX-512 vector function"));

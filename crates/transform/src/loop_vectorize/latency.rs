@@ -246,7 +246,7 @@ pub fn latency(func: &Function, inst: Inst) -> u64 {
                 1
             }
         }
-        InstData::Load { .. } | InstData::MaskedLoad { .. } => 5,
+        InstData::Load { .. } | InstData::MaskedLoad { .. } | InstData::SpeculativeLoad { .. } => 5,
         InstData::Gather { .. } => 20,
         InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.sqrt") => 15,
         InstData::Call { callee: Callee::Direct(name), .. } if name.starts_with("llvm.") => 4,

@@ -1352,4 +1352,5 @@ mod atomics;
 mod dynamic;
 mod gather_pairs;
 mod masked;
+mod page_safe_loads;
 mod short_vectors;

@@ -73,7 +73,7 @@ fn divergent_kernel() -> Function {
 /// The same function linearized by hand: `entry -> then -> else -> join`,
 /// all jumps, the phi a select; `then` runs under `c`, `else` under `!c`
 /// (and-ed with the entry mask parameter when `masked`).
-fn linearized_kernel(masked: bool) -> (Function, BlockPredicates) {
+pub(super) fn linearized_kernel(masked: bool) -> (Function, BlockPredicates) {
     let mut func = Function::new("div.lin", vec![Type::PTR, Type::I64, Type::I32], Type::I32);
     let mask = masked.then(|| add_entry_mask_param(&mut func));
     let (a, i, x) = (func.param_value(0), func.param_value(1), func.param_value(2));
@@ -108,7 +108,7 @@ fn linearized_kernel(masked: bool) -> (Function, BlockPredicates) {
     (func, predicates)
 }
 
-fn kernel_config(width: u32, isa: Isa, masked: bool) -> WidenConfig {
+pub(super) fn kernel_config(width: u32, isa: Isa, masked: bool) -> WidenConfig {
     let mut kinds = vec![UNIFORM, LINEAR, VECTOR];
     if masked {
         kinds.push(VECTOR);
@@ -118,7 +118,7 @@ fn kernel_config(width: u32, isa: Isa, masked: bool) -> WidenConfig {
     config
 }
 
-fn widen_masked(
+pub(super) fn widen_masked(
     scalar: &Function,
     config: &WidenConfig,
     predicates: &BlockPredicates,
@@ -134,7 +134,7 @@ fn widen_masked(
 }
 
 /// The ABI arguments carrying `active` for a masked variant.
-fn mask_args(abi: &MaskAbi, active: &[bool]) -> Vec<Val> {
+pub(super) fn mask_args(abi: &MaskAbi, active: &[bool]) -> Vec<Val> {
     match abi {
         MaskAbi::Vector { elem, .. } => vec![Val::Vector(
             active
@@ -271,7 +271,8 @@ fn masked_blocks_use_masked_vector_memory_operations_on_avx2() {
             gather: 1,
             scatter: 0,
             scalarized: 0,
-            masked: 5
+            masked: 5,
+            speculative: 2,
         }
     );
 }

@@ -1,0 +1,145 @@
+//! Page-safe speculative loads: a masked contiguous load becomes an
+//! unmasked one where the hardware cannot fault.
+//!
+//! A masked vector load (`vmaskmovps`, `vmovdqu32 {k}`) waits for its mask.
+//! In a divergent search loop the mask of one iteration comes from the
+//! values the previous one loaded (`while (v[i + 1] > v[i]) i++`), so the
+//! loop's critical path runs mask -> load -> compare -> mask, and the load
+//! cannot start early. An unmasked load needs only its address. It may read
+//! bytes no active lane reads, and those may not be mapped; but memory is
+//! mapped a page at a time, so a load that lies within one page
+//! ([`PAGE_BYTES`]) together with one active lane's element reads mapped
+//! memory. The inactive lanes' values are poison in the masked load
+//! anyway.
+//!
+//! ```text
+//!     ok = any(mask) && (addr & 4095) <= 4096 - size   ; select, not `and`
+//!     br ok, speculative, masked
+//! speculative: speculative_load addr                    ; vmovups
+//! masked:      masked_load addr, mask
+//! join:        phi
+//! ```
+//!
+//! `any(mask)` is left out where the block runs only while some lane is
+//! active ([`crate::BlockPredicates::some_lane_active`]: a divergent loop's
+//! body, a region behind a BOSCC guard), and the page test where the
+//! alignment the load is known to have already keeps it within a page (an
+//! aligned access no larger than its alignment never crosses one). With
+//! both known there is no branch at all. The condition is `select any,
+//! in_page, false`: with no lane active `addr` may be poison, and a branch
+//! on poison is undefined behaviour; the select's result is `false` then.
+//!
+//! LLVM has no load that may read past its object (a plain load there is
+//! undefined behaviour, whatever the hardware does), so
+//! [`InstData::SpeculativeLoad`] is lowered to inline assembly, opaque to
+//! LLVM (`lanewise_llvm::lower`). Tools that check memory accesses see the
+//! reads: valgrind's memcheck reports the bytes past an allocation as
+//! invalid reads; AddressSanitizer does not instrument inline assembly. A
+//! byte another thread writes is read, but no lane uses it.
+//!
+//! `--speculative-loads off` keeps the masked loads (ablation).
+
+use lanewise_ir::{CastOp, Constant, InstData, IntPredicate, Type, Value, PAGE_BYTES};
+
+use super::{WidenError, Widener};
+
+impl Widener<'_> {
+    /// The masked contiguous load of `vector_ty` at `addr` (lane 0's
+    /// address) under `mask` as a page-safe speculative load (see the module
+    /// docs), or `None` where it does not apply: turned off, a vector that
+    /// does not fill one of the variant's registers, or an address outside
+    /// address space 0.
+    pub(super) fn page_safe_load(
+        &mut self,
+        vector_ty: &Type,
+        addr: Value,
+        align: u32,
+        mask: Value,
+    ) -> Result<Option<Value>, WidenError> {
+        let bits = vector_ty.vector_bits().unwrap_or(0);
+        let applies = self.config.speculative_loads
+            && vector_ty.fills_one_vector_register()
+            && bits <= u64::from(self.config.isa.register_bits())
+            && *self.func.dfg.value_type(addr) == Type::PTR;
+        if !applies {
+            return Ok(None);
+        }
+        self.stats.speculative += 1;
+        let bytes = bits / 8;
+        let (scalar_block, _) = self.location.expect("widening an instruction");
+        let any = if self.predicates.some_lane_active(scalar_block) {
+            None
+        } else {
+            Some(self.mask_any(mask))
+        };
+        let in_page = (u64::from(align) < bytes).then(|| self.fits_in_page(addr, bytes));
+        let speculative = InstData::SpeculativeLoad { ty: vector_ty.clone(), addr };
+        let ok = match (any, in_page) {
+            (None, None) => {
+                return Ok(Some(self.append_value(speculative, vector_ty.clone())));
+            }
+            (Some(known), None) | (None, Some(known)) => known,
+            (Some(any), Some(in_page)) => {
+                let never = self.func.dfg.int_const(Type::BOOL, 0);
+                let select = InstData::Select {
+                    cond: any,
+                    if_true: in_page,
+                    if_false: never,
+                    flags: Default::default(),
+                };
+                self.append_value(select, Type::BOOL)
+            }
+        };
+        let before = self.current.expect("a current block");
+        let prefix = self.next_guard_prefix();
+        let fast = self.func.dfg.make_block(Some(format!("{prefix}.speculative")));
+        let slow = self.func.dfg.make_block(Some(format!("{prefix}.masked")));
+        let join = self.func.dfg.make_block(Some(format!("{prefix}.join")));
+        self.func.layout.insert_block_after(fast, before);
+        self.func.layout.insert_block_after(slow, fast);
+        self.func.layout.insert_block_after(join, slow);
+        self.append(InstData::Branch { cond: ok, then_dest: fast, else_dest: slow }, Type::Void);
+        self.current = Some(fast);
+        let loaded = self.append_value(speculative, vector_ty.clone());
+        self.append(InstData::Jump { dest: join }, Type::Void);
+        self.current = Some(slow);
+        let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+        let masked = InstData::MaskedLoad { ty: vector_ty.clone(), addr, mask, passthru, align };
+        let masked = self.append_value(masked, vector_ty.clone());
+        self.append(InstData::Jump { dest: join }, Type::Void);
+        self.current = Some(join);
+        let incoming = vec![(fast, loaded), (slow, masked)];
+        Ok(Some(
+            self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty.clone()),
+        ))
+    }
+
+    /// `(addr & (PAGE_BYTES - 1)) <= PAGE_BYTES - bytes`: whether `bytes`
+    /// bytes from `addr` lie within one page.
+    fn fits_in_page(&mut self, addr: Value, bytes: u64) -> Value {
+        let address = self.append_value(
+            InstData::Cast {
+                op: CastOp::PtrToInt,
+                arg: addr,
+                to: Type::I64,
+                flags: Default::default(),
+            },
+            Type::I64,
+        );
+        let page_mask = self.func.dfg.int_const(Type::I64, u128::from(PAGE_BYTES - 1));
+        let offset = self.append_value(
+            InstData::Binary {
+                op: lanewise_ir::BinaryOp::And,
+                lhs: address,
+                rhs: page_mask,
+                flags: Default::default(),
+            },
+            Type::I64,
+        );
+        let last_start = self.func.dfg.int_const(Type::I64, u128::from(PAGE_BYTES - bytes));
+        self.append_value(
+            InstData::Icmp { pred: IntPredicate::Ule, lhs: offset, rhs: last_start },
+            Type::BOOL,
+        )
+    }
+}
