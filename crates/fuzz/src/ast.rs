@@ -610,6 +610,9 @@ pub const TABLE_LEN: u32 = 64;
 /// Elements of the input arrays `in_T` (a power of two, above twice the
 /// largest trip count plus the linear pointers' reach).
 pub const INPUT_LEN: u32 = 1024;
+/// The kernel loop's `INPUT_LEN - n + i`: loads of `in_*` at it read the
+/// input arrays' last `n` elements, which end at a guard page (print.rs).
+pub const KERNEL_INDEX_FROM_END: &str = "i_end";
 /// The largest trip count of an omp simd loop (and the outputs' length).
 pub const MAX_N: u32 = 400;
 

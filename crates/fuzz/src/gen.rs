@@ -991,7 +991,8 @@ impl Generator {
         sources.extend(scope.arrays.iter().filter(|array| array.1 == ty).cloned());
         let (base, _, len) = self.rng.pick(&sources).clone();
         let index = if scope.kernel && base.starts_with("in_") && self.rng.chance(60) {
-            Expr::Var("i".into(), Ty::Int)
+            let name = if self.rng.chance(50) { KERNEL_INDEX_FROM_END } else { "i" };
+            Expr::Var(name.into(), Ty::Int)
         } else if depth == 0 {
             self.leaf_index(scope)
         } else {

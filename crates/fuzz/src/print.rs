@@ -50,6 +50,18 @@ pub(crate) fn print_body(program: &Program) -> String {
         print_kernel(&mut out, kernel, atomics);
     }
     out.push_str("\nint main(void) {\n");
+    let guarded = if program.mixed_widths {
+        &["i", "u", "f", "d", "l", "s", "c"][..]
+    } else {
+        &["i", "u", "f", "d"]
+    };
+    for suffix in guarded {
+        writeln!(
+            out,
+            "    lw_guard(in_{suffix}_pad, sizeof in_{suffix}_pad, in_{suffix}, sizeof in_{suffix}, in_{suffix}_trail);"
+        )
+        .unwrap();
+    }
     out.push_str("    for (int k = 0; k < 64; k++) {\n");
     out.push_str("        g_i[k] = lw_int(); g_u[k] = lw_uint(); g_f[k] = lw_float(); g_d[k] = lw_double();\n");
     out.push_str("    }\n");
@@ -82,6 +94,31 @@ pub(crate) const PRELUDE: &str = r#"#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+
+/* Input arrays that end where a page mapped PROT_NONE begins, and start
+ * after another one (the first page of `_pad`): a vector load that reads
+ * one byte outside the pages of its active lanes' elements faults
+ * (Lanewise's page-safe speculative loads may read inactive lanes' bytes
+ * within those pages only). The guards are objects of their own, never
+ * part of the array's: LLVM may widen a masked load into a plain one
+ * where the whole vector lies within one object. The three objects are
+ * laid out in one section in the order of their definitions, which
+ * lw_guard checks before it protects anything. */
+#define LW_GUARDED(type, name, len)                                                 \
+    __attribute__((section(".lw_guarded"), aligned(4096), used)) static char        \
+        name##_pad[4096 + (4096 - sizeof(type) * (len) % 4096) % 4096];             \
+    __attribute__((section(".lw_guarded"))) static type name[len];                  \
+    __attribute__((section(".lw_guarded"), aligned(4096), used)) static char        \
+        name##_trail[4096]
+static void lw_guard(char *pad, size_t pad_len, void *array, size_t len, char *trail) {
+    uintptr_t p = (uintptr_t)pad, a = (uintptr_t)array, t = (uintptr_t)trail;
+    __asm__ volatile("" : "+r"(p), "+r"(a), "+r"(t)); /* no folding of the tests */
+    if (p + pad_len == a && a + len == t) {
+        mprotect(pad, 4096, PROT_NONE);
+        mprotect(trail, 4096, PROT_NONE);
+    }
+}
 
 /* rv_any and rv_all of include/lanewise/rv.h (one-lane meaning in the
  * scalar build); used only as `if (rv_any(c)) if (c)`, `rv_all(c) || c`
@@ -130,10 +167,10 @@ static int g_i[64];
 static unsigned g_u[64];
 static float g_f[64];
 static double g_d[64];
-static int in_i[1024];
-static unsigned in_u[1024];
-static float in_f[1024];
-static double in_d[1024];
+LW_GUARDED(int, in_i, 1024);
+LW_GUARDED(unsigned, in_u, 1024);
+LW_GUARDED(float, in_f, 1024);
+LW_GUARDED(double, in_d, 1024);
 static int out_i[{max}];
 static unsigned out_u[{max}];
 static float out_f[{max}];
@@ -201,9 +238,9 @@ const MIXED_WIDTH_GLOBALS: &str = r#"
 static long g_l[64];
 static short g_s[64];
 static unsigned char g_c[64];
-static long in_l[1024];
-static short in_s[1024];
-static unsigned char in_c[1024];
+LW_GUARDED(long, in_l, 1024);
+LW_GUARDED(short, in_s, 1024);
+LW_GUARDED(unsigned char, in_c, 1024);
 static long out_l[400];
 static short out_s[400];
 static unsigned char out_c[400];
@@ -488,6 +525,9 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
     }
     writeln!(out, "{pragma}").unwrap();
     out.push_str("    for (int i = 0; i < n; i++) {\n");
+    // The last n elements of the input arrays end at their guard page.
+    writeln!(out, "        int {KERNEL_INDEX_FROM_END} = {INPUT_LEN} - n + i;").unwrap();
+    writeln!(out, "        (void){KERNEL_INDEX_FROM_END};").unwrap();
     for last in &kernel.lastprivates {
         writeln!(out, "        {} = {};", last.name, expr(&last.value)).unwrap();
     }
@@ -972,6 +1012,28 @@ fn argument(arg: &Arg) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The input arrays sit between guard pages, and some kernel reads the
+    /// last `n` elements, whose end is the guard (`KERNEL_INDEX_FROM_END`).
+    #[test]
+    fn input_arrays_end_at_guard_pages_that_kernels_read_up_to() {
+        let mut reads_from_end = 0;
+        for seed in 0..40 {
+            let text = print_program(&crate::gen::generate(seed));
+            assert!(text.contains("LW_GUARDED(int, in_i, 1024);"), "seed {seed}");
+            assert!(
+                text.contains(
+                    "lw_guard(in_i_pad, sizeof in_i_pad, in_i, sizeof in_i, in_i_trail);"
+                ),
+                "seed {seed}"
+            );
+            if text.contains("int i_end = 1024 - n + i;") && text.contains("[(unsigned)(i_end) & ")
+            {
+                reads_from_end += 1;
+            }
+        }
+        assert!(reads_from_end >= 10, "{reads_from_end} of 40 programs read from the end");
+    }
 
     #[test]
     fn literals_read_back_in_c_syntax() {
