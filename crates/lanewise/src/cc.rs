@@ -218,6 +218,54 @@ struct Driver {
     /// declares without defining: another file may call any of their
     /// variants, so all get bodies of their own (`Options::full_variants`).
     called_across_files: Vec<String>,
+    /// The clang plugin step 1 loads (see [`frontend_plugin`]).
+    frontend_plugin: Option<PathBuf>,
+}
+
+/// The file name of the frontend plugin (crates/plugin/src/frontend.cpp).
+const FRONTEND_PLUGIN: &str = "liblanewise_frontend.so";
+
+/// The frontend plugin step 1 loads, so that a definition after a
+/// prototype with `#pragma omp declare simd` (the prototype in a header)
+/// gets the prototype's clauses and variants in full, as with
+/// `-fplugin=liblanewise_frontend.so` on the command line: the one next to
+/// the `lanewise` binary (`cargo build --release` puts it there), or the
+/// file `LANEWISE_FRONTEND_PLUGIN` names; none with
+/// `LANEWISE_FRONTEND_PLUGIN=off`, when the command loads it already, when
+/// there is no C or C++ source, or when clang cannot load it (checked once
+/// on an empty file, with a warning: the command then runs as without it).
+fn frontend_plugin(clang: &str, invocation: &Invocation) -> Option<PathBuf> {
+    let requested = std::env::var_os("LANEWISE_FRONTEND_PLUGIN");
+    let path = match &requested {
+        Some(value) if value == "off" => return None,
+        Some(value) if !value.is_empty() => PathBuf::from(value),
+        _ => std::env::current_exe().ok()?.with_file_name(FRONTEND_PLUGIN),
+    };
+    let user_words = invocation.option_words(&[Stage::Frontend, Stage::Codegen, Stage::Unknown]);
+    let given = user_words
+        .iter()
+        .any(|word| word.starts_with("-fplugin=") && word.contains(FRONTEND_PLUGIN));
+    let sources = invocation.inputs().any(|input| input.kind == InputKind::Source);
+    if given || !sources || (requested.is_none() && !path.is_file()) {
+        return None;
+    }
+    let plugin = format!("-fplugin={}", path.display());
+    let loads = Command::new(clang)
+        .args([plugin.as_str(), "-fsyntax-only", "-x", "c", "-"])
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|status| status.success());
+    if !loads {
+        eprintln!(
+            "lanewise cc: warning: clang cannot load `{}`; definitions after a `declare simd` \
+             prototype get no variants (LANEWISE_FRONTEND_PLUGIN=off silences this)",
+            path.display()
+        );
+        return None;
+    }
+    Some(path)
 }
 
 /// Entry point: `arguments` are those after `cc` (or `c++`). Returns the
@@ -264,6 +312,7 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    let frontend_plugin = frontend_plugin(&clang, &invocation);
     let mut driver = Driver {
         clang,
         invocation,
@@ -271,6 +320,7 @@ pub fn main(language: Language, arguments: Vec<OsString>) -> ExitCode {
         next_temp: 0,
         shared_variants: HashMap::new(),
         called_across_files: Vec::new(),
+        frontend_plugin,
     };
     // `LANEWISE_TIME_PASSES=1`: the time of each step and Lanewise pass.
     let (result, times) = lanewise::pass_times::record(|| driver.run());
@@ -507,6 +557,9 @@ impl Driver {
                 final_output.to_owned()
             };
             command.arg("-MT").arg(target);
+        }
+        if let Some(plugin) = &self.frontend_plugin {
+            command.arg(format!("-fplugin={}", plugin.display()));
         }
         command.args(["-fno-vectorize", "-fno-slp-vectorize"]);
         command.args(step1_unroll_args(&self.invocation));

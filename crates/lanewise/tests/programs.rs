@@ -709,12 +709,7 @@ fn marked_definitions_get_every_variant_in_full() {
         frontend.display()
     );
     let directory = scratch("driver-frontend-mark");
-    fs::write(
-        directory.join("kernel.c"),
-        "#pragma omp declare simd notinbranch\nfloat f(float x);\n\
-         float f(float x) { return x * x + 1.0f; }\n",
-    )
-    .unwrap();
+    fs::write(directory.join("kernel.c"), PROTOTYPE_THEN_DEFINITION).unwrap();
     let plugin = format!("-fplugin={}", frontend.display());
     let output = lanewise_cc(
         &directory,
@@ -722,6 +717,17 @@ fn marked_definitions_get_every_variant_in_full() {
     );
     assert_success(&output, "lanewise cc -fplugin=liblanewise_frontend.so");
     let ir = fs::read_to_string(directory.join("kernel.ll")).unwrap();
+    assert_eq!(variants_in_full(&ir), 4, "the b, c, d and e variants:\n{ir}");
+}
+
+/// A definition after a prototype with the pragma, as when the prototype
+/// is in a header.
+const PROTOTYPE_THEN_DEFINITION: &str = "#pragma omp declare simd notinbranch\nfloat f(float x);\n\
+                                         float f(float x) { return x * x + 1.0f; }\n";
+
+/// The number of `_ZGV` variants `ir` defines; panics if one is an adapter
+/// calling another variant.
+fn variants_in_full(ir: &str) -> usize {
     let mut variants = 0;
     for body in ir.split("\ndefine ").skip(1) {
         let name = body.split('@').nth(1).and_then(|rest| rest.split('(').next()).unwrap_or("");
@@ -737,7 +743,34 @@ fn marked_definitions_get_every_variant_in_full() {
             "{name} calls another variant (an adapter):\n{ir}"
         );
     }
-    assert!(variants >= 4, "the b, c, d and e variants:\n{ir}");
+    variants
+}
+
+/// `lanewise cc` loads the frontend plugin next to its binary by itself;
+/// `LANEWISE_FRONTEND_PLUGIN=off` turns that off (clang alone gives the
+/// definition no variants), and a plugin clang cannot load is a warning,
+/// not a failure.
+#[test]
+fn the_frontend_plugin_next_to_the_binary_is_loaded_by_itself() {
+    let directory = scratch("driver-frontend-auto");
+    fs::write(directory.join("kernel.c"), PROTOTYPE_THEN_DEFINITION).unwrap();
+    let arguments = ["-O2", "-fopenmp-simd", "-S", "-emit-llvm", "kernel.c", "-o", "kernel.ll"];
+    let output = lanewise_cc(&directory, &arguments);
+    assert_success(&output, "lanewise cc (frontend plugin loaded by itself)");
+    let ir = fs::read_to_string(directory.join("kernel.ll")).unwrap();
+    assert_eq!(variants_in_full(&ir), 4, "the b, c, d and e variants:\n{ir}");
+    for (setting, warns) in [("off", false), ("/nonexistent/liblanewise_frontend.so", true)] {
+        let output = run(Command::new(lanewise_binary())
+            .current_dir(&directory)
+            .env("LANEWISE_FRONTEND_PLUGIN", setting)
+            .arg("cc")
+            .args(arguments));
+        assert_success(&output, &format!("lanewise cc with LANEWISE_FRONTEND_PLUGIN={setting}"));
+        let ir = fs::read_to_string(directory.join("kernel.ll")).unwrap();
+        assert_eq!(variants_in_full(&ir), 0, "{setting}:\n{ir}");
+        let stderr = text(&output.stderr);
+        assert_eq!(stderr.contains("cannot load"), warns, "{setting}: {stderr}");
+    }
 }
 
 #[test]
