@@ -593,6 +593,7 @@ impl Driver {
                 .is_ok_and(|value| value == "off"),
             narrow_loops: self.narrow_loops(),
             safety_net: self.safety_net(),
+            speculative_loads: self.speculative_loads(),
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,
             variants: self.variant_selection(),
@@ -708,6 +709,26 @@ impl Driver {
             }
             VariantSelection::Shared
         })
+    }
+
+    /// `LANEWISE_SPECULATIVE_LOADS=on|off` (`--speculative-loads` of the
+    /// `lanewise` command; `off` for programs checked with valgrind). An
+    /// unknown value is a warning and means `on`.
+    fn speculative_loads(&self) -> bool {
+        let Ok(value) = std::env::var("LANEWISE_SPECULATIVE_LOADS") else { return true };
+        match value.as_str() {
+            "" | "on" => true,
+            "off" => false,
+            other => {
+                if !self.invocation.no_warnings {
+                    eprintln!(
+                        "lanewise cc: warning: LANEWISE_SPECULATIVE_LOADS={other}: expected on \
+                         or off; using on"
+                    );
+                }
+                true
+            }
+        }
     }
 
     /// `LANEWISE_NARROW_LOOPS=auto|off|always` (`--narrow-loops` of the

@@ -773,6 +773,37 @@ fn the_frontend_plugin_next_to_the_binary_is_loaded_by_itself() {
     }
 }
 
+/// `LANEWISE_SPECULATIVE_LOADS=off` keeps the masked loads of a divergent
+/// search masked (no inline `vmovups`), for programs checked with valgrind.
+#[test]
+fn speculative_loads_follow_the_environment() {
+    let directory = scratch("driver-speculative-loads");
+    fs::write(
+        directory.join("run.c"),
+        "#pragma omp declare simd uniform(v) linear(i)\n\
+         int run(const int *v, int i) {\n\
+             int n = 0;\n\
+             while (v[i + n + 1] > v[i + n]) n++;\n\
+             return n;\n\
+         }\n",
+    )
+    .unwrap();
+    let arguments =
+        ["-O2", "-march=x86-64-v3", "-fopenmp-simd", "-S", "-emit-llvm", "run.c", "-o", "run.ll"];
+    for (setting, speculative) in [(None, true), (Some("off"), false), (Some("on"), true)] {
+        let mut command = Command::new(lanewise_binary());
+        command.current_dir(&directory).arg("cc").args(arguments);
+        if let Some(value) = setting {
+            command.env("LANEWISE_SPECULATIVE_LOADS", value);
+        }
+        let output = run(&mut command);
+        assert_success(&output, &format!("lanewise cc, LANEWISE_SPECULATIVE_LOADS={setting:?}"));
+        let ir = fs::read_to_string(directory.join("run.ll")).unwrap();
+        assert_eq!(ir.contains("asm \"vmovups"), speculative, "{setting:?}:\n{ir}");
+        assert!(ir.contains("@llvm.masked.load"), "{setting:?}: the masked loads stay:\n{ir}");
+    }
+}
+
 #[test]
 fn separately_compiled_files_link_through_weak_variant_fallbacks() {
     let directory = scratch("driver-separate");

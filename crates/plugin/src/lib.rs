@@ -17,6 +17,8 @@
 //! variant the `_ZGV` attributes name, those the module does not call as
 //! adapters over one shared body per function; `all`: each with a body of
 //! its own; `referenced`: only those the module calls);
+//! `LANEWISE_SPECULATIVE_LOADS=off` keeps masked loads masked (for
+//! programs checked with valgrind; `lanewise --speculative-loads`);
 //! `LANEWISE_TIME_PASSES=1` prints the time of each Lanewise pass per
 //! translation unit on stderr (`lanewise --time-passes`);
 //! `LANEWISE_SLP=lanewise` (and `LANEWISE_SLP_ALGORITHM=tree|pair`) runs
@@ -174,6 +176,8 @@ fn vectorize_in_pipeline(
         full_variants: module.annotated_functions(lanewise::DECLARED_ELSEWHERE),
         // In the pipeline, clang's later passes clean up.
         cleanup: !in_pipeline,
+        // `LANEWISE_SPECULATIVE_LOADS=off` for programs checked with valgrind.
+        speculative_loads: std::env::var("LANEWISE_SPECULATIVE_LOADS").as_deref() != Ok("off"),
         ..Options::default()
     };
     let time_passes = std::env::var("LANEWISE_TIME_PASSES").is_ok_and(|value| value == "1");
