@@ -218,6 +218,10 @@ struct Scope {
     /// `functions[..callable]` may be called.
     callable: usize,
     kernel: bool,
+    /// The kernel loop declares [`KERNEL_INDEX_FROM_END`] (not in scan
+    /// loops: a value of one phase read in the other is not OpenMP, and
+    /// clang's `-fopenmp-simd` then reads a stale one).
+    index_from_end: bool,
     break_ok: bool,
     continue_ok: bool,
     labels: Vec<String>,
@@ -422,6 +426,7 @@ impl Generator {
         let name = self.name("kernel");
         let mut scope = self.global_scope();
         scope.kernel = true;
+        scope.index_from_end = !scan;
         // A scan's input phase and a linear variable's increment end
         // every iteration.
         scope.continue_ok = !scan && linears.is_empty();
@@ -581,6 +586,7 @@ impl Generator {
             let kernel = &mut kernels[kernel_index];
             let mut scope = self.global_scope();
             scope.kernel = true;
+            scope.index_from_end = true; // hosts have no scan
             scope.vars.push(Var {
                 name: "i".into(),
                 ty: Ty::Int,
@@ -991,7 +997,8 @@ impl Generator {
         sources.extend(scope.arrays.iter().filter(|array| array.1 == ty).cloned());
         let (base, _, len) = self.rng.pick(&sources).clone();
         let index = if scope.kernel && base.starts_with("in_") && self.rng.chance(60) {
-            let name = if self.rng.chance(50) { KERNEL_INDEX_FROM_END } else { "i" };
+            let from_end = scope.index_from_end && self.rng.chance(50);
+            let name = if from_end { KERNEL_INDEX_FROM_END } else { "i" };
             Expr::Var(name.into(), Ty::Int)
         } else if depth == 0 {
             self.leaf_index(scope)

@@ -386,8 +386,8 @@ impl Widener<'_> {
             None
         };
         if let Some((ok, first)) = extended {
-            let value = self
-                .fast_path(&prefix, ok, false, first, elem_ty, &vector_ty, mask, masked, align)?;
+            let value =
+                self.fast_path(&prefix, ok, false, first, elem_ty, &vector_ty, mask, masked, align);
             incoming.push(value);
         } else if let Some(AddressChain { source_ty, base, index, steps, .. }) = indexed {
             // Only the uniform test, of `gep base, index` with a scalar base:
@@ -413,7 +413,7 @@ impl Widener<'_> {
             );
             let first = self.apply_steps(first, &steps);
             let value =
-                self.fast_path(&prefix, ok, true, first, elem_ty, &vector_ty, mask, masked, align)?;
+                self.fast_path(&prefix, ok, true, first, elem_ty, &vector_ty, mask, masked, align);
             incoming.push(value);
         } else {
             let tested = self.tested_of(addrs, elem_bytes, masked);
@@ -424,9 +424,8 @@ impl Widener<'_> {
                 let all_match = self.all_active_lanes_match(compared, first_splat, mask, &mask_ty);
                 let ok = self.and_lane0_active(all_match, masked.then_some(mask));
                 let first = self.address_of(&tested, first);
-                let value = self.fast_path(
-                    &prefix, ok, true, first, elem_ty, &vector_ty, mask, masked, align,
-                )?;
+                let value = self
+                    .fast_path(&prefix, ok, true, first, elem_ty, &vector_ty, mask, masked, align);
                 incoming.push(value);
             }
             if tests.consecutive {
@@ -438,9 +437,8 @@ impl Widener<'_> {
                     mask,
                     gather_block,
                 )?;
-                let value = self.fast_path(
-                    &prefix, ok, false, base, elem_ty, &vector_ty, mask, masked, align,
-                )?;
+                let value = self
+                    .fast_path(&prefix, ok, false, base, elem_ty, &vector_ty, mask, masked, align);
                 incoming.push(value);
             }
         }
@@ -483,7 +481,7 @@ impl Widener<'_> {
         mask: Value,
         masked: bool,
         align: u32,
-    ) -> Result<(lanewise_ir::Block, Value), WidenError> {
+    ) -> (lanewise_ir::Block, Value) {
         let before = self.current.expect("a current block");
         let label = if uniform { "uniform" } else { "consecutive" };
         let fast = self.func.dfg.make_block(Some(format!("{prefix}.{label}")));
@@ -499,11 +497,11 @@ impl Widener<'_> {
             );
             self.append_value(InstData::Splat { scalar, lanes: self.width }, vector_ty.clone())
         } else {
-            self.contiguous_load(vector_ty.clone(), first, align, masked.then_some(mask))?
+            self.contiguous_load(vector_ty.clone(), first, align, masked.then_some(mask))
         };
         let end = self.current.expect("a current block");
         self.current = Some(next);
-        Ok((end, value))
+        (end, value)
     }
 
     /// Whether the integer parameters of `params` (bit i: parameter i) were

@@ -135,7 +135,7 @@ impl<'a> Widener<'a> {
                 let vector_ty = self.vector_type(&ty)?;
                 let vector_align = self.contiguous_alignment(addr, align, &vector_ty);
                 let addr = self.lane0(addr)?;
-                Widened::Vector(self.contiguous_load(vector_ty, addr, vector_align, mask)?)
+                Widened::Vector(self.contiguous_load(vector_ty, addr, vector_align, mask))
             }
             (AccessKind::GatherScatter, mask) => {
                 let vector_ty = self.vector_type(&ty)?;
@@ -197,18 +197,18 @@ impl<'a> Widener<'a> {
         addr: Value,
         align: u32,
         mask: Option<Value>,
-    ) -> Result<Value, WidenError> {
+    ) -> Value {
         let data = match mask {
             None => InstData::Load { ty: vector_ty.clone(), addr, align, volatile: false },
             Some(mask) => {
-                if let Some(loaded) = self.page_safe_load(&vector_ty, addr, align, mask)? {
-                    return Ok(loaded);
+                if let Some(loaded) = self.page_safe_load(&vector_ty, addr, align, mask) {
+                    return loaded;
                 }
                 let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
                 InstData::MaskedLoad { ty: vector_ty.clone(), addr, mask, passthru, align }
             }
         };
-        Ok(self.append_value(data, vector_ty))
+        self.append_value(data, vector_ty)
     }
 
     /// A vector store of `value` at `addr`, masked if `mask` is given.

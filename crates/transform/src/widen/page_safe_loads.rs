@@ -41,7 +41,7 @@
 
 use lanewise_ir::{CastOp, Constant, InstData, IntPredicate, Type, Value, PAGE_BYTES};
 
-use super::{WidenError, Widener};
+use super::Widener;
 
 impl Widener<'_> {
     /// The masked contiguous load of `vector_ty` at `addr` (lane 0's
@@ -55,14 +55,14 @@ impl Widener<'_> {
         addr: Value,
         align: u32,
         mask: Value,
-    ) -> Result<Option<Value>, WidenError> {
+    ) -> Option<Value> {
         let bits = vector_ty.vector_bits().unwrap_or(0);
         let applies = self.config.speculative_loads
             && vector_ty.fills_one_vector_register()
             && bits <= u64::from(self.config.isa.register_bits())
             && *self.func.dfg.value_type(addr) == Type::PTR;
         if !applies {
-            return Ok(None);
+            return None;
         }
         self.stats.speculative += 1;
         let bytes = bits / 8;
@@ -76,7 +76,7 @@ impl Widener<'_> {
         let speculative = InstData::SpeculativeLoad { ty: vector_ty.clone(), addr };
         let ok = match (any, in_page) {
             (None, None) => {
-                return Ok(Some(self.append_value(speculative, vector_ty.clone())));
+                return Some(self.append_value(speculative, vector_ty.clone()));
             }
             (Some(known), None) | (None, Some(known)) => known,
             (Some(any), Some(in_page)) => {
@@ -109,9 +109,9 @@ impl Widener<'_> {
         self.append(InstData::Jump { dest: join }, Type::Void);
         self.current = Some(join);
         let incoming = vec![(fast, loaded), (slow, masked)];
-        Ok(Some(
+        Some(
             self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty.clone()),
-        ))
+        )
     }
 
     /// `(addr & (PAGE_BYTES - 1)) <= PAGE_BYTES - bytes`: whether `bytes`
