@@ -902,14 +902,8 @@ impl Widener<'_> {
         align: u32,
         slow: lanewise_ir::Block,
     ) -> lanewise_ir::Block {
-        let before = self.current.expect("a current block");
         let fast = self.func.dfg.make_block(Some(format!("{prefix}.consecutive")));
-        let join = self.func.dfg.make_block(Some(format!("{prefix}.join")));
-        self.func.layout.insert_block_after(fast, before);
-        self.func.layout.insert_block_after(slow, fast);
-        self.func.layout.insert_block_after(join, slow);
-        self.append(InstData::Branch { cond: ok, then_dest: fast, else_dest: slow }, Type::Void);
-        self.current = Some(fast);
+        let join = self.branch_to_diamond(prefix, ok, fast, slow);
         self.contiguous_store(value, first, align, mask);
         self.append(InstData::Jump { dest: join }, Type::Void);
         self.current = Some(slow);

@@ -49,7 +49,7 @@
 use lanewise_analysis::Shape;
 use lanewise_ir::vfabi::{Isa, ParamKind};
 use lanewise_ir::{
-    ArithFlags, BinaryOp, CallEffects, Callee, CastFlags, CastOp, Constant, FastMathFlags,
+    ArithFlags, BinaryOp, Block, CallEffects, Callee, CastFlags, CastOp, Constant, FastMathFlags,
     Function, InstData, IntPredicate, Type, Value,
 };
 
@@ -406,6 +406,27 @@ impl Widener<'_> {
         let base = name.split(".guard").next().unwrap_or(&name);
         self.guard_serial += 1;
         format!("{base}.guard{}", self.guard_serial)
+    }
+
+    /// Ends the current block with `br cond, fast, slow`, places `fast`,
+    /// `slow` and a new join block (`{prefix}.join`) after it in that
+    /// order, and continues in `fast`; returns the join block. The caller
+    /// ends `fast` and `slow` with jumps to it.
+    pub(super) fn branch_to_diamond(
+        &mut self,
+        prefix: &str,
+        cond: Value,
+        fast: Block,
+        slow: Block,
+    ) -> Block {
+        let before = self.current.expect("a current block");
+        let join = self.func.dfg.make_block(Some(format!("{prefix}.join")));
+        self.func.layout.insert_block_after(fast, before);
+        self.func.layout.insert_block_after(slow, fast);
+        self.func.layout.insert_block_after(join, slow);
+        self.append(InstData::Branch { cond, then_dest: fast, else_dest: slow }, Type::Void);
+        self.current = Some(fast);
+        join
     }
 
     /// Emits `if cond { body }` at the current point: the current block ends

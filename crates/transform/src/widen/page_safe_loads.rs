@@ -90,16 +90,10 @@ impl Widener<'_> {
                 self.append_value(select, Type::BOOL)
             }
         };
-        let before = self.current.expect("a current block");
         let prefix = self.next_guard_prefix();
         let fast = self.func.dfg.make_block(Some(format!("{prefix}.speculative")));
         let slow = self.func.dfg.make_block(Some(format!("{prefix}.masked")));
-        let join = self.func.dfg.make_block(Some(format!("{prefix}.join")));
-        self.func.layout.insert_block_after(fast, before);
-        self.func.layout.insert_block_after(slow, fast);
-        self.func.layout.insert_block_after(join, slow);
-        self.append(InstData::Branch { cond: ok, then_dest: fast, else_dest: slow }, Type::Void);
-        self.current = Some(fast);
+        let join = self.branch_to_diamond(&prefix, ok, fast, slow);
         let loaded = self.append_value(speculative, vector_ty.clone());
         self.append(InstData::Jump { dest: join }, Type::Void);
         self.current = Some(slow);
