@@ -37,9 +37,17 @@
 //! invalid reads; AddressSanitizer does not instrument inline assembly. A
 //! byte another thread writes is read, but no lane uses it.
 //!
+//! A vector of two to four registers (`<32 x i32>` on AVX-512, the width
+//! of `omp simd` bodies with 32-bit lanes there) is loaded a register at a
+//! time, each part behind the tests of its own lanes and its own page, and
+//! the parts concatenated.
+//!
 //! `--speculative-loads off` keeps the masked loads (ablation).
 
-use lanewise_ir::{CastOp, Constant, InstData, IntPredicate, Type, Value, PAGE_BYTES};
+use lanewise_ir::{
+    CallEffects, Callee, CastOp, Constant, FastMathFlags, InstData, IntPredicate, Type, Value,
+    PAGE_BYTES,
+};
 
 use super::Widener;
 
@@ -47,8 +55,10 @@ impl Widener<'_> {
     /// The masked contiguous load of `vector_ty` at `addr` (lane 0's
     /// address) under `mask` as a page-safe speculative load (see the module
     /// docs), or `None` where it does not apply: turned off, a vector that
-    /// does not fill one of the variant's registers, or an address outside
-    /// address space 0.
+    /// fills neither one of the variant's registers nor up to four of them,
+    /// or an address outside address space 0. A vector of several registers
+    /// (`<32 x i32>` on AVX-512) is loaded a register at a time, each part
+    /// with the test of its own lanes and its own page.
     pub(super) fn page_safe_load(
         &mut self,
         vector_ty: &Type,
@@ -56,28 +66,99 @@ impl Widener<'_> {
         align: u32,
         mask: Value,
     ) -> Option<Value> {
+        let register_bits = u64::from(self.config.isa.register_bits());
         let bits = vector_ty.vector_bits().unwrap_or(0);
-        let applies = self.config.speculative_loads
-            && vector_ty.fills_one_vector_register()
-            && bits <= u64::from(self.config.isa.register_bits())
-            && *self.func.dfg.value_type(addr) == Type::PTR;
-        if !applies {
+        let (Some(lanes), true) = (
+            vector_ty.lanes(),
+            self.config.speculative_loads && *self.func.dfg.value_type(addr) == Type::PTR,
+        ) else {
+            return None;
+        };
+        let parts = if bits <= register_bits { 1 } else { bits / register_bits };
+        let part_ty = vector_ty.scalar_type().vector_of(lanes / parts as u32);
+        let splits_evenly = bits == parts * part_ty.vector_bits().unwrap_or(0);
+        if !(part_ty.fills_one_vector_register() && splits_evenly && parts <= 4) {
             return None;
         }
         self.stats.speculative += 1;
-        let bytes = bits / 8;
-        let (scalar_block, _) = self.location.expect("widening an instruction");
-        let any = if self.predicates.some_lane_active(scalar_block) {
-            None
-        } else {
-            Some(self.mask_any(mask))
+        if parts == 1 {
+            let (scalar_block, _) = self.location.expect("widening an instruction");
+            let known_active = self.predicates.some_lane_active(scalar_block);
+            return Some(self.register_page_safe_load(vector_ty, addr, align, mask, known_active));
+        }
+        let part_lanes = lanes / parts as u32;
+        let part_bytes = bits / parts / 8;
+        let mask_part_ty = Type::BOOL.vector_of(part_lanes);
+        let mut loaded = Vec::new();
+        for part in 0..parts as u32 {
+            let lanes_of_part: Vec<i32> =
+                (part * part_lanes..(part + 1) * part_lanes).map(|lane| lane as i32).collect();
+            let shuffle = InstData::Shuffle { lhs: mask, rhs: mask, mask: lanes_of_part };
+            let part_mask = self.append_value(shuffle, mask_part_ty.clone());
+            let offset =
+                self.func.dfg.int_const(Type::I64, u128::from(u64::from(part) * part_bytes));
+            let gep = InstData::Gep {
+                source_ty: Type::I8,
+                base: addr,
+                indices: vec![offset],
+                inbounds: false,
+            };
+            let part_addr = if part == 0 { addr } else { self.append_value(gep, Type::PTR) };
+            let part_align = if part == 0 { align } else { align.min(part_bytes as u32) };
+            loaded.push(
+                self.register_page_safe_load(&part_ty, part_addr, part_align, part_mask, false),
+            );
+        }
+        // Concatenate the parts: pairs of neighbours into vectors twice as long.
+        while loaded.len() > 1 {
+            let length = self.func.dfg.value_type(loaded[0]).lanes().unwrap_or(0);
+            let joined_ty = vector_ty.scalar_type().vector_of(2 * length);
+            let pairs: Vec<(Value, Value)> =
+                loaded.chunks(2).map(|pair| (pair[0], pair[1])).collect();
+            loaded = pairs
+                .into_iter()
+                .map(|(lhs, rhs)| {
+                    let both = (0..2 * length as i32).collect();
+                    self.append_value(InstData::Shuffle { lhs, rhs, mask: both }, joined_ty.clone())
+                })
+                .collect();
+        }
+        Some(loaded[0])
+    }
+
+    /// One register of `vector_ty` (see [`Self::page_safe_load`]): the
+    /// speculative load behind its tests, the masked load on the other
+    /// path; `known_active` when the block runs only while some lane of
+    /// `mask` is active.
+    fn register_page_safe_load(
+        &mut self,
+        vector_ty: &Type,
+        addr: Value,
+        align: u32,
+        mask: Value,
+        known_active: bool,
+    ) -> Value {
+        let bytes = vector_ty.vector_bits().unwrap_or(0) / 8;
+        let any = match (known_active, self.func.dfg.value_type(mask).lanes()) {
+            (true, _) => None,
+            (false, Some(lanes)) if lanes == self.width => Some(self.mask_any(mask)),
+            // A part of a wider mask (`mask_any` reduces W lanes).
+            (false, lanes) => {
+                let lanes = lanes.unwrap_or(1);
+                let reduce = InstData::Call {
+                    callee: Callee::Direct(format!("llvm.vector.reduce.or.v{lanes}i1")),
+                    args: vec![mask],
+                    ret_ty: Type::BOOL,
+                    effects: CallEffects::Pure,
+                    flags: FastMathFlags::default(),
+                };
+                Some(self.append_value(reduce, Type::BOOL))
+            }
         };
         let in_page = (u64::from(align) < bytes).then(|| self.fits_in_page(addr, bytes));
         let speculative = InstData::SpeculativeLoad { ty: vector_ty.clone(), addr };
         let ok = match (any, in_page) {
-            (None, None) => {
-                return Some(self.append_value(speculative, vector_ty.clone()));
-            }
+            (None, None) => return self.append_value(speculative, vector_ty.clone()),
             (Some(known), None) | (None, Some(known)) => known,
             (Some(any), Some(in_page)) => {
                 let never = self.func.dfg.int_const(Type::BOOL, 0);
@@ -103,9 +184,7 @@ impl Widener<'_> {
         self.append(InstData::Jump { dest: join }, Type::Void);
         self.current = Some(join);
         let incoming = vec![(fast, loaded), (slow, masked)];
-        Some(
-            self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty.clone()),
-        )
+        self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty.clone())
     }
 
     /// `(addr & (PAGE_BYTES - 1)) <= PAGE_BYTES - bytes`: whether `bytes`
