@@ -188,7 +188,7 @@ pub fn merge_forwarding_exits(func: &mut Function, snapshot: &CfgSnapshot, lp: L
     }
     let mut changed = false;
     for (dest, exits) in by_destination {
-        if exits.len() < 2 || !exits_mergeable(func, cfg, dest, &exits) {
+        if exits.len() < 2 || !exits_mergeable(cfg, dest, &exits) {
             continue;
         }
         let merged = exits[0];
@@ -251,38 +251,18 @@ pub fn merge_forwarding_exits(func: &mut Function, snapshot: &CfgSnapshot, lp: L
 }
 
 /// Whether the forwarding exits `exits` (all jumping to `dest`) can be
-/// merged: no block reaches two of them or `dest` itself, and their phis
-/// are used by `dest`'s phis only.
-fn exits_mergeable(
-    func: &Function,
-    cfg: &lanewise_ir::cfg::ControlFlowGraph,
-    dest: Block,
-    exits: &[Block],
-) -> bool {
+/// merged: no block reaches two of them or `dest` itself. Their phis are
+/// used by `dest`'s phis only, which SSA already guarantees, so nothing
+/// scans for other uses: an exit holds only phis and its jump, and no
+/// block but itself is dominated by it (its one successor `dest` has
+/// another exit among its predecessors), so a use elsewhere would not be
+/// dominated by the definition.
+fn exits_mergeable(cfg: &lanewise_ir::cfg::ControlFlowGraph, dest: Block, exits: &[Block]) -> bool {
     let mut preds_seen: HashSet<Block> = cfg.preds(dest).iter().copied().collect();
     for &exit in exits {
         preds_seen.remove(&exit);
     }
-    for &exit in exits {
-        for &pred in cfg.preds(exit) {
-            if !preds_seen.insert(pred) {
-                return false;
-            }
-        }
-    }
-    let exit_phi_results: HashSet<Value> = exits
-        .iter()
-        .flat_map(|exit| block_phis(func, *exit))
-        .map(|phi| result_of(func, phi))
-        .collect();
-    let dest_phis: HashSet<Inst> = block_phis(func, dest).into_iter().collect();
-    func.layout.insts().all(|inst| {
-        let mut uses_exit_phi = false;
-        func.dfg.inst(inst).for_each_operand(|value| {
-            uses_exit_phi |= exit_phi_results.contains(&value);
-        });
-        !uses_exit_phi || dest_phis.contains(&inst)
-    })
+    exits.iter().all(|&exit| cfg.preds(exit).iter().all(|&pred| preds_seen.insert(pred)))
 }
 
 /// Rewrites divergent loop `lp` (which must have a dedicated preheader) as
