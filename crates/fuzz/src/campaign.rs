@@ -5,7 +5,7 @@
 use crate::ast::Program;
 use crate::batch::print_batch;
 use crate::gen::{generate_with, GenConfig};
-use crate::oracle::{check_program, fails_as, Failure, FailureKind, OracleConfig};
+use crate::oracle::{check_program, fails_as, Failure, FailureKind, OptLevel, OracleConfig};
 use crate::print::print_program;
 use crate::reduce::{reduce, ReduceLimits};
 use std::fs;
@@ -256,7 +256,7 @@ pub fn run_campaign(
         drop(sender);
         for report in receiver {
             if let Some(out_dir) = &config.out_dir {
-                if let Err(error) = save(out_dir, &report) {
+                if let Err(error) = save(out_dir, &report, config.oracle.opt_level) {
                     eprintln!("lanewise-fuzz: cannot save seed {}: {error}", report.seed);
                 }
             }
@@ -269,8 +269,9 @@ pub fn run_campaign(
 }
 
 /// Saves a failing seed: `seed-S.c`, `seed-S.txt` (the failures), and
-/// `seed-S-MARCH.reduced.c`.
-pub fn save(out_dir: &Path, report: &SeedReport) -> std::io::Result<()> {
+/// `seed-S-MARCH.reduced.c`; the notes name the builds' `opt_level` when
+/// it is not the default -O2.
+pub fn save(out_dir: &Path, report: &SeedReport, opt_level: OptLevel) -> std::io::Result<()> {
     if report.failures.is_empty() && report.reference_error.is_none() {
         return Ok(());
     }
@@ -280,20 +281,33 @@ pub fn save(out_dir: &Path, report: &SeedReport) -> std::io::Result<()> {
     if let Some(error) = &report.reference_error {
         notes.push_str(&format!("reference (generator bug): {error}\n"));
     }
+    // `-march=M` or `-O3 -march=M`: the flags that reproduce the build.
+    let level = match opt_level {
+        OptLevel::O2 => String::new(),
+        other => format!("{} ", other.flag()),
+    };
     for (march, failure) in &report.failures {
-        notes.push_str(&format!("-march={march}: {}: {}\n", failure.kind.label(), failure.detail));
+        notes.push_str(&format!(
+            "{level}-march={march}: {}: {}\n",
+            failure.kind.label(),
+            failure.detail
+        ));
     }
     if let Some((march, source, failure)) = &report.reduced {
-        let note = format!(
-            "/* reduced: -march={march}: {}: {} */\n",
+        let mut note = format!(
+            "/* reduced: {level}-march={march}: {}: {} */\n",
             failure.kind.label(),
             failure.detail
         );
+        // The line tests/fuzz_regressions reads to build at the same level.
+        if opt_level != OptLevel::O2 {
+            note.push_str(&format!("// lanewise-opt-level: {}\n", &opt_level.flag()[1..]));
+        }
         fs::write(
             out_dir.join(format!("seed-{}-{march}.reduced.c", report.seed)),
             format!("{note}{source}"),
         )?;
-        notes.push_str(&format!("reduced on -march={march}: {}\n", failure.detail));
+        notes.push_str(&format!("reduced on {level}-march={march}: {}\n", failure.detail));
     }
     fs::write(out_dir.join(format!("seed-{}.txt", report.seed)), notes)
 }

@@ -9,7 +9,7 @@ use clap::Parser;
 use lanewise_fuzz::batch::print_batch;
 use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, Summary};
 use lanewise_fuzz::gen::{generate_with, GenConfig};
-use lanewise_fuzz::oracle::{check_program, OracleConfig, DEFAULT_MARCHES};
+use lanewise_fuzz::oracle::{check_program, OptLevel, OracleConfig, DEFAULT_MARCHES};
 use lanewise_fuzz::print_program;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -45,6 +45,10 @@ struct Cli {
     /// frontend plugin liblanewise_frontend.so when it sits next to it.
     #[arg(long, value_name = "PLUGIN")]
     plugin: Option<PathBuf>,
+    /// The optimization level of the vectorized builds (the scalar
+    /// reference is built at -O2).
+    #[arg(long, value_enum, default_value = "O2")]
+    opt_level: OptLevel,
     /// Where failing programs, notes and reduced reproducers are saved.
     #[arg(long, default_value = "fuzz-out")]
     out: PathBuf,
@@ -190,6 +194,7 @@ fn main() -> ExitCode {
     let mut oracle = OracleConfig::new(cli.lanewise.clone().unwrap_or_else(default_lanewise));
     oracle.run_timeout = Duration::from_secs(cli.timeout);
     oracle.plugin = cli.plugin.clone();
+    oracle.opt_level = cli.opt_level;
     for pair in &cli.env {
         let Some((key, value)) = pair.split_once('=') else {
             eprintln!("lanewise-fuzz: --env {pair}: expected KEY=VALUE");
@@ -221,10 +226,11 @@ fn main() -> ExitCode {
         None => format!("lanewise cc of {}", config.oracle.lanewise.display()),
     };
     eprintln!(
-        "lanewise-fuzz: seeds {}..{}, -march {}, {} jobs, batches of {}, {builder}",
+        "lanewise-fuzz: seeds {}..{}, -march {}, {}, {} jobs, batches of {}, {builder}",
         cli.seed,
         cli.seed + cli.count,
         cli.march.join(","),
+        cli.opt_level.flag(),
         cli.jobs,
         cli.batch,
     );

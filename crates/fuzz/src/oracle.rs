@@ -3,7 +3,10 @@
 //! one-lane meaning) against `lanewise cc -O2 -fopenmp-simd
 //! -ffp-contract=off -march=M`, compared on the programs' standard output
 //! byte for byte (or, with [`OracleConfig::plugin`], stock `clang-22`
-//! with the same flags and `-fpass-plugin`). `-ffp-contract=off` keeps FMA
+//! with the same flags and `-fpass-plugin`). [`OracleConfig::opt_level`]
+//! changes the vectorized builds' `-O2`: clang's pipeline at `-O3`, `-O1`
+//! or `-Os` hands Lanewise differently shaped IR (unrolled and unswitched
+//! loops, or less simplified ones), which users' builds produce too. `-ffp-contract=off` keeps FMA
 //! contraction from making the builds differ legitimately; libm calls are
 //! bit-exact in `lanewise cc` without `-ffast-math`.
 
@@ -33,6 +36,38 @@ pub struct OracleConfig {
     /// Build with stock clang and this pass plugin (`-fpass-plugin`)
     /// instead of `lanewise cc`.
     pub plugin: Option<PathBuf>,
+    /// The optimization level of the vectorized builds (the reference
+    /// stays at `-O2`).
+    pub opt_level: OptLevel,
+}
+
+/// A clang optimization level (`--opt-level`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum OptLevel {
+    #[value(name = "O1")]
+    O1,
+    #[default]
+    #[value(name = "O2")]
+    O2,
+    #[value(name = "O3")]
+    O3,
+    #[value(name = "Os")]
+    Os,
+    #[value(name = "Oz")]
+    Oz,
+}
+
+impl OptLevel {
+    /// The compiler flag: `-O2`.
+    pub fn flag(self) -> &'static str {
+        match self {
+            OptLevel::O1 => "-O1",
+            OptLevel::O2 => "-O2",
+            OptLevel::O3 => "-O3",
+            OptLevel::Os => "-Os",
+            OptLevel::Oz => "-Oz",
+        }
+    }
 }
 
 impl OracleConfig {
@@ -44,6 +79,7 @@ impl OracleConfig {
             build_timeout: Duration::from_secs(300),
             lanewise_env: Vec::new(),
             plugin: None,
+            opt_level: OptLevel::O2,
         }
     }
 }
@@ -208,7 +244,7 @@ fn builder_name(config: &OracleConfig) -> &'static str {
 }
 
 /// Builds `dir/prog.c` with `lanewise cc -march=march` (or clang with the
-/// plugin); the executable.
+/// plugin) at the configured optimization level; the executable.
 fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<PathBuf, Failure> {
     let binary = dir.join(format!("lw-{march}"));
     let mut build = match &config.plugin {
@@ -230,7 +266,8 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
         }
     };
     build
-        .args(["-O2", "-fopenmp-simd", "-ffp-contract=off", "-fno-crash-diagnostics"])
+        .arg(config.opt_level.flag())
+        .args(["-fopenmp-simd", "-ffp-contract=off", "-fno-crash-diagnostics"])
         .arg(format!("-march={march}"))
         .arg(dir.join("prog.c"))
         .arg("-o")

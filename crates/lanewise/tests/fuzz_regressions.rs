@@ -2,12 +2,15 @@
 //! lanewise-fuzz, issue 14), each built by clang-22 (the scalar reference)
 //! and by `lanewise cc` for every -march of the fuzzer's oracle, compared
 //! byte for byte: every bug the fuzzer found stays fixed. A reproducer
-//! found with `--env` names that environment in `// lanewise-env:` lines.
+//! found with `--env` names that environment in `// lanewise-env:` lines,
+//! one found with `--opt-level` its level in a `// lanewise-opt-level:`
+//! line.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-use lanewise_fuzz::oracle::{check_program, OracleConfig, DEFAULT_MARCHES};
+use clap::ValueEnum;
+use lanewise_fuzz::oracle::{check_program, OptLevel, OracleConfig, DEFAULT_MARCHES};
 
 fn reproducers() -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fuzz_regressions");
@@ -30,6 +33,20 @@ fn lanewise_env(source: &str) -> Vec<(String, String)> {
         .filter_map(|pair| pair.split_once('='))
         .map(|(key, value)| (key.to_owned(), value.to_owned()))
         .collect()
+}
+
+/// The optimization level a reproducer asks for with a
+/// `// lanewise-opt-level: O3` line (the fuzzer's `--opt-level`), else -O2.
+fn opt_level(source: &str) -> OptLevel {
+    source
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("// lanewise-opt-level:"))
+        .map(|level| {
+            OptLevel::from_str(level.trim(), false)
+                .unwrap_or_else(|error| panic!("lanewise-opt-level {level}: {error}"))
+        })
+        .next_back()
+        .unwrap_or_default()
 }
 
 #[test]
@@ -56,6 +73,7 @@ fn fuzz_reproducers_agree_with_clang() {
                 let source = std::fs::read_to_string(file).unwrap();
                 let mut oracle = oracle.clone();
                 oracle.lanewise_env.extend(lanewise_env(&source));
+                oracle.opt_level = opt_level(&source);
                 let outcome = check_program(&dir, &source, marches, &oracle);
                 let name = file.file_name().unwrap().to_string_lossy().into_owned();
                 if let Err(error) = outcome.reference {

@@ -11,11 +11,12 @@
 //! failure's reproducer reduced (at most 5 minutes); so does a known
 //! failure that passes or fails differently (the bug is fixed: remove it
 //! from the list), so the list stays honest. Time: about 40 s of wall time
-//! on two cores.
+//! on two cores. Smaller slices run with the basic-block vectorizer on and
+//! at `-O3` and `-Os`.
 
 use lanewise_fuzz::campaign::{run_campaign, CampaignConfig, SeedReport, Summary};
 use lanewise_fuzz::gen::GenConfig;
-use lanewise_fuzz::oracle::{FailureKind, OracleConfig, DEFAULT_MARCHES};
+use lanewise_fuzz::oracle::{FailureKind, OptLevel, OracleConfig, DEFAULT_MARCHES};
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -138,11 +139,41 @@ fn fuzz_slice_matches_clang() {
 fn fuzz_slice_with_basic_block_vectorization_matches_clang() {
     let mut oracle = OracleConfig::new(env!("CARGO_BIN_EXE_lanewise").into());
     oracle.lanewise_env.push(("LANEWISE_SLP".to_owned(), "lanewise".to_owned()));
-    let work_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("fuzz-slice-slp");
+    check_small_slice("with SLP", "fuzz-slice-slp", oracle, 500_000..500_024);
+}
+
+/// Slices of the fuzzer whose vectorized builds run clang's pipeline at
+/// `-O3` and at `-Os` (the fuzzer's `--opt-level`): the IR Lanewise sees
+/// differs from -O2's (unrolled and unswitched loops at -O3, less
+/// simplified loops at -Os), as it does in users' builds. Seeds from the
+/// -O3 campaign's range, at two targets, every failure a failure.
+#[test]
+fn fuzz_slices_at_other_optimization_levels_match_clang() {
+    for (level, name, seeds) in [
+        (OptLevel::O3, "fuzz-slice-o3", 250_000..250_016),
+        (OptLevel::Os, "fuzz-slice-os", 260_000..260_016),
+    ] {
+        let mut oracle = OracleConfig::new(env!("CARGO_BIN_EXE_lanewise").into());
+        oracle.opt_level = level;
+        check_small_slice(level.flag(), name, oracle, seeds);
+    }
+}
+
+/// Runs `seeds` on the first and the last of the default -march values
+/// with `oracle` (two workers, batches of 8, no reduction) and fails on any
+/// failure or reference error.
+fn check_small_slice(
+    label: &str,
+    work_dir_name: &str,
+    oracle: OracleConfig,
+    seeds: std::ops::Range<u64>,
+) {
+    let work_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(work_dir_name);
     let _ = std::fs::remove_dir_all(&work_dir);
     let marches = [DEFAULT_MARCHES[0], DEFAULT_MARCHES[DEFAULT_MARCHES.len() - 1]];
+    let seed_count = seeds.end - seeds.start;
     let config = CampaignConfig {
-        seeds: 500_000..500_024,
+        seeds,
         generator: GenConfig::default(),
         marches: marches.iter().map(|march| march.to_string()).collect(),
         jobs: 2,
@@ -154,9 +185,11 @@ fn fuzz_slice_with_basic_block_vectorization_matches_clang() {
         reduce_checks: 0,
         reduce_time: Duration::from_secs(0),
     };
+    let start = Instant::now();
     let mut summary = Summary::default();
     let reports: Vec<SeedReport> = run_campaign(&config, &mut |report| summary.add(report));
-    println!("fuzz slice with SLP: {}", summary.line());
+    summary.elapsed = start.elapsed();
+    println!("fuzz slice {label}: {}", summary.line());
     let problems: Vec<String> = reports
         .iter()
         .flat_map(|report| {
@@ -165,7 +198,7 @@ fn fuzz_slice_with_basic_block_vectorization_matches_clang() {
             });
             let failures = report.failures.iter().map(move |(march, failure)| {
                 format!(
-                    "seed {} -march={march}: {}: {}",
+                    "seed {} -march={march} ({label}): {}: {}",
                     report.seed,
                     failure.kind.label(),
                     failure.detail
@@ -175,5 +208,5 @@ fn fuzz_slice_with_basic_block_vectorization_matches_clang() {
         })
         .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
-    assert_eq!(reports.len(), 24, "every seed ran");
+    assert_eq!(reports.len() as u64, seed_count, "every seed ran");
 }
