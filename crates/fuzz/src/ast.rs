@@ -224,8 +224,12 @@ pub enum MathFn {
     /// `sqrt(x)`: NaN (and errno) for a negative `x`, which takes libm's
     /// errno-setting call where the rest take the sqrt instruction.
     Sqrt,
-    /// `exp(x)`: a libm call per lane without fast-math.
+    /// `exp(x)`: a libm call per lane without fast-math (for `float` on
+    /// targets with FMA, Lanewise's exact vector `expf`).
     Exp,
+    /// `log(x)`: NaN and `errno` for a negative `x`, -inf for zero (the
+    /// exact vector `logf`'s per-lane path), a table lookup otherwise.
+    Log,
 }
 
 /// An argument of a call of a declare-simd function. Only `Varying`

@@ -1084,6 +1084,7 @@ impl Generator {
                     MathFn::Floor,
                     MathFn::Sqrt,
                     MathFn::Exp,
+                    MathFn::Log,
                 ]);
                 Expr::Math(function, ty, a(self.expr(scope, ty, depth - 1)))
             }

@@ -957,6 +957,7 @@ pub fn expr(e: &Expr) -> String {
                 MathFn::SqrtAbs => format!("sqrt{f}(fabs{f}({a}))"),
                 MathFn::Sqrt => format!("sqrt{f}({a})"),
                 MathFn::Exp => format!("exp{f}({a})"),
+                MathFn::Log => format!("log{f}({a})"),
                 MathFn::Fabs => format!("fabs{f}({a})"),
                 MathFn::Floor => format!("floor{f}({a})"),
             }

@@ -11,6 +11,7 @@ pub mod cfg;
 pub mod dfg;
 pub mod dominators;
 pub mod entities;
+pub mod exact_math;
 pub mod function;
 pub mod instructions;
 pub mod layout;

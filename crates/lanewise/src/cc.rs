@@ -594,6 +594,7 @@ impl Driver {
             narrow_loops: self.narrow_loops(),
             safety_net: self.safety_net(),
             speculative_loads: self.speculative_loads(),
+            exact_vector_math: self.exact_vector_math(),
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,
             variants: self.variant_selection(),
@@ -712,18 +713,28 @@ impl Driver {
     }
 
     /// `LANEWISE_SPECULATIVE_LOADS=on|off` (`--speculative-loads` of the
-    /// `lanewise` command; `off` for programs checked with valgrind). An
-    /// unknown value is a warning and means `on`.
+    /// `lanewise` command; `off` for programs checked with valgrind).
     fn speculative_loads(&self) -> bool {
-        let Ok(value) = std::env::var("LANEWISE_SPECULATIVE_LOADS") else { return true };
+        self.on_off_switch("LANEWISE_SPECULATIVE_LOADS")
+    }
+
+    /// `LANEWISE_EXACT_VECTOR_MATH=on|off` (`--exact-vector-math` of the
+    /// `lanewise` command; `off` where the program's libm is not glibc).
+    fn exact_vector_math(&self) -> bool {
+        self.on_off_switch("LANEWISE_EXACT_VECTOR_MATH")
+    }
+
+    /// An `on|off` environment variable whose default is `on`; an unknown
+    /// value is a warning and means `on`.
+    fn on_off_switch(&self, variable: &str) -> bool {
+        let Ok(value) = std::env::var(variable) else { return true };
         match value.as_str() {
             "" | "on" => true,
             "off" => false,
             other => {
                 if !self.invocation.no_warnings {
                     eprintln!(
-                        "lanewise cc: warning: LANEWISE_SPECULATIVE_LOADS={other}: expected on \
-                         or off; using on"
+                        "lanewise cc: warning: {variable}={other}: expected on or off; using on"
                     );
                 }
                 true

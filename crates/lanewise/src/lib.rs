@@ -208,6 +208,10 @@ pub struct Options {
     /// `transform::widen::page_safe_loads`): masked contiguous loads
     /// unmasked where they stay within one page with an active lane.
     pub speculative_loads: bool,
+    /// `expf`, `logf` and `exp` in vector registers with the bits of glibc's
+    /// scalar calls (`--exact-vector-math`, `lanewise_ir::exact_math`), on
+    /// targets with FMA and AVX2 (where glibc runs its FMA builds of them).
+    pub exact_vector_math: bool,
     /// Gathers of neighbouring 32-bit elements fused in pairs into one
     /// gather of 64-bit elements (`--gather-pairs`,
     /// `transform::widen::gather_pairs`).
@@ -282,6 +286,7 @@ impl Default for Options {
             wfv_slp: true,
             dynamic_tests: true,
             speculative_loads: true,
+            exact_vector_math: true,
             gather_pairs: true,
             slp: Slp::Off,
         }
@@ -322,6 +327,9 @@ pub struct CallCounts {
     /// Groups of libmvec calls packed into one call when few lanes are
     /// active (WFV-SLP, `--wfv-slp`).
     pub packed_math_groups: u32,
+    /// `expf`/`logf`/`exp` calls that became one call of their exact vector
+    /// form (`--exact-vector-math`).
+    pub exact_vector_math: u32,
 }
 
 impl From<CallStats> for CallCounts {
@@ -330,6 +338,7 @@ impl From<CallStats> for CallCounts {
             vector_variant: stats.vector_variant,
             per_lane: stats.per_lane,
             packed_math_groups: stats.packed_math_groups,
+            exact_vector_math: stats.exact_vector_math,
         }
     }
 }
@@ -587,6 +596,13 @@ impl Report {
                     "  speculative loads: {} masked loads of consecutive elements unmasked \
                      where they stay within a page (--speculative-loads)\n",
                     memory.speculative_loads
+                ));
+            }
+            if function.calls.exact_vector_math > 0 {
+                text.push_str(&format!(
+                    "  exact vector math: {} libm calls (expf, logf, exp) with the bits of \
+                     glibc's scalar calls, in vector registers (--exact-vector-math)\n",
+                    function.calls.exact_vector_math
                 ));
             }
             if function.calls.packed_math_groups > 0 {

@@ -182,6 +182,14 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     speculative_loads: OnOffArg,
 
+    /// `expf`, `logf` and `exp` (also their `llvm.exp`/`llvm.log` forms) in vector
+    /// registers with the bits of glibc's scalar calls, on targets with FMA
+    /// and AVX2 (glibc runs its FMA builds there, which the vector code
+    /// repeats operation by operation; checked: glibc 2.36); `off` keeps one libm
+    /// call per lane (a libm other than glibc's).
+    #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
+    exact_vector_math: OnOffArg,
+
     /// Two gathers of neighbouring 32-bit elements under one mask (`p[i]`
     /// and `p[i + 1]`) become one gather of 64-bit elements, on targets
     /// with gather instructions (AVX2, AVX-512).
@@ -446,6 +454,7 @@ fn run(cli: Cli) -> Result<(), String> {
         wfv_slp: cli.wfv_slp == OnOffArg::On,
         dynamic_tests: cli.dynamic_tests == OnOffArg::On,
         speculative_loads: cli.speculative_loads == OnOffArg::On,
+        exact_vector_math: cli.exact_vector_math == OnOffArg::On,
         gather_pairs: cli.gather_pairs == OnOffArg::On,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,

@@ -286,6 +286,8 @@ pub(crate) fn widen_variant_once(
     config.wfv_slp = options.wfv_slp;
     config.dynamic_tests = options.dynamic_tests;
     config.speculative_loads = options.speculative_loads;
+    config.exact_vector_math =
+        options.exact_vector_math && runs_glibc_fma_math(target_features, variant.isa);
     if with_safety_net {
         config.group_functions.extend([
             NET_BEGIN.to_owned(),
@@ -463,6 +465,16 @@ fn enables_avx512_mask_registers(target_features: &str) -> bool {
 }
 
 /// Whether a `target-features` list holds `feature` (`+avx512vl`).
+/// Whether code for `target_features` (the scalar function's) and `isa`
+/// runs on CPUs where glibc's libm calls its FMA builds of `expf` and
+/// `logf` (FMA and AVX2), which the exact vector math repeats
+/// (`lanewise_ir::exact_math`); its FMA instructions need the feature too.
+fn runs_glibc_fma_math(target_features: &str, isa: Isa) -> bool {
+    let has_avx2 =
+        matches!(isa, Isa::Avx2 | Isa::Avx512) || has_target_feature(target_features, "+avx2");
+    has_avx2 && has_target_feature(target_features, "+fma")
+}
+
 pub(crate) fn has_target_feature(target_features: &str, feature: &str) -> bool {
     target_features.split(',').any(|entry| entry == feature)
 }

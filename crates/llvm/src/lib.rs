@@ -10,6 +10,7 @@
 //! `raw` module, which states the safety argument once; `lift`, `lower` and
 //! `module` contain no `unsafe`.
 
+pub mod exact_math;
 pub mod lift;
 pub mod lower;
 pub mod module;

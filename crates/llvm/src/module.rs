@@ -21,6 +21,7 @@ use inkwell::targets::{
 use inkwell::values::FunctionValue;
 use inkwell::OptimizationLevel;
 
+use lanewise_ir::exact_math::ExactMathFunction;
 use lanewise_ir::{DataLayout, Function};
 
 use crate::raw::{
@@ -142,6 +143,12 @@ const SAFETY_NET_BEGIN: &str = "__lanewise_net_begin";
 /// The functions of that runtime, internal to the module once linked.
 const SAFETY_NET_FUNCTIONS: [&str; 3] =
     [SAFETY_NET_BEGIN, "__lanewise_net_end", "__lanewise_net_next_phase"];
+
+/// The function attributes an exact vector math function copies from its
+/// caller ([`LlvmModule::link_exact_math`]): what it compiles for, and how
+/// wide a vector may travel in one register.
+const CALLER_TARGET_ATTRIBUTES: [&str; 5] =
+    ["target-cpu", "target-features", "tune-cpu", "min-legal-vector-width", "prefer-vector-width"];
 
 /// The per-function pipeline [`LlvmModule::cleanup`] runs on new functions.
 pub const CLEANUP_PIPELINE: &str =
@@ -615,6 +622,54 @@ impl<'ctx> LlvmModule<'ctx> {
         self.link_runtime(UTILIZATION_RUNTIME, "utilization runtime", UTILIZATION_REPORT_FUNCTION)
     }
 
+    /// Defines the exact vector math functions ([`lanewise_ir::exact_math`])
+    /// that the function `caller`, just lowered, calls: a copy of its own
+    /// per function, internal, named after both (`__lanewise_expf_exact_v8.f`),
+    /// with the caller's target attributes, so that it compiles for the
+    /// caller's features and takes its vectors in the same registers
+    /// (an AVX-512 variant's `<16 x float>` in one zmm register). The
+    /// declaration widening called is replaced by the copy. Their vector
+    /// path repeats glibc's x86-64 functions, so it is taken only for a
+    /// `x86_64-*-linux-gnu` triple; for another target (musl, another libm)
+    /// each active lane calls the scalar function ([`crate::exact_math`]).
+    pub fn link_exact_math(&mut self, caller: &str) -> Result<(), BridgeError> {
+        let triple = self.module.get_triple().as_str().to_string_lossy().into_owned();
+        let runs_glibc = triple.starts_with("x86_64-") && triple.contains("-linux-gnu");
+        // Declarations only: each is replaced right after the one function
+        // that calls it is lowered, so all its uses are `caller`'s.
+        let wanted: Vec<(FunctionValue<'ctx>, ExactMathFunction, u32)> = self
+            .module
+            .get_functions()
+            .filter(|function| function.count_basic_blocks() == 0)
+            .filter_map(|function| {
+                let name = function.get_name().to_string_lossy().into_owned();
+                let (math, lanes) = ExactMathFunction::parse_vector_name(&name)?;
+                Some((function, math, lanes))
+            })
+            .collect();
+        let Some(caller_function) = self.module.get_function(caller) else { return Ok(()) };
+        for (declaration, math, lanes) in wanted {
+            let name = format!("{}.{caller}", math.vector_name(lanes));
+            let text = crate::exact_math::exact_math_module(math, lanes, &name, runs_glibc);
+            self.link_runtime(&text, "exact vector math", &name)?;
+            let Some(copy) = self.module.get_function(&name) else { continue };
+            copy.set_linkage(inkwell::module::Linkage::Internal);
+            copy.as_global_value().set_visibility(inkwell::GlobalVisibility::Default);
+            for key in CALLER_TARGET_ATTRIBUTES {
+                if let Some(attribute) =
+                    caller_function.get_string_attribute(AttributeLoc::Function, key)
+                {
+                    copy.add_attribute(AttributeLoc::Function, attribute);
+                }
+            }
+            let (declaration, copy) =
+                (RawValue::from_inkwell(&declaration), RawValue::from_inkwell(&copy));
+            declaration.replace_all_uses_with(copy);
+            declaration.delete_function();
+        }
+        Ok(())
+    }
+
     /// Parses `text` (LLVM IR) and links it into the module; `what` and
     /// `function` name it in errors.
     fn link_runtime(&mut self, text: &str, what: &str, function: &str) -> Result<(), BridgeError> {
@@ -756,8 +811,8 @@ impl<'ctx> LlvmModule<'ctx> {
             func,
             scalar_name,
             target_features,
-        )
-        .map(|_| ())
+        )?;
+        self.link_exact_math(&func.name)
     }
 
     /// Runs [`CLEANUP_PIPELINE`] on each of the functions `names` (typically
@@ -1045,7 +1100,7 @@ impl<'ctx> LlvmModule<'ctx> {
             FUNCTION_ATTRIBUTE_INDEX,
             context.enum_attribute(always_inline, 0),
         );
-        Ok(())
+        self.link_exact_math(&func.name)
     }
 
     /// Replaces the body of the defined function `func.name` by `func`

@@ -178,6 +178,8 @@ fn vectorize_in_pipeline(
         cleanup: !in_pipeline,
         // `LANEWISE_SPECULATIVE_LOADS=off` for programs checked with valgrind.
         speculative_loads: std::env::var("LANEWISE_SPECULATIVE_LOADS").as_deref() != Ok("off"),
+        // `LANEWISE_EXACT_VECTOR_MATH=off` where the program's libm is not glibc.
+        exact_vector_math: std::env::var("LANEWISE_EXACT_VECTOR_MATH").as_deref() != Ok("off"),
         ..Options::default()
     };
     let time_passes = std::env::var("LANEWISE_TIME_PASSES").is_ok_and(|value| value == "1");

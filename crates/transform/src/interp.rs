@@ -19,6 +19,7 @@
 
 use std::collections::HashMap;
 
+use lanewise_ir::exact_math::ExactMathFunction;
 use lanewise_ir::vfabi::VariantName;
 use lanewise_ir::{
     dfg::sign_extend, AtomicRmwOp, BinaryOp, Block, Callee, CastOp, Constant, DataLayout,
@@ -680,6 +681,24 @@ impl<'e> Interpreter<'e> {
                 ),
                 None => run_lane(None)?,
             }));
+        }
+        if let Some((function, _)) = ExactMathFunction::parse_vector_name(name) {
+            // The scalar function's result in the active lanes (its exact
+            // vector form returns those bits); unspecified, so poison, in
+            // the others.
+            let (Some(x), Some(active)) = (args[0].lanes(), args[1].lanes()) else {
+                return error(format!("`{name}` of {args:?}"));
+            };
+            let mut results = Vec::new();
+            for (lane, is_active) in x.iter().zip(active) {
+                results.push(if is_active.as_u128()? != 0 {
+                    (self.externals)(function.scalar_name(), std::slice::from_ref(lane))?
+                        .ok_or_else(|| InterpError(format!("`{name}` returned nothing")))?
+                } else {
+                    Val::Poison
+                });
+            }
+            return Ok(Some(Val::Vector(results)));
         }
         if let Ok(variant) = VariantName::parse(name) {
             let mut results = Vec::new();

@@ -76,6 +76,7 @@
 use std::collections::{HashMap, HashSet};
 
 use lanewise_analysis::{Shape, ShapeInfo};
+use lanewise_ir::exact_math::ExactMathFunction;
 use lanewise_ir::vfabi::{Isa, ParamKind, ParamSpec};
 use lanewise_ir::{
     ArithFlags, BinaryOp, Block, CallEffects, Callee, CastFlags, CastOp, Constant, DataLayout,
@@ -160,6 +161,11 @@ pub struct WidenConfig {
     /// contiguous load is unmasked where it stays within one page with an
     /// active lane. Default `true`; `false` for ablation.
     pub speculative_loads: bool,
+    /// `expf`, `logf` and `exp` as one call of their exact vector form
+    /// ([`lanewise_ir::exact_math`]): bit-exact only where glibc's FMA
+    /// builds of them run, so the driver sets it for targets with FMA and
+    /// AVX2 (`--exact-vector-math`). Default `false`.
+    pub exact_vector_math: bool,
 }
 
 /// The global `i64` that `--instrument-utilization` adds the active lanes of
@@ -187,6 +193,7 @@ impl WidenConfig {
             wfv_slp: true,
             dynamic_tests: true,
             speculative_loads: true,
+            exact_vector_math: false,
         }
     }
 }
@@ -1148,6 +1155,16 @@ impl<'a> Widener<'a> {
             return Ok(());
         }
         if let Callee::Direct(name) = &callee {
+            // `expf`, `logf` and `exp` with the scalar call's bits, in vector
+            // registers (where libmvec, when allowed, is not preferred).
+            if let Some(function) = ExactMathFunction::of_call(name, &ret_ty)
+                .filter(|_| self.config.exact_vector_math)
+                .filter(|_| !self.config.vector_math.allows_libmvec(flags))
+            {
+                let vector = self.widen_exact_math_call(function, args[0], effects, flags)?;
+                self.define_result(inst, Widened::Vector(vector));
+                return Ok(());
+            }
             // Exact math intrinsics that LLVM lowers to W libm calls: under
             // a mask, calls for the active lanes only (`lane_loops`).
             if lane_loops::is_libcall_intrinsic(name)

@@ -77,6 +77,9 @@ pub struct CallStats {
     /// Groups of libmvec calls packed into one call when few lanes are
     /// active ([`super::wfv_slp`]).
     pub packed_math_groups: u32,
+    /// Calls of libm functions that became one call of their exact vector
+    /// form ([`lanewise_ir::exact_math`]).
+    pub exact_vector_math: u32,
 }
 
 /// What the widener knows of one argument at a call site.

@@ -1,9 +1,12 @@
 //! Calls that mean something of their own, widened by what they mean
 //! rather than once per lane: math functions (LLVM's elementwise
 //! intrinsics and libm functions, as vector intrinsics or glibc's libmvec
-//! variants where [`super::WidenConfig::vector_math`] allows) and group functions
+//! variants where [`super::WidenConfig::vector_math`] allows, or as
+//! Lanewise's exact vector forms (`expf`, `logf`, `exp`) where
+//! [`super::WidenConfig::exact_vector_math`] says glibc's FMA builds run) and group functions
 //! ([`super::WidenConfig::group_functions`], one call for all lanes).
 
+use lanewise_ir::exact_math::ExactMathFunction;
 use lanewise_ir::vfabi::Isa;
 use lanewise_ir::{CallEffects, Callee, FastMathFlags, Inst, InstData, Type, Value};
 
@@ -103,6 +106,34 @@ impl Widener<'_> {
             }
         }
         Ok(None)
+    }
+
+    /// The exact vector form of `function` ([`lanewise_ir::exact_math`]) on
+    /// the lanes of `arg`: one call, which runs the scalar function itself
+    /// for the active lanes its vector path does not cover, so it keeps the
+    /// scalar call's `effects` (`errno`).
+    pub(super) fn widen_exact_math_call(
+        &mut self,
+        function: ExactMathFunction,
+        arg: Value,
+        effects: CallEffects,
+        flags: FastMathFlags,
+    ) -> Result<Value, WidenError> {
+        let x = self.vector(arg)?;
+        let active = match self.block_mask()? {
+            Some(mask) => mask,
+            None => self.all_true_mask(),
+        };
+        let vector_ty = function.element_type().vector_of(self.width);
+        let call = InstData::Call {
+            callee: Callee::Direct(function.vector_name(self.width)),
+            args: vec![x, active],
+            ret_ty: vector_ty.clone(),
+            effects,
+            flags,
+        };
+        self.call_stats.exact_vector_math += 1;
+        Ok(self.append_value(call, vector_ty))
     }
 
     /// Records the libmvec call whose result is `result` for

@@ -103,6 +103,11 @@ fn externals<'l>(
         Ok(match name {
             "sinf" => Some(Val::F32(float_arg(0).sin())),
             "expf" => Some(Val::F32(float_arg(0).exp())),
+            "logf" => Some(Val::F32(float_arg(0).ln())),
+            "exp" | "log" => {
+                let Val::F64(x) = args[0] else { return Ok(Some(Val::F64(f64::NAN))) };
+                Some(Val::F64(if name == "exp" { x.exp() } else { x.ln() }))
+            }
             "powf" => Some(Val::F32(float_arg(0).powf(float_arg(1)))),
             "observe" => None,
             "next_id" => match &args[0] {
@@ -256,6 +261,10 @@ fn index64(rng: &mut Rng) -> Val {
 
 fn any_float(rng: &mut Rng) -> Val {
     Val::F32((rng.below(20_000) as f32 - 10_000.0) / 97.0)
+}
+
+fn any_double(rng: &mut Rng) -> Val {
+    Val::F64((rng.below(2_000_000) as f64 - 1_000_000.0) / 997.0)
 }
 
 fn memory_base(_: &mut Rng) -> Val {
@@ -692,6 +701,57 @@ fn libm_calls_map_to_libmvec_where_allowed_or_are_scalarized() {
     assert_eq!(callees(&vector), vec!["_ZGVbN4v_sinf".to_owned(); 2]);
     assert_eq!(count(&vector, |data| matches!(data, InstData::Shuffle { .. })), 3);
     check_differential(&scalar, &vector, &split, &[any_float], 50);
+}
+
+#[test]
+fn expf_and_logf_become_their_exact_vector_forms_where_the_driver_allows() {
+    let mut exact = config(8, Isa::Avx2, &[VECTOR]);
+    exact.exact_vector_math = true;
+    // Calls that set errno keep their effects: the vector form calls libm
+    // for the active lanes outside its vector path.
+    for (name, vector_name) in [
+        ("expf", "__lanewise_expf_exact_v8"),
+        ("llvm.exp.f32", "__lanewise_expf_exact_v8"),
+        ("logf", "__lanewise_logf_exact_v8"),
+    ] {
+        let (scalar, info) = unary_float_call(name, CallEffects::SideEffects);
+        let vector = widen(&scalar, &info, &exact);
+        assert_eq!(callees(&vector), vec![vector_name.to_owned()], "{name}");
+        let call = vector.layout.insts().find(|inst| vector.dfg.callee_name(*inst).is_some());
+        let InstData::Call { args, effects, .. } = vector.dfg.inst(call.unwrap()) else {
+            unreachable!()
+        };
+        assert_eq!(*effects, CallEffects::SideEffects);
+        assert_eq!(vector.dfg.value_type(args[1]), &Type::BOOL.vector_of(8));
+        check_differential(&scalar, &vector, &exact, &[any_float], 50);
+    }
+    // Off (the default, and for targets without FMA): one call per lane;
+    // where libmvec is allowed, libmvec.
+    let (scalar, info) = unary_float_call("expf", CallEffects::SideEffects);
+    let vector = widen(&scalar, &info, &config(8, Isa::Avx2, &[VECTOR]));
+    assert_eq!(callees(&vector), vec!["expf".to_owned(); 8]);
+    exact.vector_math = VectorMath::Libmvec;
+    let vector = widen(&scalar, &info, &exact);
+    assert_eq!(callees(&vector), vec!["_ZGVdN8v_expf".to_owned()]);
+    // In double precision `exp` has one, `log` none.
+    exact.vector_math = VectorMath::Exact;
+    for (name, expected) in
+        [("exp", vec!["__lanewise_exp_exact_v8".to_owned()]), ("log", vec!["log".to_owned(); 8])]
+    {
+        let mut func = Function::new("math", vec![Type::F64], Type::F64);
+        let x = func.param_value(0);
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let call =
+            b.call(Callee::Direct(name.into()), vec![x], Type::F64, CallEffects::SideEffects);
+        let result = b.func.dfg.result(call).unwrap();
+        b.ret(Some(result));
+        let info = shapes(&func, &[(x, Shape::Varying), (result, Shape::Varying)]);
+        let vector = widen(&func, &info, &exact);
+        assert_eq!(callees(&vector), expected, "{name}");
+        check_differential(&func, &vector, &exact, &[any_double], 50);
+    }
 }
 
 #[test]

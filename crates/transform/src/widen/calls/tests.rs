@@ -262,7 +262,10 @@ fn an_unmasked_call_uses_the_variant_once() {
     let (vector, stats) = widen_with_variants(&func, &predicates, 8, Isa::Avx2, FLOAT_SET);
     let v8f32 = Type::F32.vector_of(8);
     assert_eq!(calls_of(&vector), vec![("_ZGVdN8v_f".into(), vec![v8f32.clone()], v8f32)]);
-    assert_eq!(stats, CallStats { vector_variant: 1, per_lane: 0, packed_math_groups: 0 });
+    assert_eq!(
+        stats,
+        CallStats { vector_variant: 1, per_lane: 0, packed_math_groups: 0, exact_vector_math: 0 }
+    );
 }
 
 #[test]
@@ -306,7 +309,10 @@ fn without_a_fitting_variant_the_call_runs_per_lane() {
         .blocks()
         .iter()
         .any(|block| vector.block_name(*block).ends_with(".lane")));
-    assert_eq!(stats, CallStats { vector_variant: 0, per_lane: 1, packed_math_groups: 0 });
+    assert_eq!(
+        stats,
+        CallStats { vector_variant: 0, per_lane: 1, packed_math_groups: 0, exact_vector_math: 0 }
+    );
 }
 
 #[test]
