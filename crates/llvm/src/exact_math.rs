@@ -391,17 +391,11 @@ pub fn exact_math_module(
         _ => "float",
     };
     let ty_x = format!("<{lanes} x {elem}>");
+    let all_true = splat(&format!("<{lanes} x i1>"), "true");
     let mut text = String::new();
     let body = match function {
         ExactMathFunction::Expf => {
-            let entries: Vec<String> =
-                EXPF_TABLE.iter().map(|bits| format!("i64 {bits}")).collect();
-            writeln!(
-                text,
-                "{table} = private unnamed_addr constant [32 x i64] [{}], align 64",
-                entries.join(", ")
-            )
-            .unwrap();
+            text.push_str(&table_global(&table, &EXPF_TABLE));
             let inv_ln2_n = double(EXPF_INV_LN2_N);
             let shift = double(EXPF_SHIFT);
             format!(
@@ -435,7 +429,6 @@ pub fn exact_math_module(
                 splat_47 = splat(&ty_i64, "47"),
                 inv = splat(&ty_d, &inv_ln2_n),
                 shift = splat(&ty_d, &shift),
-                all_true = splat(&format!("<{lanes} x i1>"), "true"),
                 c0 = splat(&ty_d, &double(EXPF_POLY[0])),
                 c1 = splat(&ty_d, &double(EXPF_POLY[1])),
                 c2 = splat(&ty_d, &double(EXPF_POLY[2])),
@@ -443,16 +436,9 @@ pub fn exact_math_module(
             )
         }
         ExactMathFunction::Logf => {
-            let entries: Vec<String> = LOGF_TABLE
-                .iter()
-                .flat_map(|&(invc, logc)| [format!("i64 {invc}"), format!("i64 {logc}")])
-                .collect();
-            writeln!(
-                text,
-                "{table} = private unnamed_addr constant [32 x i64] [{}], align 64",
-                entries.join(", ")
-            )
-            .unwrap();
+            let pairs: Vec<u64> =
+                LOGF_TABLE.iter().flat_map(|&(invc, logc)| [invc, logc]).collect();
+            text.push_str(&table_global(&table, &pairs));
             format!(
                 "  %ix = bitcast {ty_f} %x to {ty_i32}
   %is.one = icmp eq {ty_i32} %ix, {splat_one}
@@ -495,7 +481,6 @@ pub fn exact_math_module(
                 splat_23 = splat(&ty_i32, "23"),
                 splat_exponent_mask = splat(&ty_i32, "-8388608"),
                 splat_1 = splat(&ty_i64, "1"),
-                all_true = splat(&format!("<{lanes} x i1>"), "true"),
                 ln2 = splat(&ty_d, &double(LOGF_LN2)),
                 minus_one = splat(&ty_d, &double((-1f64).to_bits())),
                 a0 = splat(&ty_d, &double(LOGF_POLY[0])),
@@ -504,13 +489,7 @@ pub fn exact_math_module(
             )
         }
         ExactMathFunction::Exp => {
-            let entries: Vec<String> = EXP_TABLE.iter().map(|bits| format!("i64 {bits}")).collect();
-            writeln!(
-                text,
-                "{table} = private unnamed_addr constant [256 x i64] [{}], align 64",
-                entries.join(", ")
-            )
-            .unwrap();
+            text.push_str(&table_global(&table, &EXP_TABLE));
             format!(
                 "  %bits = bitcast {ty_d} %x to {ty_i64}
   %top = lshr {ty_i64} %bits, {splat_52}
@@ -549,7 +528,6 @@ pub fn exact_math_module(
                 splat_127 = splat(&ty_i64, "127"),
                 splat_1 = splat(&ty_i64, "1"),
                 splat_45 = splat(&ty_i64, "45"),
-                all_true = splat(&format!("<{lanes} x i1>"), "true"),
                 inv = splat(&ty_d, &double(EXP_INV_LN2_N)),
                 shift = splat(&ty_d, &double(EXP_SHIFT)),
                 neg_hi = splat(&ty_d, &double(EXP_NEG_LN2_HI_N)),
@@ -606,6 +584,17 @@ done:
     )
     .unwrap();
     text
+}
+
+/// The definition of the private constant table `table` (a quoted global
+/// name) holding `entries`, cache-line aligned.
+fn table_global(table: &str, entries: &[u64]) -> String {
+    let values: Vec<String> = entries.iter().map(|bits| format!("i64 {bits}")).collect();
+    format!(
+        "{table} = private unnamed_addr constant [{} x i64] [{}], align 64\n",
+        entries.len(),
+        values.join(", ")
+    )
 }
 
 /// `@"name"`: a global's name quoted, with `"`, `\\` and control bytes
