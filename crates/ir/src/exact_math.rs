@@ -1,6 +1,6 @@
 //! Names of Lanewise's exact vector math functions: vector forms of libm
 //! functions that return, lane by lane, the bits the scalar libm call
-//! returns (glibc's x86-64 `expf`, `logf` and `exp` as they run on CPUs
+//! returns (glibc's x86-64 `expf`, `logf`, `exp` and `log` as they run on CPUs
 //! with FMA and AVX2: the same double-precision operations, fused where
 //! glibc's FMA build fuses them, on every lane at once).
 //!
@@ -14,7 +14,8 @@
 //! <8 x i1> active)`. Lanes whose input the vector path does not cover
 //! (for `expf`, |x| >= 88 and NaN; for `logf`, zero, negative, subnormal,
 //! infinite and NaN inputs; for `exp`, |x| < 2^-54, |x| >= 512, infinities
-//! and NaN) call the scalar function when they are active,
+//! and NaN; for `log`, what `logf` leaves) call the scalar function when
+//! they are active,
 //! in lane order, so that `errno` is what the scalar code leaves; the
 //! results of inactive lanes are unspecified.
 
@@ -27,14 +28,20 @@ pub enum ExactMathFunction {
     Logf,
     /// `exp` of a `double`.
     Exp,
+    /// `log` of a `double`.
+    Log,
 }
 
 /// The prefix of every exact vector math function's name.
 const PREFIX: &str = "__lanewise_";
 
 impl ExactMathFunction {
-    pub const ALL: [ExactMathFunction; 3] =
-        [ExactMathFunction::Expf, ExactMathFunction::Logf, ExactMathFunction::Exp];
+    pub const ALL: [ExactMathFunction; 4] = [
+        ExactMathFunction::Expf,
+        ExactMathFunction::Logf,
+        ExactMathFunction::Exp,
+        ExactMathFunction::Log,
+    ];
 
     /// The scalar libm function: `expf`.
     pub fn scalar_name(self) -> &'static str {
@@ -42,6 +49,7 @@ impl ExactMathFunction {
             ExactMathFunction::Expf => "expf",
             ExactMathFunction::Logf => "logf",
             ExactMathFunction::Exp => "exp",
+            ExactMathFunction::Log => "log",
         }
     }
 
@@ -49,7 +57,7 @@ impl ExactMathFunction {
     pub fn element_type(self) -> Type {
         match self {
             ExactMathFunction::Expf | ExactMathFunction::Logf => Type::F32,
-            ExactMathFunction::Exp => Type::F64,
+            ExactMathFunction::Exp | ExactMathFunction::Log => Type::F64,
         }
     }
 
@@ -62,6 +70,7 @@ impl ExactMathFunction {
                 ExactMathFunction::Expf => "llvm.exp.f32",
                 ExactMathFunction::Logf => "llvm.log.f32",
                 ExactMathFunction::Exp => "llvm.exp.f64",
+                ExactMathFunction::Log => "llvm.log.f64",
             };
             *ret_ty == function.element_type()
                 && (name == function.scalar_name() || name == intrinsic)
@@ -103,7 +112,8 @@ mod tests {
             Some(ExactMathFunction::Logf)
         );
         assert_eq!(ExactMathFunction::of_call("exp", &Type::F64), Some(ExactMathFunction::Exp));
-        assert_eq!(ExactMathFunction::of_call("log", &Type::F64), None);
+        assert_eq!(ExactMathFunction::of_call("log", &Type::F64), Some(ExactMathFunction::Log));
+        assert_eq!(ExactMathFunction::of_call("log2", &Type::F64), None);
         assert_eq!(ExactMathFunction::of_call("expf", &Type::F64), None);
         assert_eq!(ExactMathFunction::of_call("exp", &Type::F32), None);
     }

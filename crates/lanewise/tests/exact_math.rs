@@ -5,8 +5,10 @@
 //! of all 2^32 `float` bit patterns plus the special values (`expf`,
 //! `logf`; the README's exhaustive check compared all 2^32 at 8 lanes), and
 //! for `exp` on 2^24 random bit patterns, 2^24 values over (-520, 520),
-//! 2^20 around 2^-54 and the special values; each lane's result compared
-//! bit for bit with the scalar call's. A second pass runs with
+//! 2^20 around 2^-54 and the special values, for `log` on 2^24 random bit
+//! patterns, 2^24 positive values of every exponent, 2^20 values near 1.0
+//! and the special values; each lane's result compared bit for bit with
+//! the scalar call's. A second pass runs with
 //! every other lane inactive and the special inputs in the inactive lanes
 //! only: `errno` must stay 0 (inactive lanes never call libm). The form
 //! without the vector path (a libm other than glibc's) is checked the same
@@ -98,16 +100,19 @@ static long check(const char *name, float (*scalar)(float), runner *run, int lan
     printf("%s x%d: %ld of %ld differ\n", name, lanes, differ, count);
     return differ;
 }
-/* exp of doubles: 2^24 random bit patterns (mostly outside the vector path),
- * 2^24 values spread over (-520, 520) and 2^20 around 2^-54, every lane;
- * then the errno check with the special inputs in inactive lanes. */
+/* Doubles: 2^24 random bit patterns (exp: mostly outside the vector path;
+ * log: half of them negative), then for exp 2^24 values spread over (-520,
+ * 520) and 2^20 around 2^-54, for log 2^24 positive values of every
+ * exponent and 2^20 within 1/16 of 1.0; every lane; then the errno check
+ * with the special inputs in inactive lanes. */
 static const double double_specials[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, 1.0, -1.0,
     DBL_MIN, 4.9e-324, 0x1p-54, -0x1p-54, 0x1.fffffffffffffp-55, 511.99999999999994, 512.0,
     -512.0, 709.782712893384, 709.79, -708.4, -745.2, -746.0, 1024.0, -1075.0, DBL_MAX};
 static uint64_t state = 0x9e3779b97f4a7c15ull;
 static uint64_t next(void) { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return state; }
 typedef void runner_d(const double *, double *, const unsigned char *);
-static long check_exp(runner_d *run, int lanes) {
+static long check_double(const char *name, double (*scalar)(double), runner_d *run, int lanes) {
+    int is_log = name[0] == 'l';
     double in[32], out[32];
     unsigned char all[32], even[32];
     for (int l = 0; l < 32; l++) { all[l] = 1; even[l] = l % 2 == 0; }
@@ -118,33 +123,35 @@ static long check_exp(runner_d *run, int lanes) {
             uint64_t bits = next();
             long index = round * lanes + l;
             if (index < (16l << 20)) memcpy(&in[l], &bits, 8);
+            else if (index < (32l << 20) && is_log) in[l] = ldexp((double)(bits >> 11) * 0x1p-53 + 0.5, (int)(bits % 2100) - 1075);
             else if (index < (32l << 20)) in[l] = ((double)(bits >> 11) * 0x1p-53 - 0.5) * 1040.0;
+            else if (index < (33l << 20) && is_log) in[l] = 1.0 + ((double)(bits >> 11) * 0x1p-53 - 0.5) * 0.14;
             else if (index < (33l << 20)) in[l] = ldexp((double)(bits >> 11) * 0x1p-53 + 0.5, -54 + (int)(bits & 3)) * ((bits & 4) ? -1.0 : 1.0);
             else in[l] = double_specials[(index - (33l << 20)) % specials_count];
         }
         run(in, out, all);
         for (int l = 0; l < lanes; l++) {
-            double expected = exp(in[l]);
+            double expected = scalar(in[l]);
             if (memcmp(&expected, &out[l], 8) != 0 && differ++ < 5)
-                printf("exp x%d: %a gives %a, libm %a\n", lanes, in[l], out[l], expected);
+                printf("%s x%d: %a gives %a, libm %a\n", name, lanes, in[l], out[l], expected);
             count++;
         }
     }
     errno = 0;
     for (int j = 0; j < specials_count; j++) {
-        for (int l = 0; l < lanes; l++) in[l] = l % 2 ? double_specials[(j + l) % specials_count] : 0.25 * l;
+        for (int l = 0; l < lanes; l++) in[l] = l % 2 ? double_specials[(j + l) % specials_count] : 0.5 + 0.25 * l;
         run(in, out, even);
         for (int l = 0; l < lanes; l += 2) {
-            double expected = exp(in[l]);
+            double expected = scalar(in[l]);
             if (memcmp(&expected, &out[l], 8) != 0 && differ++ < 5)
-                printf("exp x%d masked: %a gives %a, libm %a\n", lanes, in[l], out[l], expected);
+                printf("%s x%d masked: %a gives %a, libm %a\n", name, lanes, in[l], out[l], expected);
         }
     }
     if (errno != 0) {
-        printf("exp x%d: errno %d after calls whose special inputs were inactive\n", lanes, errno);
+        printf("%s x%d: errno %d after calls whose special inputs were inactive\n", name, lanes, errno);
         differ++;
     }
-    printf("exp x%d: %ld of %ld differ\n", lanes, differ, count);
+    printf("%s x%d: %ld of %ld differ\n", name, lanes, differ, count);
     return differ;
 }
 "#,
@@ -160,7 +167,11 @@ static long check_exp(runner_d *run, int lanes) {
         for function in ExactMathFunction::ALL {
             let scalar = function.scalar_name();
             if function.element_type() == Type::F64 {
-                writeln!(text, "    differ += check_exp(run_{scalar}_v{lanes}, {lanes});").unwrap();
+                writeln!(
+                    text,
+                    "    differ += check_double(\"{scalar}\", {scalar}, run_{scalar}_v{lanes}, {lanes});"
+                )
+                .unwrap();
             } else {
                 writeln!(
                     text,
@@ -230,9 +241,10 @@ fn vector_forms_have_the_bits_of_glibc_on_fma_targets() {
         return;
     }
     let output = build_and_run("v3", "x86-64-v3", &WIDTHS, true);
-    assert_eq!(output.matches(" of ").count(), 3 * WIDTHS.len(), "{output}");
+    assert_eq!(output.matches(" of ").count(), 4 * WIDTHS.len(), "{output}");
     assert!(output.contains("expf x32: 0 of 17111"), "{output}");
     assert!(output.contains("exp x8: 0 of 34603"), "{output}");
+    assert!(output.contains("log x16: 0 of 34603"), "{output}");
     if host_has("avx512f") && host_has("avx512vl") && host_has("avx512bw") && host_has("avx512dq") {
         build_and_run("v4", "x86-64-v4", &WIDTHS, true);
     }

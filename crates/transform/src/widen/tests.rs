@@ -104,9 +104,13 @@ fn externals<'l>(
             "sinf" => Some(Val::F32(float_arg(0).sin())),
             "expf" => Some(Val::F32(float_arg(0).exp())),
             "logf" => Some(Val::F32(float_arg(0).ln())),
-            "exp" | "log" => {
+            "exp" | "log" | "log2" => {
                 let Val::F64(x) = args[0] else { return Ok(Some(Val::F64(f64::NAN))) };
-                Some(Val::F64(if name == "exp" { x.exp() } else { x.ln() }))
+                Some(Val::F64(match name {
+                    "exp" => x.exp(),
+                    "log" => x.ln(),
+                    _ => x.log2(),
+                }))
             }
             "powf" => Some(Val::F32(float_arg(0).powf(float_arg(1)))),
             "observe" => None,
@@ -733,11 +737,13 @@ fn expf_and_logf_become_their_exact_vector_forms_where_the_driver_allows() {
     exact.vector_math = VectorMath::Libmvec;
     let vector = widen(&scalar, &info, &exact);
     assert_eq!(callees(&vector), vec!["_ZGVdN8v_expf".to_owned()]);
-    // In double precision `exp` has one, `log` none.
+    // In double precision `exp` and `log` have one, `log2` none.
     exact.vector_math = VectorMath::Exact;
-    for (name, expected) in
-        [("exp", vec!["__lanewise_exp_exact_v8".to_owned()]), ("log", vec!["log".to_owned(); 8])]
-    {
+    for (name, expected) in [
+        ("exp", vec!["__lanewise_exp_exact_v8".to_owned()]),
+        ("log", vec!["__lanewise_log_exact_v8".to_owned()]),
+        ("log2", vec!["log2".to_owned(); 8]),
+    ] {
         let mut func = Function::new("math", vec![Type::F64], Type::F64);
         let x = func.param_value(0);
         let mut b = FunctionBuilder::new(&mut func);
