@@ -464,17 +464,17 @@ fn enables_avx512_mask_registers(target_features: &str) -> bool {
         && has_target_feature(target_features, "+avx512vl")
 }
 
-/// Whether a `target-features` list holds `feature` (`+avx512vl`).
 /// Whether code for `target_features` (the scalar function's) and `isa`
-/// runs on CPUs where glibc's libm calls its FMA builds of `expf` and
-/// `logf` (FMA and AVX2), which the exact vector math repeats
-/// (`lanewise_ir::exact_math`); its FMA instructions need the feature too.
+/// runs on CPUs where glibc's libm calls its FMA builds of the functions
+/// the exact vector math repeats (`lanewise_ir::exact_math`: FMA and
+/// AVX2); its FMA instructions need the feature too.
 fn runs_glibc_fma_math(target_features: &str, isa: Isa) -> bool {
     let has_avx2 =
         matches!(isa, Isa::Avx2 | Isa::Avx512) || has_target_feature(target_features, "+avx2");
     has_avx2 && has_target_feature(target_features, "+fma")
 }
 
+/// Whether a `target-features` list holds `feature` (`+avx512vl`).
 pub(crate) fn has_target_feature(target_features: &str, feature: &str) -> bool {
     target_features.split(',').any(|entry| entry == feature)
 }

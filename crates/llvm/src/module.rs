@@ -1140,7 +1140,10 @@ impl<'ctx> LlvmModule<'ctx> {
             raise_min_legal_vector_width(context, original, bits);
         }
         original.replace_body_with(donor, context);
-        Ok(())
+        // Exact vector math the new body calls (none today: rewritten loops
+        // call their widened bodies as functions of their own) gets its
+        // copy like any caller's.
+        self.link_exact_math(&func.name)
     }
 
     /// Deletes the function `name` (defined or declared) if it exists.
