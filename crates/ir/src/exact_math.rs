@@ -1,6 +1,7 @@
 //! Names of Lanewise's exact vector math functions: vector forms of libm
 //! functions that return, lane by lane, the bits the scalar libm call
-//! returns (glibc's x86-64 `expf`, `logf`, `exp` and `log` as they run on CPUs
+//! returns (glibc's x86-64 `expf`, `exp2f`, `logf`, `log2f`, `exp` and
+//! `log` as they run on CPUs
 //! with FMA and AVX2: the same double-precision operations, fused where
 //! glibc's FMA build fuses them, on every lane at once).
 //!
@@ -12,8 +13,9 @@
 //! A function of `lanes` lanes takes the argument vector and the mask of
 //! the active lanes: `<8 x float> __lanewise_expf_exact_v8(<8 x float> x,
 //! <8 x i1> active)`. Lanes whose input the vector path does not cover
-//! (for `expf`, |x| >= 88 and NaN; for `logf`, zero, negative, subnormal,
-//! infinite and NaN inputs; for `exp`, |x| < 2^-54, |x| >= 512, infinities
+//! (for `expf`, |x| >= 88 and NaN; for `exp2f`, |x| >= 128 and NaN; for
+//! `logf` and `log2f`, zero, negative, subnormal, infinite and NaN inputs;
+//! for `exp`, |x| < 2^-54, |x| >= 512, infinities
 //! and NaN; for `log`, what `logf` leaves) call the scalar function when
 //! they are active,
 //! in lane order, so that `errno` is what the scalar code leaves; the
@@ -25,7 +27,9 @@ use crate::Type;
 #[derive(Copy, Clone, PartialEq, Eq, Hash, Debug)]
 pub enum ExactMathFunction {
     Expf,
+    Exp2f,
     Logf,
+    Log2f,
     /// `exp` of a `double`.
     Exp,
     /// `log` of a `double`.
@@ -36,9 +40,11 @@ pub enum ExactMathFunction {
 const PREFIX: &str = "__lanewise_";
 
 impl ExactMathFunction {
-    pub const ALL: [ExactMathFunction; 4] = [
+    pub const ALL: [ExactMathFunction; 6] = [
         ExactMathFunction::Expf,
+        ExactMathFunction::Exp2f,
         ExactMathFunction::Logf,
+        ExactMathFunction::Log2f,
         ExactMathFunction::Exp,
         ExactMathFunction::Log,
     ];
@@ -47,7 +53,9 @@ impl ExactMathFunction {
     pub fn scalar_name(self) -> &'static str {
         match self {
             ExactMathFunction::Expf => "expf",
+            ExactMathFunction::Exp2f => "exp2f",
             ExactMathFunction::Logf => "logf",
+            ExactMathFunction::Log2f => "log2f",
             ExactMathFunction::Exp => "exp",
             ExactMathFunction::Log => "log",
         }
@@ -56,7 +64,10 @@ impl ExactMathFunction {
     /// The type of the argument and the result: `float` or `double`.
     pub fn element_type(self) -> Type {
         match self {
-            ExactMathFunction::Expf | ExactMathFunction::Logf => Type::F32,
+            ExactMathFunction::Expf
+            | ExactMathFunction::Exp2f
+            | ExactMathFunction::Logf
+            | ExactMathFunction::Log2f => Type::F32,
             ExactMathFunction::Exp | ExactMathFunction::Log => Type::F64,
         }
     }
@@ -68,7 +79,9 @@ impl ExactMathFunction {
         ExactMathFunction::ALL.into_iter().find(|function| {
             let intrinsic = match function {
                 ExactMathFunction::Expf => "llvm.exp.f32",
+                ExactMathFunction::Exp2f => "llvm.exp2.f32",
                 ExactMathFunction::Logf => "llvm.log.f32",
+                ExactMathFunction::Log2f => "llvm.log2.f32",
                 ExactMathFunction::Exp => "llvm.exp.f64",
                 ExactMathFunction::Log => "llvm.log.f64",
             };
@@ -106,6 +119,10 @@ mod tests {
         }
         assert_eq!(ExactMathFunction::parse_vector_name("__lanewise_expf_exact_v3"), None);
         assert_eq!(ExactMathFunction::parse_vector_name("__lanewise_expf_v8"), None);
+        assert_eq!(
+            ExactMathFunction::parse_vector_name("__lanewise_exp2f_exact_v8"),
+            Some((ExactMathFunction::Exp2f, 8))
+        );
         assert_eq!(ExactMathFunction::of_call("expf", &Type::F32), Some(ExactMathFunction::Expf));
         assert_eq!(
             ExactMathFunction::of_call("llvm.log.f32", &Type::F32),

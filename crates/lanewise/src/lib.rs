@@ -208,7 +208,7 @@ pub struct Options {
     /// `transform::widen::page_safe_loads`): masked contiguous loads
     /// unmasked where they stay within one page with an active lane.
     pub speculative_loads: bool,
-    /// `expf`, `logf`, `exp` and `log` in vector registers with the bits of glibc's
+    /// `expf`, `exp2f`, `logf`, `log2f`, `exp` and `log` in vector registers with the bits of glibc's
     /// scalar calls (`--exact-vector-math`, `lanewise_ir::exact_math`), on
     /// targets with FMA and AVX2 (where glibc runs its FMA builds of them).
     pub exact_vector_math: bool,
@@ -327,7 +327,7 @@ pub struct CallCounts {
     /// Groups of libmvec calls packed into one call when few lanes are
     /// active (WFV-SLP, `--wfv-slp`).
     pub packed_math_groups: u32,
-    /// `expf`/`logf`/`exp`/`log` calls that became one call of their exact vector
+    /// `expf`/`exp2f`/`logf`/`log2f`/`exp`/`log` calls that became one call of their exact vector
     /// form (`--exact-vector-math`).
     pub exact_vector_math: u32,
 }
@@ -600,7 +600,7 @@ impl Report {
             }
             if function.calls.exact_vector_math > 0 {
                 text.push_str(&format!(
-                    "  exact vector math: {} libm calls (expf, logf, exp, log) with the bits of \
+                    "  exact vector math: {} libm calls (expf, exp2f, logf, log2f, exp, log) with the bits of \
                      glibc's scalar calls, in vector registers (--exact-vector-math)\n",
                     function.calls.exact_vector_math
                 ));

@@ -182,7 +182,7 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     speculative_loads: OnOffArg,
 
-    /// `expf`, `logf`, `exp` and `log` (also their `llvm.exp`/`llvm.log` forms) in vector
+    /// `expf`, `exp2f`, `logf`, `log2f`, `exp` and `log` (also their `llvm.exp`/`llvm.exp2`/`llvm.log`/`llvm.log2` forms) in vector
     /// registers with the bits of glibc's scalar calls, on targets with FMA
     /// and AVX2 (glibc runs its FMA builds there, which the vector code
     /// repeats operation by operation; checked: glibc 2.36); `off` keeps one libm

@@ -626,6 +626,35 @@ const LOG_POLY_NEAR_ONE: [u64; 11] = [
 /// 2^27, which splits the near-one path's r into a high and a low part.
 const LOG_SPLIT: u64 = 0x41a0000000000000;
 
+/// `exp2f`'s constants (its table is `expf`'s): the rounding shift
+/// 1.5 * 2^52 / 32 and the polynomial's C0..C2.
+const EXP2F_SHIFT: u64 = 0x42e8000000000000;
+const EXP2F_POLY: [u64; 3] = [0x3fac6af84b912394, 0x3fcebfce50fac4f3, 0x3fe62e42ff0c52d6];
+
+/// `log2f`'s table: (1/c, log2(c)) for the 16 subintervals.
+const LOG2F_TABLE: [(u64, u64); 16] = [
+    (0x3ff661ec79f8f3be, 0xbfdefec65b963019),
+    (0x3ff571ed4aaf883d, 0xbfdb0b6832d4fca4),
+    (0x3ff49539f0f010b0, 0xbfd7418b0a1fb77b),
+    (0x3ff3c995b0b80385, 0xbfd39de91a6dcf7b),
+    (0x3ff30d190c8864a5, 0xbfd01d9bf3f2b631),
+    (0x3ff25e227b0b8ea0, 0xbfc97c1d1b3b7af0),
+    (0x3ff1bb4a4a1a343f, 0xbfc2f9e393af3c9f),
+    (0x3ff12358f08ae5ba, 0xbfb960cbbf788d5c),
+    (0x3ff0953f419900a7, 0xbfaa6f9db6475fce),
+    (0x3ff0000000000000, 0x0000000000000000),
+    (0x3fee608cfd9a47ac, 0x3fb338ca9f24f53d),
+    (0x3feca4b31f026aa0, 0x3fc476a9543891ba),
+    (0x3feb2036576afce6, 0x3fce840b4ac4e4d2),
+    (0x3fe9c2d163a1aa2d, 0x3fd40645f0c6651c),
+    (0x3fe886e6037841ed, 0x3fd88e9c2c1b9ff8),
+    (0x3fe767dcf5534862, 0x3fdce0a44eb17bcc),
+];
+
+/// `log2f`'s polynomial A0..A3.
+const LOG2F_POLY: [u64; 4] =
+    [0xbfd712b6f70a7e4d, 0x3fdecabf496832e0, 0xbfe715479ffae3de, 0x3ff715475f35c8b8];
+
 /// `logf`'s table: (1/c, log(c)) for the 16 subintervals.
 const LOGF_TABLE: [(u64, u64); 16] = [
     (0x3ff661ec79f8f3be, 0xbfd57bf7808caade),
@@ -777,6 +806,97 @@ pub fn exact_math_module(
                 a0 = splat(&ty_d, &double(LOGF_POLY[0])),
                 a1 = splat(&ty_d, &double(LOGF_POLY[1])),
                 a2 = splat(&ty_d, &double(LOGF_POLY[2])),
+            )
+        }
+        ExactMathFunction::Exp2f => {
+            text.push_str(&table_global(&table, &EXPF_TABLE));
+            let shift = double(EXP2F_SHIFT);
+            format!(
+                "  %xd = fpext {ty_f} %x to {ty_d}
+  %bits = bitcast {ty_f} %x to {ty_i32}
+  %top = lshr {ty_i32} %bits, {splat_20}
+  %abstop = and {ty_i32} %top, {splat_7ff}
+  %special = icmp ugt {ty_i32} %abstop, {splat_42f}
+  %kd.shifted = fadd {ty_d} {shift}, %xd
+  %ki = bitcast {ty_d} %kd.shifted to {ty_i64}
+  %kd = fsub {ty_d} %kd.shifted, {shift}
+  %r = fsub {ty_d} %xd, %kd
+  %index = and {ty_i64} %ki, {splat_31}
+  %entry.ptrs = getelementptr i64, ptr {table}, {ty_i64} %index
+  %t = call {ty_i64} {gather}(<{lanes} x ptr> %entry.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
+  %ki.shifted = shl {ty_i64} %ki, {splat_47}
+  %s.bits = add {ty_i64} %t, %ki.shifted
+  %s = bitcast {ty_i64} %s.bits to {ty_d}
+  %z = call {ty_d} {fma}({ty_d} %r, {ty_d} {c0}, {ty_d} {c1})
+  %r2 = fmul {ty_d} %r, %r
+  %y0 = call {ty_d} {fma}({ty_d} %r, {ty_d} {c2}, {ty_d} {one})
+  %y1 = call {ty_d} {fma}({ty_d} %z, {ty_d} %r2, {ty_d} %y0)
+  %y = fmul {ty_d} %y1, %s
+  %fast = fptrunc {ty_d} %y to {ty_f}
+",
+                splat_20 = splat(&ty_i32, "20"),
+                splat_7ff = splat(&ty_i32, "2047"),
+                splat_42f = splat(&ty_i32, "1071"),
+                splat_31 = splat(&ty_i64, "31"),
+                splat_47 = splat(&ty_i64, "47"),
+                shift = splat(&ty_d, &shift),
+                c0 = splat(&ty_d, &double(EXP2F_POLY[0])),
+                c1 = splat(&ty_d, &double(EXP2F_POLY[1])),
+                c2 = splat(&ty_d, &double(EXP2F_POLY[2])),
+                one = splat(&ty_d, &double(1f64.to_bits())),
+            )
+        }
+        ExactMathFunction::Log2f => {
+            let pairs: Vec<u64> =
+                LOG2F_TABLE.iter().flat_map(|&(invc, logc)| [invc, logc]).collect();
+            text.push_str(&table_global(&table, &pairs));
+            format!(
+                "  %ix = bitcast {ty_f} %x to {ty_i32}
+  %is.one = icmp eq {ty_i32} %ix, {splat_one}
+  %ix.less.min = sub {ty_i32} %ix, {splat_min_normal}
+  %special = icmp uge {ty_i32} %ix.less.min, {splat_range}
+  %tmp = sub {ty_i32} %ix, {splat_off}
+  %tmp.high = lshr {ty_i32} %tmp, {splat_19}
+  %i = and {ty_i32} %tmp.high, {splat_15}
+  %k = ashr {ty_i32} %tmp, {splat_23}
+  %tmp.exponent = and {ty_i32} %tmp, {splat_exponent_mask}
+  %iz = sub {ty_i32} %ix, %tmp.exponent
+  %i.wide = zext {ty_i32} %i to {ty_i64}
+  %invc.index = shl {ty_i64} %i.wide, {splat_1}
+  %logc.index = or disjoint {ty_i64} %invc.index, {splat_1}
+  %invc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %invc.index
+  %logc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %logc.index
+  %invc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %invc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
+  %logc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %logc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
+  %invc = bitcast {ty_i64} %invc.bits to {ty_d}
+  %logc = bitcast {ty_i64} %logc.bits to {ty_d}
+  %z.single = bitcast {ty_i32} %iz to {ty_f}
+  %z = fpext {ty_f} %z.single to {ty_d}
+  %kd = sitofp {ty_i32} %k to {ty_d}
+  %y0 = fadd {ty_d} %kd, %logc
+  %r = call {ty_d} {fma}({ty_d} %z, {ty_d} %invc, {ty_d} {minus_one})
+  %a1.a2 = call {ty_d} {fma}({ty_d} %r, {ty_d} {a1}, {ty_d} {a2})
+  %r2 = fmul {ty_d} %r, %r
+  %p = call {ty_d} {fma}({ty_d} %r, {ty_d} {a3}, {ty_d} %y0)
+  %y = call {ty_d} {fma}({ty_d} %r2, {ty_d} {a0}, {ty_d} %a1.a2)
+  %sum = call {ty_d} {fma}({ty_d} %r2, {ty_d} %y, {ty_d} %p)
+  %narrow = fptrunc {ty_d} %sum to {ty_f}
+  %fast = select <{lanes} x i1> %is.one, {ty_f} zeroinitializer, {ty_f} %narrow
+",
+                splat_one = splat(&ty_i32, "1065353216"),
+                splat_min_normal = splat(&ty_i32, "8388608"),
+                splat_range = splat(&ty_i32, "2130706432"),
+                splat_off = splat(&ty_i32, "1060306944"),
+                splat_19 = splat(&ty_i32, "19"),
+                splat_15 = splat(&ty_i32, "15"),
+                splat_23 = splat(&ty_i32, "23"),
+                splat_exponent_mask = splat(&ty_i32, "-8388608"),
+                splat_1 = splat(&ty_i64, "1"),
+                minus_one = splat(&ty_d, &double((-1f64).to_bits())),
+                a0 = splat(&ty_d, &double(LOG2F_POLY[0])),
+                a1 = splat(&ty_d, &double(LOG2F_POLY[1])),
+                a2 = splat(&ty_d, &double(LOG2F_POLY[2])),
+                a3 = splat(&ty_d, &double(LOG2F_POLY[3])),
             )
         }
         ExactMathFunction::Exp => {

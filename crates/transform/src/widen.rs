@@ -161,7 +161,7 @@ pub struct WidenConfig {
     /// contiguous load is unmasked where it stays within one page with an
     /// active lane. Default `true`; `false` for ablation.
     pub speculative_loads: bool,
-    /// `expf`, `logf`, `exp` and `log` as one call of their exact vector form
+    /// `expf`, `exp2f`, `logf`, `log2f`, `exp` and `log` as one call of their exact vector form
     /// ([`lanewise_ir::exact_math`]): bit-exact only where glibc's FMA
     /// builds of them run, so the driver sets it for targets with FMA and
     /// AVX2 (`--exact-vector-math`). Default `false`.
@@ -1155,7 +1155,7 @@ impl<'a> Widener<'a> {
             return Ok(());
         }
         if let Callee::Direct(name) = &callee {
-            // `expf`, `logf`, `exp` and `log` with the scalar call's bits, in vector
+            // `expf`, `exp2f`, `logf`, `log2f`, `exp` and `log` with the scalar call's bits, in vector
             // registers (where libmvec, when allowed, is not preferred).
             if let Some(function) = ExactMathFunction::of_call(name, &ret_ty)
                 .filter(|_| self.config.exact_vector_math)

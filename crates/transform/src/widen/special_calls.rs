@@ -2,7 +2,7 @@
 //! rather than once per lane: math functions (LLVM's elementwise
 //! intrinsics and libm functions, as vector intrinsics or glibc's libmvec
 //! variants where [`super::WidenConfig::vector_math`] allows, or as
-//! Lanewise's exact vector forms (`expf`, `logf`, `exp`, `log`) where
+//! Lanewise's exact vector forms (`expf`, `exp2f`, `logf`, `log2f`, `exp`, `log`) where
 //! [`super::WidenConfig::exact_vector_math`] says glibc's FMA builds run) and group functions
 //! ([`super::WidenConfig::group_functions`], one call for all lanes).
 

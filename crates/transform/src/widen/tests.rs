@@ -104,6 +104,8 @@ fn externals<'l>(
             "sinf" => Some(Val::F32(float_arg(0).sin())),
             "expf" => Some(Val::F32(float_arg(0).exp())),
             "logf" => Some(Val::F32(float_arg(0).ln())),
+            "exp2f" => Some(Val::F32(float_arg(0).exp2())),
+            "log2f" => Some(Val::F32(float_arg(0).log2())),
             "exp" | "log" | "log2" => {
                 let Val::F64(x) = args[0] else { return Ok(Some(Val::F64(f64::NAN))) };
                 Some(Val::F64(match name {
@@ -717,6 +719,8 @@ fn expf_and_logf_become_their_exact_vector_forms_where_the_driver_allows() {
         ("expf", "__lanewise_expf_exact_v8"),
         ("llvm.exp.f32", "__lanewise_expf_exact_v8"),
         ("logf", "__lanewise_logf_exact_v8"),
+        ("exp2f", "__lanewise_exp2f_exact_v8"),
+        ("llvm.log2.f32", "__lanewise_log2f_exact_v8"),
     ] {
         let (scalar, info) = unary_float_call(name, CallEffects::SideEffects);
         let vector = widen(&scalar, &info, &exact);
