@@ -712,13 +712,77 @@ pub fn exact_math_module(
     };
     let ty_x = format!("<{lanes} x {elem}>");
     let all_true = splat(&format!("<{lanes} x i1>"), "true");
+    // The float exp family after its reduction to `%ki` and `%r`: 2^(k/32)
+    // from the table times 1 + C2 r + C1 r^2 + C0 r^3, rounded to float.
+    let expf_tail = |poly: &[u64; 3]| {
+        format!(
+            "  %index = and {ty_i64} %ki, {splat_31}
+  %entry.ptrs = getelementptr i64, ptr {table}, {ty_i64} %index
+  %t = call {ty_i64} {gather}(<{lanes} x ptr> %entry.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
+  %ki.shifted = shl {ty_i64} %ki, {splat_47}
+  %s.bits = add {ty_i64} %t, %ki.shifted
+  %s = bitcast {ty_i64} %s.bits to {ty_d}
+  %z = call {ty_d} {fma}({ty_d} %r, {ty_d} {c0}, {ty_d} {c1})
+  %r2 = fmul {ty_d} %r, %r
+  %y0 = call {ty_d} {fma}({ty_d} %r, {ty_d} {c2}, {ty_d} {one})
+  %y1 = call {ty_d} {fma}({ty_d} %z, {ty_d} %r2, {ty_d} %y0)
+  %y = fmul {ty_d} %y1, %s
+  %fast = fptrunc {ty_d} %y to {ty_f}
+",
+            splat_31 = splat(&ty_i64, "31"),
+            splat_47 = splat(&ty_i64, "47"),
+            c0 = splat(&ty_d, &double(poly[0])),
+            c1 = splat(&ty_d, &double(poly[1])),
+            c2 = splat(&ty_d, &double(poly[2])),
+            one = splat(&ty_d, &double(1f64.to_bits())),
+        )
+    };
+    // The float log family's reduction: x = 2^k z with z near 1, the table's
+    // 1/c and log(c) (or log2(c)) of z's subinterval, `%r` = z/c - 1 (one
+    // fused step), `%is.one` for x = 1.0 (log 0 exactly).
+    let logf_reduction = || {
+        format!(
+            "  %ix = bitcast {ty_f} %x to {ty_i32}
+  %is.one = icmp eq {ty_i32} %ix, {splat_one}
+  %ix.less.min = sub {ty_i32} %ix, {splat_min_normal}
+  %special = icmp uge {ty_i32} %ix.less.min, {splat_range}
+  %tmp = sub {ty_i32} %ix, {splat_off}
+  %tmp.high = lshr {ty_i32} %tmp, {splat_19}
+  %i = and {ty_i32} %tmp.high, {splat_15}
+  %k = ashr {ty_i32} %tmp, {splat_23}
+  %tmp.exponent = and {ty_i32} %tmp, {splat_exponent_mask}
+  %iz = sub {ty_i32} %ix, %tmp.exponent
+  %i.wide = zext {ty_i32} %i to {ty_i64}
+  %invc.index = shl {ty_i64} %i.wide, {splat_1}
+  %logc.index = or disjoint {ty_i64} %invc.index, {splat_1}
+  %invc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %invc.index
+  %logc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %logc.index
+  %invc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %invc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
+  %logc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %logc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
+  %invc = bitcast {ty_i64} %invc.bits to {ty_d}
+  %logc = bitcast {ty_i64} %logc.bits to {ty_d}
+  %z.single = bitcast {ty_i32} %iz to {ty_f}
+  %z = fpext {ty_f} %z.single to {ty_d}
+  %kd = sitofp {ty_i32} %k to {ty_d}
+  %r = call {ty_d} {fma}({ty_d} %z, {ty_d} %invc, {ty_d} {minus_one})
+",
+            splat_one = splat(&ty_i32, "1065353216"),
+            splat_min_normal = splat(&ty_i32, "8388608"),
+            splat_range = splat(&ty_i32, "2130706432"),
+            splat_off = splat(&ty_i32, "1060306944"),
+            splat_19 = splat(&ty_i32, "19"),
+            splat_15 = splat(&ty_i32, "15"),
+            splat_23 = splat(&ty_i32, "23"),
+            splat_exponent_mask = splat(&ty_i32, "-8388608"),
+            splat_1 = splat(&ty_i64, "1"),
+            minus_one = splat(&ty_d, &double((-1f64).to_bits())),
+        )
+    };
     let mut text = String::new();
     let body = match function {
         ExactMathFunction::Expf => {
             text.push_str(&table_global(&table, &EXPF_TABLE));
-            let inv_ln2_n = double(EXPF_INV_LN2_N);
-            let shift = double(EXPF_SHIFT);
-            format!(
+            let head = format!(
                 "  %xd = fpext {ty_f} %x to {ty_d}
   %bits = bitcast {ty_f} %x to {ty_i32}
   %top = lshr {ty_i32} %bits, {splat_20}
@@ -729,61 +793,21 @@ pub fn exact_math_module(
   %kd = fsub {ty_d} %kd.shifted, {shift}
   %kd.neg = fneg {ty_d} %kd
   %r = call {ty_d} {fma}({ty_d} {inv}, {ty_d} %xd, {ty_d} %kd.neg)
-  %index = and {ty_i64} %ki, {splat_31}
-  %entry.ptrs = getelementptr i64, ptr {table}, {ty_i64} %index
-  %t = call {ty_i64} {gather}(<{lanes} x ptr> %entry.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
-  %ki.shifted = shl {ty_i64} %ki, {splat_47}
-  %s.bits = add {ty_i64} %t, %ki.shifted
-  %s = bitcast {ty_i64} %s.bits to {ty_d}
-  %z = call {ty_d} {fma}({ty_d} %r, {ty_d} {c0}, {ty_d} {c1})
-  %r2 = fmul {ty_d} %r, %r
-  %y0 = call {ty_d} {fma}({ty_d} %r, {ty_d} {c2}, {ty_d} {one})
-  %y1 = call {ty_d} {fma}({ty_d} %z, {ty_d} %r2, {ty_d} %y0)
-  %y = fmul {ty_d} %y1, %s
-  %fast = fptrunc {ty_d} %y to {ty_f}
 ",
                 splat_20 = splat(&ty_i32, "20"),
                 splat_7ff = splat(&ty_i32, "2047"),
                 splat_42a = splat(&ty_i32, "1066"),
-                splat_31 = splat(&ty_i64, "31"),
-                splat_47 = splat(&ty_i64, "47"),
-                inv = splat(&ty_d, &inv_ln2_n),
-                shift = splat(&ty_d, &shift),
-                c0 = splat(&ty_d, &double(EXPF_POLY[0])),
-                c1 = splat(&ty_d, &double(EXPF_POLY[1])),
-                c2 = splat(&ty_d, &double(EXPF_POLY[2])),
-                one = splat(&ty_d, &double(1f64.to_bits())),
-            )
+                inv = splat(&ty_d, &double(EXPF_INV_LN2_N)),
+                shift = splat(&ty_d, &double(EXPF_SHIFT)),
+            );
+            head + &expf_tail(&EXPF_POLY)
         }
         ExactMathFunction::Logf => {
             let pairs: Vec<u64> =
                 LOGF_TABLE.iter().flat_map(|&(invc, logc)| [invc, logc]).collect();
             text.push_str(&table_global(&table, &pairs));
-            format!(
-                "  %ix = bitcast {ty_f} %x to {ty_i32}
-  %is.one = icmp eq {ty_i32} %ix, {splat_one}
-  %ix.less.min = sub {ty_i32} %ix, {splat_min_normal}
-  %special = icmp uge {ty_i32} %ix.less.min, {splat_range}
-  %tmp = sub {ty_i32} %ix, {splat_off}
-  %tmp.high = lshr {ty_i32} %tmp, {splat_19}
-  %i = and {ty_i32} %tmp.high, {splat_15}
-  %k = ashr {ty_i32} %tmp, {splat_23}
-  %tmp.exponent = and {ty_i32} %tmp, {splat_exponent_mask}
-  %iz = sub {ty_i32} %ix, %tmp.exponent
-  %i.wide = zext {ty_i32} %i to {ty_i64}
-  %invc.index = shl {ty_i64} %i.wide, {splat_1}
-  %logc.index = or disjoint {ty_i64} %invc.index, {splat_1}
-  %invc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %invc.index
-  %logc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %logc.index
-  %invc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %invc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
-  %logc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %logc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
-  %invc = bitcast {ty_i64} %invc.bits to {ty_d}
-  %logc = bitcast {ty_i64} %logc.bits to {ty_d}
-  %z.single = bitcast {ty_i32} %iz to {ty_f}
-  %z = fpext {ty_f} %z.single to {ty_d}
-  %kd = sitofp {ty_i32} %k to {ty_d}
-  %y0 = call {ty_d} {fma}({ty_d} %kd, {ty_d} {ln2}, {ty_d} %logc)
-  %r = call {ty_d} {fma}({ty_d} %z, {ty_d} %invc, {ty_d} {minus_one})
+            let tail = format!(
+                "  %y0 = call {ty_d} {fma}({ty_d} %kd, {ty_d} {ln2}, {ty_d} %logc)
   %y1 = call {ty_d} {fma}({ty_d} %r, {ty_d} {a1}, {ty_d} {a2})
   %r2 = fmul {ty_d} %r, %r
   %y0.r = fadd {ty_d} %r, %y0
@@ -792,26 +816,16 @@ pub fn exact_math_module(
   %narrow = fptrunc {ty_d} %y to {ty_f}
   %fast = select <{lanes} x i1> %is.one, {ty_f} zeroinitializer, {ty_f} %narrow
 ",
-                splat_one = splat(&ty_i32, "1065353216"),
-                splat_min_normal = splat(&ty_i32, "8388608"),
-                splat_range = splat(&ty_i32, "2130706432"),
-                splat_off = splat(&ty_i32, "1060306944"),
-                splat_19 = splat(&ty_i32, "19"),
-                splat_15 = splat(&ty_i32, "15"),
-                splat_23 = splat(&ty_i32, "23"),
-                splat_exponent_mask = splat(&ty_i32, "-8388608"),
-                splat_1 = splat(&ty_i64, "1"),
                 ln2 = splat(&ty_d, &double(LOGF_LN2)),
-                minus_one = splat(&ty_d, &double((-1f64).to_bits())),
                 a0 = splat(&ty_d, &double(LOGF_POLY[0])),
                 a1 = splat(&ty_d, &double(LOGF_POLY[1])),
                 a2 = splat(&ty_d, &double(LOGF_POLY[2])),
-            )
+            );
+            logf_reduction() + &tail
         }
         ExactMathFunction::Exp2f => {
             text.push_str(&table_global(&table, &EXPF_TABLE));
-            let shift = double(EXP2F_SHIFT);
-            format!(
+            let head = format!(
                 "  %xd = fpext {ty_f} %x to {ty_d}
   %bits = bitcast {ty_f} %x to {ty_i32}
   %top = lshr {ty_i32} %bits, {splat_20}
@@ -821,60 +835,20 @@ pub fn exact_math_module(
   %ki = bitcast {ty_d} %kd.shifted to {ty_i64}
   %kd = fsub {ty_d} %kd.shifted, {shift}
   %r = fsub {ty_d} %xd, %kd
-  %index = and {ty_i64} %ki, {splat_31}
-  %entry.ptrs = getelementptr i64, ptr {table}, {ty_i64} %index
-  %t = call {ty_i64} {gather}(<{lanes} x ptr> %entry.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
-  %ki.shifted = shl {ty_i64} %ki, {splat_47}
-  %s.bits = add {ty_i64} %t, %ki.shifted
-  %s = bitcast {ty_i64} %s.bits to {ty_d}
-  %z = call {ty_d} {fma}({ty_d} %r, {ty_d} {c0}, {ty_d} {c1})
-  %r2 = fmul {ty_d} %r, %r
-  %y0 = call {ty_d} {fma}({ty_d} %r, {ty_d} {c2}, {ty_d} {one})
-  %y1 = call {ty_d} {fma}({ty_d} %z, {ty_d} %r2, {ty_d} %y0)
-  %y = fmul {ty_d} %y1, %s
-  %fast = fptrunc {ty_d} %y to {ty_f}
 ",
                 splat_20 = splat(&ty_i32, "20"),
                 splat_7ff = splat(&ty_i32, "2047"),
                 splat_42f = splat(&ty_i32, "1071"),
-                splat_31 = splat(&ty_i64, "31"),
-                splat_47 = splat(&ty_i64, "47"),
-                shift = splat(&ty_d, &shift),
-                c0 = splat(&ty_d, &double(EXP2F_POLY[0])),
-                c1 = splat(&ty_d, &double(EXP2F_POLY[1])),
-                c2 = splat(&ty_d, &double(EXP2F_POLY[2])),
-                one = splat(&ty_d, &double(1f64.to_bits())),
-            )
+                shift = splat(&ty_d, &double(EXP2F_SHIFT)),
+            );
+            head + &expf_tail(&EXP2F_POLY)
         }
         ExactMathFunction::Log2f => {
             let pairs: Vec<u64> =
                 LOG2F_TABLE.iter().flat_map(|&(invc, logc)| [invc, logc]).collect();
             text.push_str(&table_global(&table, &pairs));
-            format!(
-                "  %ix = bitcast {ty_f} %x to {ty_i32}
-  %is.one = icmp eq {ty_i32} %ix, {splat_one}
-  %ix.less.min = sub {ty_i32} %ix, {splat_min_normal}
-  %special = icmp uge {ty_i32} %ix.less.min, {splat_range}
-  %tmp = sub {ty_i32} %ix, {splat_off}
-  %tmp.high = lshr {ty_i32} %tmp, {splat_19}
-  %i = and {ty_i32} %tmp.high, {splat_15}
-  %k = ashr {ty_i32} %tmp, {splat_23}
-  %tmp.exponent = and {ty_i32} %tmp, {splat_exponent_mask}
-  %iz = sub {ty_i32} %ix, %tmp.exponent
-  %i.wide = zext {ty_i32} %i to {ty_i64}
-  %invc.index = shl {ty_i64} %i.wide, {splat_1}
-  %logc.index = or disjoint {ty_i64} %invc.index, {splat_1}
-  %invc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %invc.index
-  %logc.ptrs = getelementptr i64, ptr {table}, {ty_i64} %logc.index
-  %invc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %invc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
-  %logc.bits = call {ty_i64} {gather}(<{lanes} x ptr> %logc.ptrs, i32 8, <{lanes} x i1> {all_true}, {ty_i64} poison)
-  %invc = bitcast {ty_i64} %invc.bits to {ty_d}
-  %logc = bitcast {ty_i64} %logc.bits to {ty_d}
-  %z.single = bitcast {ty_i32} %iz to {ty_f}
-  %z = fpext {ty_f} %z.single to {ty_d}
-  %kd = sitofp {ty_i32} %k to {ty_d}
-  %y0 = fadd {ty_d} %kd, %logc
-  %r = call {ty_d} {fma}({ty_d} %z, {ty_d} %invc, {ty_d} {minus_one})
+            let tail = format!(
+                "  %y0 = fadd {ty_d} %kd, %logc
   %a1.a2 = call {ty_d} {fma}({ty_d} %r, {ty_d} {a1}, {ty_d} {a2})
   %r2 = fmul {ty_d} %r, %r
   %p = call {ty_d} {fma}({ty_d} %r, {ty_d} {a3}, {ty_d} %y0)
@@ -883,21 +857,12 @@ pub fn exact_math_module(
   %narrow = fptrunc {ty_d} %sum to {ty_f}
   %fast = select <{lanes} x i1> %is.one, {ty_f} zeroinitializer, {ty_f} %narrow
 ",
-                splat_one = splat(&ty_i32, "1065353216"),
-                splat_min_normal = splat(&ty_i32, "8388608"),
-                splat_range = splat(&ty_i32, "2130706432"),
-                splat_off = splat(&ty_i32, "1060306944"),
-                splat_19 = splat(&ty_i32, "19"),
-                splat_15 = splat(&ty_i32, "15"),
-                splat_23 = splat(&ty_i32, "23"),
-                splat_exponent_mask = splat(&ty_i32, "-8388608"),
-                splat_1 = splat(&ty_i64, "1"),
-                minus_one = splat(&ty_d, &double((-1f64).to_bits())),
                 a0 = splat(&ty_d, &double(LOG2F_POLY[0])),
                 a1 = splat(&ty_d, &double(LOG2F_POLY[1])),
                 a2 = splat(&ty_d, &double(LOG2F_POLY[2])),
                 a3 = splat(&ty_d, &double(LOG2F_POLY[3])),
-            )
+            );
+            logf_reduction() + &tail
         }
         ExactMathFunction::Exp => {
             text.push_str(&table_global(&table, &EXP_TABLE));
