@@ -632,23 +632,23 @@ const EXP2F_SHIFT: u64 = 0x42e8000000000000;
 const EXP2F_POLY: [u64; 3] = [0x3fac6af84b912394, 0x3fcebfce50fac4f3, 0x3fe62e42ff0c52d6];
 
 /// `log2f`'s table: (1/c, log2(c)) for the 16 subintervals.
-const LOG2F_TABLE: [(u64, u64); 16] = [
-    (0x3ff661ec79f8f3be, 0xbfdefec65b963019),
-    (0x3ff571ed4aaf883d, 0xbfdb0b6832d4fca4),
-    (0x3ff49539f0f010b0, 0xbfd7418b0a1fb77b),
-    (0x3ff3c995b0b80385, 0xbfd39de91a6dcf7b),
-    (0x3ff30d190c8864a5, 0xbfd01d9bf3f2b631),
-    (0x3ff25e227b0b8ea0, 0xbfc97c1d1b3b7af0),
-    (0x3ff1bb4a4a1a343f, 0xbfc2f9e393af3c9f),
-    (0x3ff12358f08ae5ba, 0xbfb960cbbf788d5c),
-    (0x3ff0953f419900a7, 0xbfaa6f9db6475fce),
-    (0x3ff0000000000000, 0x0000000000000000),
-    (0x3fee608cfd9a47ac, 0x3fb338ca9f24f53d),
-    (0x3feca4b31f026aa0, 0x3fc476a9543891ba),
-    (0x3feb2036576afce6, 0x3fce840b4ac4e4d2),
-    (0x3fe9c2d163a1aa2d, 0x3fd40645f0c6651c),
-    (0x3fe886e6037841ed, 0x3fd88e9c2c1b9ff8),
-    (0x3fe767dcf5534862, 0x3fdce0a44eb17bcc),
+const LOG2F_TABLE: [[u64; 2]; 16] = [
+    [0x3ff661ec79f8f3be, 0xbfdefec65b963019],
+    [0x3ff571ed4aaf883d, 0xbfdb0b6832d4fca4],
+    [0x3ff49539f0f010b0, 0xbfd7418b0a1fb77b],
+    [0x3ff3c995b0b80385, 0xbfd39de91a6dcf7b],
+    [0x3ff30d190c8864a5, 0xbfd01d9bf3f2b631],
+    [0x3ff25e227b0b8ea0, 0xbfc97c1d1b3b7af0],
+    [0x3ff1bb4a4a1a343f, 0xbfc2f9e393af3c9f],
+    [0x3ff12358f08ae5ba, 0xbfb960cbbf788d5c],
+    [0x3ff0953f419900a7, 0xbfaa6f9db6475fce],
+    [0x3ff0000000000000, 0x0000000000000000],
+    [0x3fee608cfd9a47ac, 0x3fb338ca9f24f53d],
+    [0x3feca4b31f026aa0, 0x3fc476a9543891ba],
+    [0x3feb2036576afce6, 0x3fce840b4ac4e4d2],
+    [0x3fe9c2d163a1aa2d, 0x3fd40645f0c6651c],
+    [0x3fe886e6037841ed, 0x3fd88e9c2c1b9ff8],
+    [0x3fe767dcf5534862, 0x3fdce0a44eb17bcc],
 ];
 
 /// `log2f`'s polynomial A0..A3.
@@ -656,23 +656,23 @@ const LOG2F_POLY: [u64; 4] =
     [0xbfd712b6f70a7e4d, 0x3fdecabf496832e0, 0xbfe715479ffae3de, 0x3ff715475f35c8b8];
 
 /// `logf`'s table: (1/c, log(c)) for the 16 subintervals.
-const LOGF_TABLE: [(u64, u64); 16] = [
-    (0x3ff661ec79f8f3be, 0xbfd57bf7808caade),
-    (0x3ff571ed4aaf883d, 0xbfd2bef0a7c06ddb),
-    (0x3ff49539f0f010b0, 0xbfd01eae7f513a67),
-    (0x3ff3c995b0b80385, 0xbfcb31d8a68224e9),
-    (0x3ff30d190c8864a5, 0xbfc6574f0ac07758),
-    (0x3ff25e227b0b8ea0, 0xbfc1aa2bc79c8100),
-    (0x3ff1bb4a4a1a343f, 0xbfba4e76ce8c0e5e),
-    (0x3ff12358f08ae5ba, 0xbfb1973c5a611ccc),
-    (0x3ff0953f419900a7, 0xbfa252f438e10c1e),
-    (0x3ff0000000000000, 0x0000000000000000),
-    (0x3fee608cfd9a47ac, 0x3faaa5aa5df25984),
-    (0x3feca4b31f026aa0, 0x3fbc5e53aa362eb4),
-    (0x3feb2036576afce6, 0x3fc526e57720db08),
-    (0x3fe9c2d163a1aa2d, 0x3fcbc2860d224770),
-    (0x3fe886e6037841ed, 0x3fd1058bc8a07ee1),
-    (0x3fe767dcf5534862, 0x3fd4043057b6ee09),
+const LOGF_TABLE: [[u64; 2]; 16] = [
+    [0x3ff661ec79f8f3be, 0xbfd57bf7808caade],
+    [0x3ff571ed4aaf883d, 0xbfd2bef0a7c06ddb],
+    [0x3ff49539f0f010b0, 0xbfd01eae7f513a67],
+    [0x3ff3c995b0b80385, 0xbfcb31d8a68224e9],
+    [0x3ff30d190c8864a5, 0xbfc6574f0ac07758],
+    [0x3ff25e227b0b8ea0, 0xbfc1aa2bc79c8100],
+    [0x3ff1bb4a4a1a343f, 0xbfba4e76ce8c0e5e],
+    [0x3ff12358f08ae5ba, 0xbfb1973c5a611ccc],
+    [0x3ff0953f419900a7, 0xbfa252f438e10c1e],
+    [0x3ff0000000000000, 0x0000000000000000],
+    [0x3fee608cfd9a47ac, 0x3faaa5aa5df25984],
+    [0x3feca4b31f026aa0, 0x3fbc5e53aa362eb4],
+    [0x3feb2036576afce6, 0x3fc526e57720db08],
+    [0x3fe9c2d163a1aa2d, 0x3fcbc2860d224770],
+    [0x3fe886e6037841ed, 0x3fd1058bc8a07ee1],
+    [0x3fe767dcf5534862, 0x3fd4043057b6ee09],
 ];
 
 /// `logf`'s constants: ln(2) and the polynomial's A0..A2.
@@ -712,6 +712,21 @@ pub fn exact_math_module(
     };
     let ty_x = format!("<{lanes} x {elem}>");
     let all_true = splat(&format!("<{lanes} x i1>"), "true");
+    // The float exp family's start: `%xd` (x in double) and `%special`,
+    // the lanes whose top 12 bits without the sign exceed `limit`.
+    let expf_head = |limit: u32| {
+        format!(
+            "  %xd = fpext {ty_f} %x to {ty_d}
+  %bits = bitcast {ty_f} %x to {ty_i32}
+  %top = lshr {ty_i32} %bits, {splat_20}
+  %abstop = and {ty_i32} %top, {splat_7ff}
+  %special = icmp ugt {ty_i32} %abstop, {splat_limit}
+",
+            splat_20 = splat(&ty_i32, "20"),
+            splat_7ff = splat(&ty_i32, "2047"),
+            splat_limit = splat(&ty_i32, &limit.to_string()),
+        )
+    };
     // The float exp family after its reduction to `%ki` and `%r`: 2^(k/32)
     // from the table times 1 + C2 r + C1 r^2 + C0 r^3, rounded to float.
     let expf_tail = |poly: &[u64; 3]| {
@@ -782,30 +797,21 @@ pub fn exact_math_module(
     let body = match function {
         ExactMathFunction::Expf => {
             text.push_str(&table_global(&table, &EXPF_TABLE));
-            let head = format!(
-                "  %xd = fpext {ty_f} %x to {ty_d}
-  %bits = bitcast {ty_f} %x to {ty_i32}
-  %top = lshr {ty_i32} %bits, {splat_20}
-  %abstop = and {ty_i32} %top, {splat_7ff}
-  %special = icmp ugt {ty_i32} %abstop, {splat_42a}
-  %kd.shifted = call {ty_d} {fma}({ty_d} {inv}, {ty_d} %xd, {ty_d} {shift})
+            // |x| >= 88 or NaN: top12(x) & 0x7ff > 0x42a.
+            let reduction = format!(
+                "  %kd.shifted = call {ty_d} {fma}({ty_d} {inv}, {ty_d} %xd, {ty_d} {shift})
   %ki = bitcast {ty_d} %kd.shifted to {ty_i64}
   %kd = fsub {ty_d} %kd.shifted, {shift}
   %kd.neg = fneg {ty_d} %kd
   %r = call {ty_d} {fma}({ty_d} {inv}, {ty_d} %xd, {ty_d} %kd.neg)
 ",
-                splat_20 = splat(&ty_i32, "20"),
-                splat_7ff = splat(&ty_i32, "2047"),
-                splat_42a = splat(&ty_i32, "1066"),
                 inv = splat(&ty_d, &double(EXPF_INV_LN2_N)),
                 shift = splat(&ty_d, &double(EXPF_SHIFT)),
             );
-            head + &expf_tail(&EXPF_POLY)
+            expf_head(0x42a) + &reduction + &expf_tail(&EXPF_POLY)
         }
         ExactMathFunction::Logf => {
-            let pairs: Vec<u64> =
-                LOGF_TABLE.iter().flat_map(|&(invc, logc)| [invc, logc]).collect();
-            text.push_str(&table_global(&table, &pairs));
+            text.push_str(&table_global(&table, &LOGF_TABLE.concat()));
             let tail = format!(
                 "  %y0 = call {ty_d} {fma}({ty_d} %kd, {ty_d} {ln2}, {ty_d} %logc)
   %y1 = call {ty_d} {fma}({ty_d} %r, {ty_d} {a1}, {ty_d} {a2})
@@ -825,28 +831,19 @@ pub fn exact_math_module(
         }
         ExactMathFunction::Exp2f => {
             text.push_str(&table_global(&table, &EXPF_TABLE));
-            let head = format!(
-                "  %xd = fpext {ty_f} %x to {ty_d}
-  %bits = bitcast {ty_f} %x to {ty_i32}
-  %top = lshr {ty_i32} %bits, {splat_20}
-  %abstop = and {ty_i32} %top, {splat_7ff}
-  %special = icmp ugt {ty_i32} %abstop, {splat_42f}
-  %kd.shifted = fadd {ty_d} {shift}, %xd
+            // |x| >= 128 or NaN: top12(x) & 0x7ff > 0x42f.
+            let reduction = format!(
+                "  %kd.shifted = fadd {ty_d} {shift}, %xd
   %ki = bitcast {ty_d} %kd.shifted to {ty_i64}
   %kd = fsub {ty_d} %kd.shifted, {shift}
   %r = fsub {ty_d} %xd, %kd
 ",
-                splat_20 = splat(&ty_i32, "20"),
-                splat_7ff = splat(&ty_i32, "2047"),
-                splat_42f = splat(&ty_i32, "1071"),
                 shift = splat(&ty_d, &double(EXP2F_SHIFT)),
             );
-            head + &expf_tail(&EXP2F_POLY)
+            expf_head(0x42f) + &reduction + &expf_tail(&EXP2F_POLY)
         }
         ExactMathFunction::Log2f => {
-            let pairs: Vec<u64> =
-                LOG2F_TABLE.iter().flat_map(|&(invc, logc)| [invc, logc]).collect();
-            text.push_str(&table_global(&table, &pairs));
+            text.push_str(&table_global(&table, &LOG2F_TABLE.concat()));
             let tail = format!(
                 "  %y0 = fadd {ty_d} %kd, %logc
   %a1.a2 = call {ty_d} {fma}({ty_d} %r, {ty_d} {a1}, {ty_d} {a2})
@@ -1105,7 +1102,7 @@ mod tests {
                 "2^({i}/32): {value} vs {expected}"
             );
         }
-        for &(invc, logc) in &LOGF_TABLE {
+        for &[invc, logc] in &LOGF_TABLE {
             let (invc, logc) = (f64::from_bits(invc), f64::from_bits(logc));
             assert!((logc + invc.ln()).abs() < 1e-15, "log(c) {logc} for 1/c {invc}");
         }

@@ -319,14 +319,15 @@ impl Widener<'_> {
         self.append_value(select, ty)
     }
 
-    /// `any(mask)` as a scalar `i1`, computed once right after the mask.
+    /// `any(mask)` as a scalar `i1`, computed once right after the mask (a
+    /// block mask of W lanes, or a part of one: a register's lanes).
     pub(super) fn mask_any(&mut self, mask: Value) -> Value {
         if let Some(any) = self.mask_any.get(&mask) {
             return *any;
         }
-        let width = self.width;
+        let lanes = self.func.dfg.value_type(mask).lanes().unwrap_or(self.width);
         let call = InstData::Call {
-            callee: Callee::Direct(format!("llvm.vector.reduce.or.v{width}i1")),
+            callee: Callee::Direct(format!("llvm.vector.reduce.or.v{lanes}i1")),
             args: vec![mask],
             ret_ty: Type::BOOL,
             effects: CallEffects::Pure,

@@ -44,10 +44,7 @@
 //!
 //! `--speculative-loads off` keeps the masked loads (ablation).
 
-use lanewise_ir::{
-    CallEffects, Callee, CastOp, Constant, FastMathFlags, InstData, IntPredicate, Type, Value,
-    PAGE_BYTES,
-};
+use lanewise_ir::{CastOp, Constant, InstData, IntPredicate, Type, Value, PAGE_BYTES};
 
 use super::Widener;
 
@@ -139,22 +136,7 @@ impl Widener<'_> {
         known_active: bool,
     ) -> Value {
         let bytes = vector_ty.vector_bits().unwrap_or(0) / 8;
-        let any = match (known_active, self.func.dfg.value_type(mask).lanes()) {
-            (true, _) => None,
-            (false, Some(lanes)) if lanes == self.width => Some(self.mask_any(mask)),
-            // A part of a wider mask (`mask_any` reduces W lanes).
-            (false, lanes) => {
-                let lanes = lanes.unwrap_or(1);
-                let reduce = InstData::Call {
-                    callee: Callee::Direct(format!("llvm.vector.reduce.or.v{lanes}i1")),
-                    args: vec![mask],
-                    ret_ty: Type::BOOL,
-                    effects: CallEffects::Pure,
-                    flags: FastMathFlags::default(),
-                };
-                Some(self.append_value(reduce, Type::BOOL))
-            }
-        };
+        let any = (!known_active).then(|| self.mask_any(mask));
         let in_page = (u64::from(align) < bytes).then(|| self.fits_in_page(addr, bytes));
         let speculative = InstData::SpeculativeLoad { ty: vector_ty.clone(), addr };
         let ok = match (any, in_page) {
