@@ -9,7 +9,10 @@
 // node data are loaded once for all lanes; each lane keeps its own flag per
 // entry, whether the node is on its search path. The loop and the pushes are
 // uniform branches that partial linearization keeps. With one lane
-// (-DLANEWISE_RV_SCALAR) this is the textbook search.
+// (-DLANEWISE_RV_SCALAR) this is the textbook search. Each lane finds what
+// it would find alone (RV_LANES_INDEPENDENT): on incoherent queries, where
+// the walk visits the union of the lanes' paths, Lanewise's safety net may
+// run the search with one-lane builtins instead, each lane on its own path.
 #include <stdbool.h>
 
 #include "lanewise/rv.h"
@@ -17,7 +20,7 @@
 enum { BT_STACK = 128 };  // deeper than the tree: one pending sibling per level
 
 #pragma omp declare simd uniform(keys, left, right) notinbranch
-int bt(const int *keys, const int *left, const int *right, int key) {
+RV_LANES_INDEPENDENT int bt(const int *keys, const int *left, const int *right, int key) {
     int stack_node[BT_STACK];
     bool stack_wanted[BT_STACK];
     int top = 1, found = -1, depth = 0;

@@ -4,7 +4,9 @@
 // first, with a private stack of {entry distance, node} pairs (the WPMVP'18
 // example): a popped node whose box the ray enters beyond the nearest hit so
 // far is skipped without being read. Boxes are tested by the slab method
-// with the precomputed inverse direction.
+// with the precomputed inverse direction. Each lane finds the nearest hit
+// whichever lanes run with it (RV_LANES_INDEPENDENT): the walk's order and
+// pruning change only how many boxes and spheres are tested.
 // Node n: bounds[6n..6n+5] = box min x, y, z, max x, y, z; links[2n] >= 0: an
 // inner node with children links[2n] and links[2n + 1]; links[2n] < 0: a leaf
 // holding spheres -links[2n] - 1 .. -links[2n] - 1 + links[2n + 1] - 1.
@@ -44,7 +46,7 @@ bvh_enter(const float *bounds, int node, float ox, float oy, float oz, float ix,
 }
 
 #pragma omp declare simd uniform(bounds, links, spheres) notinbranch
-float bvh(const float *bounds, const int *links, const float *spheres, float ox, float oy,
+RV_LANES_INDEPENDENT float bvh(const float *bounds, const int *links, const float *spheres, float ox, float oy,
           float oz, float dx, float dy, float dz) {
     float ix = 1.0f / dx, iy = 1.0f / dy, iz = 1.0f / dz;
     float nearest = BVH_FAR;

@@ -96,6 +96,21 @@ static inline void *rv_align(void *p, int32_t alignment) { (void)alignment; retu
 
 #undef LANEWISE_RV_DECL
 
+/* Put before a function (with its `declare simd` pragma) whose lanes each
+ * compute and do what they would in any group of lanes, one lane alone
+ * included: the builtins only decide how the lanes share work, as in a
+ * lock-step tree walk that pushes a child when any lane wants it and gives
+ * every lane the node its own walk finds. Lanewise may then run a call in
+ * the function's one-lane form (the builtins with their bracketed meaning,
+ * each lane walking its own path, still in vector registers) when that
+ * form is faster, chosen at run time (README, "Run-time safety net"). A
+ * function whose results depend on the grouping must not carry it. */
+#if defined(__clang__)
+#define RV_LANES_INDEPENDENT __attribute__((annotate("lanewise.lanes-independent")))
+#else
+#define RV_LANES_INDEPENDENT
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -16,6 +16,7 @@
 use std::path::Path;
 
 mod basic_blocks;
+mod lanes_independent;
 pub mod pass_times;
 mod shared_variants;
 mod simd_loops;
@@ -32,7 +33,7 @@ use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, In
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::abi::has_vector_abi;
 use lanewise_transform::dynamic_variants::{
-    add_safety_net, may_run_per_lane, per_lane_callee, NET_BEGIN, NET_END,
+    add_safety_net, may_run_per_lane, per_lane_callee, PerLaneForm, NET_BEGIN, NET_END,
 };
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};
@@ -51,6 +52,7 @@ use lanewise_transform::{
 };
 
 pub use basic_blocks::{Slp, SlpFunction};
+pub use lanes_independent::LANES_INDEPENDENT;
 pub use lanewise_llvm::OutputFormat;
 pub use lanewise_transform::dynamic_variants::SafetyNetMode;
 pub use lanewise_transform::linearize::LinearizeMode;
@@ -311,6 +313,11 @@ pub struct ProducedFunction {
     /// chooses per call between its vector body and per-lane calls of the
     /// scalar function (or, with `per-lane`, always calls per lane).
     pub safety_net: bool,
+    /// For a lanes-independent function (`RV_LANES_INDEPENDENT`): the
+    /// internal variant of its one-lane form, which the net calls instead
+    /// of per-lane calls.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub one_lane_form: Option<String>,
     /// With `--variants shared`: the variant is an adapter that calls this
     /// shared body.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -451,6 +458,7 @@ impl ProducedFunction {
             masked: MaskedCounts::default(),
             calls: CallCounts::default(),
             safety_net: false,
+            one_lane_form: None,
             shared_body: None,
         }
     }
@@ -612,12 +620,18 @@ impl Report {
                     function.calls.packed_math_groups
                 ));
             }
-            if function.safety_net {
-                text.push_str(&format!(
+            match (&function.one_lane_form, function.safety_net) {
+                (Some(one_lane), true) => text.push_str(&format!(
+                    "  safety net: each call runs the vector body or `{one_lane}`, the one-lane \
+                     form of the lanes-independent `{}` (--safety-net)\n",
+                    function.scalar
+                )),
+                (None, true) => text.push_str(&format!(
                     "  safety net: each call runs the vector body or calls `{}` per active lane \
                      (--safety-net)\n",
                     function.scalar
-                ));
+                )),
+                _ => {}
             }
         }
         for skipped in &self.skipped {
@@ -1066,6 +1080,7 @@ fn define_weak_variant_fallbacks(
                 "",
                 options,
                 SafetyNetMode::Off,
+                PerLaneForm::ScalarCalls,
             );
             let Ok((mut vector, _)) = widened else { continue };
             // No loops to narrow: one call per lane.

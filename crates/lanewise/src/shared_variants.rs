@@ -31,7 +31,7 @@
 use lanewise_ir::vfabi::{Isa, VariantName};
 use lanewise_ir::{CallEffects, Callee, DataLayout, Function, FunctionBuilder, InstData};
 use lanewise_llvm::LlvmModule;
-use lanewise_transform::dynamic_variants::SafetyNetMode;
+use lanewise_transform::dynamic_variants::{PerLaneForm, SafetyNetMode};
 use lanewise_transform::widen::CalleeVariants;
 
 use crate::{
@@ -207,6 +207,7 @@ pub(crate) fn widen_adapter(
         target_features,
         options,
         SafetyNetMode::Off,
+        PerLaneForm::ScalarCalls,
         true,
     )?;
     if produced.calls.per_lane > 0 || produced.calls.vector_variant == 0 {

@@ -322,6 +322,7 @@ fn vectorize_loop(
             // The outlined body reads its iteration through the SPMD
             // builtins: it cannot run per lane.
             crate::SafetyNetMode::Off,
+            lanewise_transform::dynamic_variants::PerLaneForm::ScalarCalls,
         )?;
         // The cost models weigh the vector body without narrow copies of
         // its divergent loops (they count every loop once).

@@ -24,10 +24,21 @@ pub(crate) fn vectorize_variant(
     let target_features = module.function_target_features(&scalar.name);
     let (mut vector, mut produced) = match body {
         VariantBody::Full => {
-            let callee_variants = pass_times::time("callee variant table", || {
+            let mut callee_variants = pass_times::time("callee variant table", || {
                 variant_calls::callee_variant_table(module)
             });
-            widen_variant(
+            // A lanes-independent function's net calls the variant of its
+            // one-lane form, built first (`lanes_independent`).
+            let one_lane = add_one_lane_variant(module, scalar, variant, data_layout, options);
+            let one_lane_callee = lanes_independent::one_lane_callee(&scalar.name);
+            let per_lane_form = match &one_lane {
+                Some(one_lane) => {
+                    callee_variants.insert(one_lane_callee.clone(), vec![one_lane.clone()]);
+                    PerLaneForm::OneLaneVariant(&one_lane_callee)
+                }
+                None => PerLaneForm::ScalarCalls,
+            };
+            let (vector, mut produced) = widen_variant(
                 scalar,
                 variant,
                 name,
@@ -36,7 +47,12 @@ pub(crate) fn vectorize_variant(
                 &target_features,
                 options,
                 options.safety_net,
-            )?
+                per_lane_form,
+            )?;
+            if produced.safety_net {
+                produced.one_lane_form = one_lane.map(|one_lane| one_lane.mangle());
+            }
+            (vector, produced)
         }
         VariantBody::Adapter(shared) => shared_variants::widen_adapter(
             scalar,
@@ -74,6 +90,48 @@ pub(crate) fn vectorize_variant(
     Ok(produced)
 }
 
+/// The variant of `scalar`'s one-lane form that `variant`'s net calls, if
+/// `scalar` is lanes-independent (`lanes_independent::one_lane_form`):
+/// built as an internal function unless the module has it, or `None` if it
+/// cannot be built (then the variant has no such net).
+fn add_one_lane_variant(
+    module: &mut LlvmModule<'_>,
+    scalar: &Function,
+    variant: &VariantName,
+    data_layout: &DataLayout,
+    options: &Options,
+) -> Option<VariantName> {
+    let form = lanes_independent::one_lane_form(module, scalar, options)?;
+    let one_lane = lanes_independent::one_lane_variant(variant);
+    let name = one_lane.mangle();
+    if !module.defines_function(&name) {
+        // The form calls no builtin: its own variant has the usual net,
+        // except when the nets are forced to their other form, which for
+        // the function is this variant's vector body (so that a test of the
+        // forced forms runs it).
+        let masked = VariantName { masked: true, ..variant.clone() };
+        let mut form_options = options.clone();
+        if form_options.safety_net == SafetyNetMode::PerLane {
+            form_options.safety_net = SafetyNetMode::Off;
+        }
+        vectorize_variant(
+            module,
+            &form,
+            &masked,
+            &name,
+            VariantBody::Full,
+            data_layout,
+            &form_options,
+        )
+        .ok()?;
+        module.make_internal(&name).ok()?;
+        if options.cleanup {
+            pass_times::time("llvm: cleanup pipeline", || module.cleanup(&[name])).ok()?;
+        }
+    }
+    Some(one_lane)
+}
+
 /// The pipeline for one variant up to widening (no vector ABI): the vector
 /// function in the Lanewise IR and what the report says about it.
 /// `target_features` are those of the function the variant is added to
@@ -90,6 +148,7 @@ pub(crate) fn widen_variant(
     target_features: &str,
     options: &Options,
     safety_net: SafetyNetMode,
+    per_lane_form: PerLaneForm<'_>,
 ) -> Result<(Function, ProducedFunction), Error> {
     let widen = |safety_net| {
         widen_variant_once(
@@ -101,6 +160,7 @@ pub(crate) fn widen_variant(
             target_features,
             options,
             safety_net,
+            per_lane_form,
             false,
         )
     };
@@ -126,6 +186,7 @@ pub(crate) fn widen_variant_once(
     target_features: &str,
     options: &Options,
     safety_net: SafetyNetMode,
+    per_lane_form: PerLaneForm<'_>,
     adapter: bool,
 ) -> Result<(Function, ProducedFunction), Error> {
     let analysis_error =
@@ -176,18 +237,25 @@ pub(crate) fn widen_variant_once(
 
     // The run-time safety net: a variant whose lanes may leave a loop at
     // different times can lose to scalar code, depending on the data, so
-    // it chooses per call between its vector body and per-lane calls.
-    // `--instrument-utilization` measures the vector body, so it runs
-    // without the net.
+    // it chooses per call between its vector body and per-lane calls; a
+    // lanes-independent function's body (a lock-step walk) between it and
+    // its one-lane form. `--instrument-utilization` measures the vector
+    // body, so it runs without the net.
     let with_safety_net = safety_net != SafetyNetMode::Off
         && !options.instrument_utilization
-        && may_run_per_lane(&work, &options.group_functions)
-        && !divergence(&work)?.1.divergent_loops().is_empty()
+        && match per_lane_form {
+            PerLaneForm::ScalarCalls => {
+                may_run_per_lane(&work, &options.group_functions)
+                    && !divergence(&work)?.1.divergent_loops().is_empty()
+            }
+            PerLaneForm::OneLaneVariant(_) => true,
+        }
         && pass_times::time("safety net", || {
             add_safety_net(
                 &mut work,
                 &scalar.name,
                 scalar.params.len(),
+                per_lane_form,
                 safety_net,
                 &safety_net_state(name),
             )
@@ -307,6 +375,15 @@ pub(crate) fn widen_variant_once(
     produced.calls = widened.calls.into();
     produced.safety_net = with_safety_net;
     let vector = widened.function;
+    // The one-lane form exists only as a variant: a call of it left per
+    // lane (no variant fit the call site) would not link.
+    if let PerLaneForm::OneLaneVariant(callee) = per_lane_form {
+        if vector.layout.insts().any(|inst| vector.dfg.callee_name(inst) == Some(callee)) {
+            return Err(variant_error(format!(
+                "the safety net cannot call a variant of `{callee}`"
+            )));
+        }
+    }
     check(&vector, Pass::Widen, options)?;
     Ok((vector, produced))
 }

@@ -46,6 +46,22 @@
 //! Only functions whose lanes do not see each other may run per lane
 //! ([`may_run_per_lane`]): no SPMD builtins (`rv_shuffle` reads other
 //! lanes, `rv_lane_id` would read 0) and no group functions.
+//!
+//! A function whose author declares that its lanes' results do not depend
+//! on which lanes run together (`RV_LANES_INDEPENDENT` in `lanewise/rv.h`)
+//! may use SPMD builtins and still run in another form: a lock-step walk
+//! (`rv_any` pushes a child that any lane wants) visits the union of the
+//! lanes' paths, which on incoherent queries costs more than the scalar
+//! walk. Its net's other form ([`PerLaneForm::OneLaneVariant`]) is one call
+//! of the same function with the builtins' one-lane meaning
+//! (`one_lane_builtins::substitute_one_lane_builtins`), vectorized as a
+//! variant of its own: each lane walks its own path, in vector registers,
+//! and that variant has the usual net towards per-lane scalar calls.
+//!
+//! ```text
+//! net.per_lane: rs = f.one_lane(p, ...)   // widened to a variant call
+//!               jump net.exit
+//! ```
 
 use lanewise_ir::{
     BinaryOp, Block, CallEffects, Callee, Constant, Function, FunctionBuilder, InstData,
@@ -84,16 +100,29 @@ pub fn may_run_per_lane(func: &Function, group_functions: &[String]) -> bool {
     })
 }
 
+/// What the net's other form runs instead of the vector body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PerLaneForm<'a> {
+    /// One call of the scalar function per active lane, in lane order.
+    ScalarCalls,
+    /// One call of the named function for all lanes: the one-lane form of
+    /// a lanes-independent function, whose vector variant the widener
+    /// calls (the caller puts it in the callee variant table).
+    OneLaneVariant(&'a str),
+}
+
 /// Rewrites `func` as the module docs show: its first `scalar_params`
 /// parameters are those of the scalar function `scalar_name` (a masked
-/// variant's mask follows them). `state_symbol` names the variant's runtime
-/// record; with [`SafetyNetMode::PerLane`] the body always takes the
-/// per-lane path and no runtime is called. Returns `false` and leaves
-/// `func` alone for [`SafetyNetMode::Off`] or a function without a body.
+/// variant's mask follows them); `per_lane_form` is what the other form runs.
+/// `state_symbol` names the variant's runtime record; with
+/// [`SafetyNetMode::PerLane`] the body always takes the per-lane path and
+/// no runtime is called. Returns `false` and leaves `func` alone for
+/// [`SafetyNetMode::Off`] or a function without a body.
 pub fn add_safety_net(
     func: &mut Function,
     scalar_name: &str,
     scalar_params: usize,
+    per_lane_form: PerLaneForm<'_>,
     mode: SafetyNetMode,
     state_symbol: &str,
 ) -> bool {
@@ -120,8 +149,6 @@ pub fn add_safety_net(
     let mut b = FunctionBuilder::new(func);
     let entry = b.create_block(Some("net.entry"));
     let per_lane = b.create_block(Some("net.per_lane"));
-    let lane_loop = b.create_block(Some("net.lanes"));
-    let lane_call = b.create_block(Some("net.lane"));
     let exit = b.create_block(Some("net.exit"));
 
     b.switch_to_block(entry);
@@ -145,52 +172,28 @@ pub fn add_safety_net(
     let wants_per_lane = b.icmp(IntPredicate::Ne, per_lane_bit, zero);
     b.branch(wants_per_lane, per_lane, old_entry);
 
-    // One call site in a loop over the active lanes, lowest first: LLVM
-    // inlines it at most once, and its branches learn from every lane.
     b.switch_to_block(per_lane);
-    let all = b.iconst(Type::BOOL, 1);
-    let active = spmd_call(&mut b, "rv_ballot", vec![all], Type::I64);
-    b.jump(lane_loop);
-
-    b.switch_to_block(lane_loop);
-    let lanes_left = b.phi(Type::I64, vec![(per_lane, active)]);
-    let results = (ret_ty != Type::Void).then(|| {
-        let poison = b.func.dfg.make_const(ret_ty.clone(), Constant::Poison);
-        b.phi(ret_ty.clone(), vec![(per_lane, poison)])
-    });
-    let none = b.iconst(Type::I64, 0);
-    let more = b.icmp(IntPredicate::Ne, lanes_left, none);
-    b.branch(more, lane_call, exit);
-
-    b.switch_to_block(lane_call);
-    let zero_is_poison = b.iconst(Type::BOOL, 1);
-    let lane = spmd_call(&mut b, "llvm.cttz.i64", vec![lanes_left, zero_is_poison], Type::I64);
-    let one = b.iconst(Type::I64, 1);
-    let below = b.binary(BinaryOp::Sub, lanes_left, one);
-    let rest = b.binary(BinaryOp::And, lanes_left, below);
-    let lane_args: Vec<Value> = args
-        .iter()
-        .map(|&arg| {
-            let ty = b.ty(arg);
-            spmd_call(&mut b, "rv_extract", vec![arg, lane], ty)
-        })
-        .collect();
-    let call = b.call(
-        Callee::Direct(per_lane_callee(scalar_name)),
-        lane_args,
-        ret_ty.clone(),
-        CallEffects::SideEffects,
-    );
-    b.add_phi_incoming(lanes_left, lane_call, rest);
-    if let (Some(results), Some(result)) = (results, b.func.dfg.result(call)) {
-        let inserted = spmd_call(&mut b, "rv_insert", vec![results, lane, result], ret_ty.clone());
-        b.add_phi_incoming(results, lane_call, inserted);
-    }
-    b.jump(lane_loop);
+    let (per_lane_blocks, per_lane_result) = match per_lane_form {
+        PerLaneForm::ScalarCalls => {
+            let (lane_blocks, results) = per_lane_scalar_calls(&mut b, scalar_name, &args, exit);
+            (std::iter::once(per_lane).chain(lane_blocks).collect(), results)
+        }
+        PerLaneForm::OneLaneVariant(callee) => {
+            let call = b.call(
+                Callee::Direct(callee.to_owned()),
+                args.clone(),
+                ret_ty.clone(),
+                CallEffects::SideEffects,
+            );
+            let result = b.func.dfg.result(call);
+            b.jump(exit);
+            (vec![per_lane], result.map(|r| (per_lane, r)))
+        }
+    };
 
     b.switch_to_block(exit);
-    let result = results.map(|first| {
-        let mut incoming = vec![(lane_loop, first)];
+    let result = per_lane_result.map(|first| {
+        let mut incoming = vec![first];
         incoming.extend(returns.iter().filter_map(|(block, value)| Some((*block, (*value)?))));
         b.phi(ret_ty.clone(), incoming)
     });
@@ -210,9 +213,10 @@ pub fn add_safety_net(
     }
     // The new blocks go first, the exit last; fixed-size stack slots stay
     // in the entry block, where the memory passes look for them.
-    let new_blocks = [entry, per_lane, lane_loop, lane_call, exit];
-    let mut order: Vec<Block> = vec![entry, per_lane, lane_loop, lane_call];
-    order.extend(func.layout.blocks().iter().copied().filter(|b| !new_blocks.contains(b)));
+    let mut order: Vec<Block> = std::iter::once(entry).chain(per_lane_blocks).collect();
+    let placed = order.clone();
+    order
+        .extend(func.layout.blocks().iter().copied().filter(|b| !placed.contains(b) && *b != exit));
     order.push(exit);
     func.layout.set_block_order(order);
     let allocas: Vec<_> = func
@@ -230,6 +234,65 @@ pub fn add_safety_net(
         func.layout.insert_inst_at(inst, entry, position);
     }
     true
+}
+
+/// The per-lane form's loop over the active lanes, built from the current
+/// block on: one call of the scalar function `scalar_name` per lane, lowest
+/// first, then a jump to `exit`. Returns the loop's blocks and, for a
+/// function with a result, the block that jumps to `exit` and the lanes'
+/// results there.
+fn per_lane_scalar_calls(
+    b: &mut FunctionBuilder<'_>,
+    scalar_name: &str,
+    args: &[Value],
+    exit: Block,
+) -> (Vec<Block>, Option<(Block, Value)>) {
+    // One call site in a loop over the active lanes, lowest first: LLVM
+    // inlines it at most once, and its branches learn from every lane.
+    let ret_ty = b.func.ret_ty.clone();
+    let start = b.current_block().expect("the per-lane path has a block");
+    let lane_loop = b.create_block(Some("net.lanes"));
+    let lane_call = b.create_block(Some("net.lane"));
+    let all = b.iconst(Type::BOOL, 1);
+    let active = spmd_call(b, "rv_ballot", vec![all], Type::I64);
+    b.jump(lane_loop);
+
+    b.switch_to_block(lane_loop);
+    let lanes_left = b.phi(Type::I64, vec![(start, active)]);
+    let results = (ret_ty != Type::Void).then(|| {
+        let poison = b.func.dfg.make_const(ret_ty.clone(), Constant::Poison);
+        b.phi(ret_ty.clone(), vec![(start, poison)])
+    });
+    let none = b.iconst(Type::I64, 0);
+    let more = b.icmp(IntPredicate::Ne, lanes_left, none);
+    b.branch(more, lane_call, exit);
+
+    b.switch_to_block(lane_call);
+    let zero_is_poison = b.iconst(Type::BOOL, 1);
+    let lane = spmd_call(b, "llvm.cttz.i64", vec![lanes_left, zero_is_poison], Type::I64);
+    let one = b.iconst(Type::I64, 1);
+    let below = b.binary(BinaryOp::Sub, lanes_left, one);
+    let rest = b.binary(BinaryOp::And, lanes_left, below);
+    let lane_args: Vec<Value> = args
+        .iter()
+        .map(|&arg| {
+            let ty = b.ty(arg);
+            spmd_call(b, "rv_extract", vec![arg, lane], ty)
+        })
+        .collect();
+    let call = b.call(
+        Callee::Direct(per_lane_callee(scalar_name)),
+        lane_args,
+        ret_ty.clone(),
+        CallEffects::SideEffects,
+    );
+    b.add_phi_incoming(lanes_left, lane_call, rest);
+    if let (Some(results), Some(result)) = (results, b.func.dfg.result(call)) {
+        let inserted = spmd_call(b, "rv_insert", vec![results, lane, result], ret_ty);
+        b.add_phi_incoming(results, lane_call, inserted);
+    }
+    b.jump(lane_loop);
+    (vec![lane_loop, lane_call], results.map(|results| (lane_loop, results)))
 }
 
 /// The name the per-lane path calls the scalar function `scalar_name` by:

@@ -62,7 +62,14 @@ fn callees(func: &Function) -> Vec<String> {
 fn the_choice_is_uniform_and_both_forms_meet_at_one_return() {
     let mut func = two_returns();
     let old_entry = func.layout.entry_block().unwrap();
-    assert!(add_safety_net(&mut func, "f", 2, SafetyNetMode::Adaptive, "f.net"));
+    assert!(add_safety_net(
+        &mut func,
+        "f",
+        2,
+        PerLaneForm::ScalarCalls,
+        SafetyNetMode::Adaptive,
+        "f.net"
+    ));
     verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
 
     let entry = func.layout.entry_block().unwrap();
@@ -116,18 +123,55 @@ fn the_choice_is_uniform_and_both_forms_meet_at_one_return() {
 #[test]
 fn forced_per_lane_calls_no_runtime() {
     let mut func = two_returns();
-    assert!(add_safety_net(&mut func, "f", 2, SafetyNetMode::PerLane, "f.net"));
+    assert!(add_safety_net(
+        &mut func,
+        "f",
+        2,
+        PerLaneForm::ScalarCalls,
+        SafetyNetMode::PerLane,
+        "f.net"
+    ));
     verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
     let callees = callees(&func);
     assert!(!callees.iter().any(|callee| callee == NET_BEGIN || callee == NET_END), "{func}");
     assert!(callees.contains(&"__lanewise_net_call.f".to_owned()), "{func}");
 }
 
+/// A lanes-independent function's net: the other form is one call of its
+/// one-lane form on all lanes' arguments, whose result meets the body's at
+/// the one return.
+#[test]
+fn the_one_lane_form_is_one_call_for_all_lanes() {
+    let mut func = two_returns();
+    let form = PerLaneForm::OneLaneVariant("f.one_lane");
+    assert!(add_safety_net(&mut func, "f", 2, form, SafetyNetMode::Adaptive, "f.net"));
+    verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
+    assert_eq!(callees(&func), [NET_BEGIN, "rv_popcount", "f.one_lane", NET_END]);
+    let call =
+        func.layout.insts().find(|&inst| func.dfg.callee_name(inst) == Some("f.one_lane")).unwrap();
+    let InstData::Call { args, .. } = func.dfg.inst(call) else { panic!("{func}") };
+    assert_eq!(args[..], [func.param_value(0), func.param_value(1)]);
+    let call_block = func.layout.inst_block(call).unwrap();
+    let [exit] = returns(&func)[..] else { panic!("{func}") };
+    assert_eq!(func.successors(call_block), [exit]);
+    let phi = func.layout.block_insts(exit)[0];
+    let InstData::Phi { incoming, .. } = func.dfg.inst(phi) else { panic!("{func}") };
+    assert_eq!(incoming.len(), 3);
+    assert!(incoming.contains(&(call_block, func.dfg.result(call).unwrap())), "{func}");
+}
+
 #[test]
 fn off_leaves_the_function_alone() {
     let mut func = two_returns();
     let before = func.to_string();
-    assert!(!add_safety_net(&mut func, "f", 2, SafetyNetMode::Off, "f.net"));
+    assert!(!add_safety_net(
+        &mut func,
+        "f",
+        2,
+        PerLaneForm::ScalarCalls,
+        SafetyNetMode::Off,
+        "f.net"
+    ));
     assert_eq!(func.to_string(), before);
 }
 
