@@ -683,6 +683,11 @@ pub struct Function {
     /// function (drop unused arguments, propagate constants) before
     /// Lanewise sees it, and its variants are local.
     pub is_static: bool,
+    /// Marked `RV_LANES_INDEPENDENT` (`LW_LANES_INDEPENDENT` in the
+    /// program), which every generated function is (its `rv_*` guards give
+    /// each lane the result of its own condition): Lanewise may run a
+    /// marked function with guards in its one-lane form.
+    pub lanes_independent: bool,
     pub locals: Vec<Local>,
     pub arrays: Vec<PrivateArray>,
     pub body: Vec<Stmt>,

@@ -51,6 +51,9 @@ pub struct GenConfig {
     pub carried_reads: bool,
     /// `static` declare-simd functions ([`Function::is_static`], some).
     pub static_functions: bool,
+    /// Declare-simd functions marked lanes-independent
+    /// ([`Function::lanes_independent`], some).
+    pub lanes_independent: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -77,6 +80,7 @@ impl Default for GenConfig {
             cond_lastprivates: true,
             carried_reads: true,
             static_functions: true,
+            lanes_independent: true,
         }
     }
 }
@@ -108,9 +112,11 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     let function_count = generator.rng.range(1, i64::from(config.max_functions)) as usize;
     // Which functions are `static` draws from a stream of its own.
     let mut static_rng = Rng::new(seed ^ 0x57a7_0000_0000_0000);
+    let mut lanes_rng = Rng::new(seed ^ 0x1a4e_0000_0000_0000);
     for _ in 0..function_count {
         let mut function = generator.function();
         function.is_static = config.static_functions && static_rng.chance(30);
+        function.lanes_independent = config.lanes_independent && lanes_rng.chance(50);
         generator.functions.push(function);
     }
     let kernel_count = generator.rng.range(1, i64::from(config.max_kernels)) as usize;
@@ -370,6 +376,7 @@ impl Generator {
             clauses: SimdClauses { inbranch, simdlen },
             noinline,
             is_static: false,
+            lanes_independent: false,
             locals,
             arrays,
             body,

@@ -106,6 +106,9 @@ struct Cli {
     /// Generate no `static` declare-simd functions.
     #[arg(long)]
     no_static_functions: bool,
+    /// Mark no declare-simd function lanes-independent.
+    #[arg(long)]
+    no_lanes_independent: bool,
     /// Print the C program of this seed and exit.
     #[arg(long, value_name = "SEED")]
     print: Option<u64>,
@@ -179,6 +182,7 @@ fn main() -> ExitCode {
         cond_lastprivates: !cli.no_cond_lastprivates,
         carried_reads: !cli.no_carried_reads,
         static_functions: !cli.no_static_functions,
+        lanes_independent: !cli.no_lanes_independent,
         ..GenConfig::default()
     };
     if let Some(seed) = cli.print {

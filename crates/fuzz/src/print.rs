@@ -130,6 +130,13 @@ static inline bool rv_all(bool b) { return b; }
 extern bool rv_any(bool b);
 extern bool rv_all(bool b);
 #endif
+/* RV_LANES_INDEPENDENT of the header: those guards keep every lane to its
+ * own result, so a marked function may run in its one-lane form. */
+#if defined(__clang__)
+#define LW_LANES_INDEPENDENT __attribute__((annotate("lanewise.lanes-independent")))
+#else
+#define LW_LANES_INDEPENDENT
+#endif
 
 /* Division through helpers the optimizer sees as `memory(none)` but that
  * trap on a zero divisor (`Expr::GuardedDiv`): called only with a safe
@@ -285,6 +292,9 @@ fn print_function(out: &mut String, function: &Function) {
     out.push('\n');
     if function.noinline {
         out.push_str("__attribute__((noinline)) ");
+    }
+    if function.lanes_independent {
+        out.push_str("LW_LANES_INDEPENDENT ");
     }
     if function.is_static {
         out.push_str("static ");

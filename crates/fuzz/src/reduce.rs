@@ -581,6 +581,9 @@ fn knobs(program: &Program) -> Vec<Program> {
         if function.noinline {
             with(&|p: &mut Program| p.functions[f].noinline = false);
         }
+        if function.lanes_independent {
+            with(&|p: &mut Program| p.functions[f].lanes_independent = false);
+        }
         let names = function_names(function);
         for (j, local) in function.locals.iter().enumerate() {
             if !names.contains(&local.name) {
