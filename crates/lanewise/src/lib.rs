@@ -403,6 +403,9 @@ pub struct MemoryCounts {
     /// Private arrays given the lane-interleaved layout (one shared buffer,
     /// cell `c` of lane `l` at `(c * W + l) * cell_bytes`).
     pub interleaved_private_arrays: usize,
+    /// Of those, the arrays of 1- or 2-byte values accessed at varying
+    /// offsets that got 4-byte cells (gathers and scatters move those).
+    pub wide_cell_arrays: usize,
     /// Private arrays every lane writes alike, kept as one scalar copy
     /// (WPMVP'18 2.2.2; their loads at uniform addresses are uniform).
     pub uniform_private_arrays: usize,
@@ -436,6 +439,7 @@ impl From<MemoryAccessStats> for MemoryCounts {
             scatter: stats.scatter,
             scalarized: stats.scalarized,
             interleaved_private_arrays: 0,
+            wide_cell_arrays: 0,
             uniform_private_arrays: 0,
             split_private_structs: 0,
             paired_gathers: 0,

@@ -265,13 +265,23 @@ pub(crate) fn widen_variant_once(
     // that each member gets its own shape. Private memory that all lanes
     // write alike (a stack pushed in lock step) stays one scalar copy
     // (WPMVP'18 2.2.2); the other private arrays accessed cell by cell get
-    // one lane-interleaved buffer, so uniform indices give vector accesses.
+    // one lane-interleaved buffer, so uniform indices give vector accesses
+    // (and byte cells at varying indices become 4-byte cells, which x86
+    // gathers and scatters move).
     let (split_structs, uniform_allocas, interleaved) =
         pass_times::time("memory layout", || -> Result<_, Error> {
             let split_structs = split_private_structs(&mut work, data_layout);
             let uniform_allocas =
                 share_uniform_allocas(&mut work, |work| divergence(work).map(|(_, info)| info))?;
-            let interleaved = interleave_private_arrays(&mut work, variant.width, data_layout);
+            let has_allocas = work
+                .layout
+                .insts()
+                .any(|inst| matches!(work.dfg.inst(inst), InstData::Alloca { .. }));
+            let shapes = if has_allocas { Some(divergence(&work)?.1.shapes) } else { None };
+            let index_varies =
+                |value| shapes.as_ref().is_some_and(|shapes| !shapes.is_uniform(value));
+            let interleaved =
+                interleave_private_arrays(&mut work, variant.width, data_layout, &index_varies);
             Ok((split_structs, uniform_allocas, interleaved))
         })?;
     let (mut loops, mut facts) = analyze(&work)?;
@@ -369,6 +379,7 @@ pub(crate) fn widen_variant_once(
     .map_err(|error| variant_error(error.to_string()))?;
     produced.memory = widened.stats.into();
     produced.memory.interleaved_private_arrays = interleaved.interleaved;
+    produced.memory.wide_cell_arrays = interleaved.wide_cells;
     produced.memory.uniform_private_arrays = uniform_allocas.len();
     produced.memory.split_private_structs = split_structs;
     produced.masked.memory = widened.stats.masked;

@@ -39,6 +39,18 @@
 //! returning or storing the pointer) keeps the alloca as it is. The shared
 //! allocas are listed in [`Function::shared_allocas`], which the shape
 //! analysis reads to give them a uniform address.
+//!
+//! *Wide cells.* x86 gathers and scatters move 32- and 64-bit elements
+//! only: a byte or 16-bit access with a varying offset (a per-lane stack of
+//! `bool` flags) became W guarded scalar accesses, and a per-lane tree walk
+//! with such a stack ran at 0.62x of scalar, 1.09x with `int` flags. So an
+//! array whose cells are `i8` or `i16`, accessed at an offset that varies
+//! (`index_varies`, from the divergence analysis), gets 4-byte cells: cell
+//! `c` of lane `l` at byte `(c * W + l) * 4`, each store writing its value
+//! zero-extended to `i32`, each load reading the `i32` and truncating it.
+//! Arrays accessed at uniform offsets keep their cells (one contiguous
+//! vector access either way), and so do those whose wide copy would pass
+//! [`MAX_WIDE_CELL_BYTES`].
 
 use std::collections::{HashMap, HashSet};
 
@@ -52,14 +64,25 @@ use lanewise_ir::{
 pub struct InterleaveReport {
     /// Allocas given the interleaved layout.
     pub interleaved: usize,
+    /// Of those, the ones given 4-byte cells for their 1- or 2-byte values.
+    pub wide_cells: usize,
 }
 
+/// The largest interleaved copy (all lanes) that wide cells may make.
+pub const MAX_WIDE_CELL_BYTES: u64 = 64 * 1024;
+
+/// The cell size of wide cells.
+const WIDE_CELL_BYTES: u64 = 4;
+
 /// Gives every alloca of `func` that is only accessed in `s`-byte cells the
-/// interleaved layout for `width` lanes (see the module docs).
+/// interleaved layout for `width` lanes, with wide cells where a 1- or
+/// 2-byte cell is accessed at an offset that `index_varies` says varies
+/// (see the module docs).
 pub fn interleave_private_arrays(
     func: &mut Function,
     width: u32,
     data_layout: &DataLayout,
+    index_varies: &dyn Fn(Value) -> bool,
 ) -> InterleaveReport {
     let mut report = InterleaveReport::default();
     if width <= 1 {
@@ -78,7 +101,11 @@ pub fn interleave_private_arrays(
         .collect();
     for alloca in allocas {
         let users = user_map(func);
-        if let Some(plan) = plan_interleaving(func, alloca, &users, data_layout) {
+        if let Some(mut plan) = plan_interleaving(func, alloca, &users, data_layout) {
+            if wide_cells_pay(func, alloca, &plan, width, data_layout, index_varies) {
+                plan.cell_stride = WIDE_CELL_BYTES;
+                report.wide_cells += 1;
+            }
             rewrite(func, alloca, &plan, width, data_layout);
             report.interleaved += 1;
         }
@@ -89,6 +116,9 @@ pub fn interleave_private_arrays(
 /// The pointers derived from one alloca and the cell size of its accesses.
 struct InterleavePlan {
     cell_bytes: u64,
+    /// The bytes between a lane's cell and the next lane's: `cell_bytes`,
+    /// or [`WIDE_CELL_BYTES`] for wide cells.
+    cell_stride: u64,
     /// GEPs whose offsets get scaled, in layout order.
     geps: Vec<Inst>,
     /// Loads and stores through derived pointers.
@@ -124,6 +154,7 @@ fn plan_interleaving(
     let mut worklist = vec![root];
     let mut plan = InterleavePlan {
         cell_bytes: 0,
+        cell_stride: 0,
         geps: Vec::new(),
         accesses: Vec::new(),
         lifetime_markers: Vec::new(),
@@ -212,6 +243,7 @@ fn plan_interleaving(
         return None;
     }
     plan.cell_bytes = cell_sizes.into_iter().next()?;
+    plan.cell_stride = plan.cell_bytes;
     if plan.cell_bytes == 0 || alloca_bytes % u128::from(plan.cell_bytes) != 0 {
         return None;
     }
@@ -221,6 +253,44 @@ fn plan_interleaving(
         }
     }
     Some(plan)
+}
+
+/// Whether `alloca` (planned as `plan`) should get wide cells: its values
+/// are `i8` or `i16`, some GEP offset into it varies, and its wide copy for
+/// `width` lanes stays within [`MAX_WIDE_CELL_BYTES`].
+fn wide_cells_pay(
+    func: &Function,
+    alloca: Inst,
+    plan: &InterleavePlan,
+    width: u32,
+    data_layout: &DataLayout,
+    index_varies: &dyn Fn(Value) -> bool,
+) -> bool {
+    if plan.cell_bytes >= WIDE_CELL_BYTES {
+        return false;
+    }
+    let InstData::Alloca { ty, count, .. } = func.dfg.inst(alloca) else { return false };
+    let Some(count) = func.dfg.int_constant(*count) else { return false };
+    let cells = u128::from(data_layout.alloc_size(ty)) * count / u128::from(plan.cell_bytes);
+    let wide_bytes = cells * u128::from(WIDE_CELL_BYTES) * u128::from(width);
+    let cell_bits = plan.cell_bytes * 8;
+    let integer_cells = plan.accesses.iter().all(|&access| {
+        let ty = match func.dfg.inst(access) {
+            InstData::Load { ty, .. } => ty,
+            InstData::Store { value, .. } => func.dfg.value_type(*value),
+            _ => return false,
+        };
+        ty.int_bits() == Some(cell_bits as u32)
+    });
+    let varying_offset = plan.geps.iter().any(|&gep| {
+        gep_offset_terms(func, gep, data_layout).is_some_and(|terms| {
+            terms.iter().any(|term| match term {
+                OffsetTerm::Scaled { index, .. } => index_varies(*index),
+                OffsetTerm::Constant(_) => false,
+            })
+        })
+    });
+    integer_cells && varying_offset && wide_bytes <= u128::from(MAX_WIDE_CELL_BYTES)
 }
 
 /// One term of a GEP's byte offset: `index * scale` (or a constant).
@@ -299,7 +369,9 @@ fn rewrite(
     let count = func.dfg.int_constant(count).expect("plan_interleaving checked the count");
     let bytes = u64::try_from(u128::from(data_layout.alloc_size(&ty)) * count)
         .expect("alloca size fits u64");
-    let cell = plan.cell_bytes;
+    let cell = plan.cell_stride;
+    // Offsets in the old layout count `cell_bytes` per cell.
+    let widening = plan.cell_stride / plan.cell_bytes;
     let width_u64 = u64::from(width);
 
     // The shared alloca: W interleaved copies, aligned for a whole vector of
@@ -308,7 +380,7 @@ fn rewrite(
     let vector_align = (cell * width_u64).next_power_of_two().min(64);
     let shared_align = old_align.max(vector_align) as u32;
     let one = func.dfg.int_const(Type::I32, 1);
-    let shared_ty = Type::Array { elem: Box::new(Type::I8), len: bytes * width_u64 };
+    let shared_ty = Type::Array { elem: Box::new(Type::I8), len: bytes * widening * width_u64 };
     let shared_inst = func
         .dfg
         .make_inst(InstData::Alloca { ty: shared_ty, count: one, align: shared_align }, Type::PTR);
@@ -356,7 +428,7 @@ fn rewrite(
     // Every GEP rooted at the alloca steps W times as far.
     for &gep in &plan.geps {
         let terms = gep_offset_terms(func, gep, data_layout).expect("checked by the plan");
-        let scaled = scaled_offset(func, gep, &terms, width_u64);
+        let scaled = scaled_offset(func, gep, &terms, width_u64 * widening);
         let InstData::Gep { base, inbounds, .. } = func.dfg.inst(gep).clone() else {
             unreachable!("plan.geps holds GEPs")
         };
@@ -370,6 +442,9 @@ fn rewrite(
                 *align = (*align).min(cell as u32).max(1);
             }
             _ => unreachable!("plan.accesses holds loads and stores"),
+        }
+        if widening > 1 {
+            widen_cell_access(func, access);
         }
     }
     // Lifetime markers name the shared alloca; everything else sees the lane.
@@ -389,6 +464,40 @@ fn rewrite(
             .map_operands(|value| if value == old_root { lane_base } else { value });
     }
     func.layout.remove_inst(alloca);
+}
+
+/// A load or store of a narrow integer cell made one of its whole wide
+/// cell: the store writes the value zero-extended, the load reads the cell
+/// and the old load becomes the truncation (its result stays the value).
+fn widen_cell_access(func: &mut Function, access: Inst) {
+    let wide = Type::Int(WIDE_CELL_BYTES as u32 * 8);
+    match func.dfg.inst(access).clone() {
+        InstData::Load { ty, addr, volatile, .. } => {
+            let load =
+                InstData::Load { ty: wide.clone(), addr, align: WIDE_CELL_BYTES as u32, volatile };
+            let whole = insert_before(func, access, load, wide);
+            *func.dfg.inst_mut(access) = InstData::Cast {
+                op: CastOp::Trunc,
+                arg: whole,
+                to: ty,
+                flags: CastFlags::default(),
+            };
+        }
+        InstData::Store { value, .. } => {
+            let zext = InstData::Cast {
+                op: CastOp::ZExt,
+                arg: value,
+                to: wide.clone(),
+                flags: CastFlags::default(),
+            };
+            let extended = insert_before(func, access, zext, wide);
+            if let InstData::Store { value, align, .. } = func.dfg.inst_mut(access) {
+                *value = extended;
+                *align = WIDE_CELL_BYTES as u32;
+            }
+        }
+        _ => unreachable!("plan.accesses holds loads and stores"),
+    }
 }
 
 /// `(sum of terms) * width` as an `i64`, computed right before `gep`.

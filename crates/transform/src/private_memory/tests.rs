@@ -41,8 +41,8 @@ fn allocas(func: &Function) -> Vec<Inst> {
 #[test]
 fn cell_accesses_through_geps_are_interleaved() {
     let mut func = kernel(|_, _, _| {});
-    let report = interleave_private_arrays(&mut func, 8, &DataLayout::default());
-    assert_eq!(report, InterleaveReport { interleaved: 1 });
+    let report = interleave_private_arrays(&mut func, 8, &DataLayout::default(), &|_| false);
+    assert_eq!(report, InterleaveReport { interleaved: 1, wide_cells: 0 });
     verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
 
     // One shared alloca of 8 interleaved copies, aligned for 8 x i32.
@@ -101,7 +101,10 @@ fn allocas_with_other_users_keep_their_layout() {
     });
     for func in [&mut escaped, &mut stored, &mut mixed, &mut misaligned] {
         let before = func.to_string();
-        assert_eq!(interleave_private_arrays(func, 8, &DataLayout::default()).interleaved, 0);
+        assert_eq!(
+            interleave_private_arrays(func, 8, &DataLayout::default(), &|_| false).interleaved,
+            0
+        );
         assert_eq!(func.to_string(), before, "a refused alloca is left untouched");
         assert!(func.shared_allocas.is_empty());
     }
@@ -116,7 +119,10 @@ fn comparisons_and_phis_of_pointers_into_the_same_alloca_are_accepted() {
         let chosen = b.select(is_empty, buf, top);
         b.store(x, chosen, 4);
     });
-    assert_eq!(interleave_private_arrays(&mut func, 4, &DataLayout::default()).interleaved, 1);
+    assert_eq!(
+        interleave_private_arrays(&mut func, 4, &DataLayout::default(), &|_| false).interleaved,
+        1
+    );
     verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
 
     // A comparison with a pointer from elsewhere is refused.
@@ -125,13 +131,104 @@ fn comparisons_and_phis_of_pointers_into_the_same_alloca_are_accepted() {
         let other = b.cast(CastOp::IntToPtr, null, Type::PTR);
         b.icmp(IntPredicate::Eq, buf, other);
     });
-    assert_eq!(interleave_private_arrays(&mut foreign, 4, &DataLayout::default()).interleaved, 0);
+    assert_eq!(
+        interleave_private_arrays(&mut foreign, 4, &DataLayout::default(), &|_| false).interleaved,
+        0
+    );
 }
 
 #[test]
 fn width_one_changes_nothing() {
     let mut func = kernel(|_, _, _| {});
     let before = func.to_string();
-    assert_eq!(interleave_private_arrays(&mut func, 1, &DataLayout::default()).interleaved, 0);
+    assert_eq!(
+        interleave_private_arrays(&mut func, 1, &DataLayout::default(), &|_| false).interleaved,
+        0
+    );
     assert_eq!(func.to_string(), before);
+}
+
+/// `buf = alloca [16 x i8]; buf[k & 15] = x; buf[(k + 1) & 15] = 7;
+/// return buf[k & 15]` (that is, `x`).
+fn byte_kernel() -> Function {
+    let mut func = Function::new("bytes", vec![Type::I8, Type::I32], Type::I8);
+    let (x, k) = (func.param_value(0), func.param_value(1));
+    let array = Type::Array { elem: Box::new(Type::I8), len: 16 };
+    let mut b = FunctionBuilder::new(&mut func);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let one = b.iconst(Type::I32, 1);
+    let fifteen = b.iconst(Type::I32, 15);
+    let zero = b.iconst(Type::I32, 0);
+    let buf = b.ins_value(InstData::Alloca { ty: array.clone(), count: one, align: 1 }, Type::PTR);
+    let first = b.binary(BinaryOp::And, k, fifteen);
+    let k1 = b.binary(BinaryOp::Add, k, one);
+    let second = b.binary(BinaryOp::And, k1, fifteen);
+    let p = b.gep(array.clone(), buf, vec![zero, first]);
+    let q = b.gep(array, buf, vec![zero, second]);
+    b.store(x, p, 1);
+    let seven = b.iconst(Type::I8, 7);
+    b.store(seven, q, 1);
+    let loaded = b.load(Type::I8, p, 1);
+    b.ret(Some(loaded));
+    func
+}
+
+#[test]
+fn byte_cells_at_varying_offsets_become_wide_cells() {
+    let original = byte_kernel();
+    let mut func = original.clone();
+    let report = interleave_private_arrays(&mut func, 8, &DataLayout::default(), &|_| true);
+    assert_eq!(report, InterleaveReport { interleaved: 1, wide_cells: 1 });
+    verify_function(&func).unwrap_or_else(|errors| panic!("{errors}\n{func}"));
+
+    // 16 cells of 4 bytes per lane; the lane's cells start at
+    // rv_lane_id() * 4 and offsets step 4 * 8 bytes per element.
+    let allocas = allocas(&func);
+    let InstData::Alloca { ty, .. } = func.dfg.inst(allocas[0]) else { unreachable!() };
+    assert_eq!(*ty, Type::Array { elem: Box::new(Type::I8), len: 16 * 4 * 8 });
+    let scaled_factors: Vec<u128> = func
+        .layout
+        .insts()
+        .filter_map(|inst| match func.dfg.inst(inst) {
+            InstData::Binary { op: BinaryOp::Mul, rhs, .. } => func.dfg.int_constant(*rhs),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(scaled_factors, vec![4, 32, 32]);
+    // Every access moves a whole i32 cell.
+    for inst in func.layout.insts() {
+        match func.dfg.inst(inst) {
+            InstData::Load { ty, align, .. } => assert_eq!((ty, *align), (&Type::I32, 4)),
+            InstData::Store { value, align, .. } => {
+                assert_eq!((func.dfg.value_type(*value), *align), (&Type::I32, 4))
+            }
+            _ => {}
+        }
+    }
+    // With rv_lane_id() = 0 the function computes what it did.
+    for (x, k) in [(5u128, 0u128), (200, 3), (9, 15)] {
+        let run = |func: &Function| {
+            let mut interpreter = crate::interp::Interpreter::new(
+                crate::interp::Memory::new(0x1000, 4096),
+                |callee, _| match callee {
+                    "rv_lane_id" => Ok(Some(crate::interp::Val::int(64, 0))),
+                    other => panic!("unexpected call of {other}"),
+                },
+            );
+            let args = [crate::interp::Val::int(8, x), crate::interp::Val::int(32, k)];
+            interpreter.run(func, &args).unwrap().unwrap()
+        };
+        assert!(run(&func).same_as(&run(&original)), "x = {x}, k = {k}\n{func}");
+    }
+}
+
+#[test]
+fn byte_cells_at_uniform_offsets_stay_bytes() {
+    let mut func = byte_kernel();
+    let report = interleave_private_arrays(&mut func, 8, &DataLayout::default(), &|_| false);
+    assert_eq!(report, InterleaveReport { interleaved: 1, wide_cells: 0 });
+    let allocas = allocas(&func);
+    let InstData::Alloca { ty, .. } = func.dfg.inst(allocas[0]) else { unreachable!() };
+    assert_eq!(*ty, Type::Array { elem: Box::new(Type::I8), len: 16 * 8 });
 }

@@ -954,6 +954,7 @@ fn interleaved_private_arrays_agree_with_scalar_and_vectorize_uniform_indices() 
                 &mut interleaved,
                 width,
                 &DataLayout::default(),
+                &|_| false,
             );
             assert_eq!(report.interleaved, 1);
             let info =
