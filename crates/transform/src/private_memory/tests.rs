@@ -9,9 +9,23 @@ use super::*;
 /// `buf = alloca [16 x i32]; buf[k & 15] = x; return buf[(k + 1) & 15]`,
 /// with `extra` adding one more use of `buf` before the return.
 fn kernel(extra: impl FnOnce(&mut FunctionBuilder, Value, Value)) -> Function {
-    let mut func = Function::new("private", vec![Type::I32, Type::I32], Type::I32);
+    kernel_of(Type::I32, |b, buf, x, p, q| {
+        b.store(x, p, 16);
+        extra(b, buf, x);
+        b.load(Type::I32, q, 4)
+    })
+}
+
+/// `f(T x, i32 k)` with `buf = alloca [16 x T]`, `p = &buf[k & 15]` and
+/// `q = &buf[(k + 1) & 15]`; `body(b, buf, x, p, q)` emits the rest and
+/// gives the value returned.
+fn kernel_of(
+    elem: Type,
+    body: impl FnOnce(&mut FunctionBuilder, Value, Value, Value, Value) -> Value,
+) -> Function {
+    let mut func = Function::new("private", vec![elem.clone(), Type::I32], elem.clone());
     let (x, k) = (func.param_value(0), func.param_value(1));
-    let array = Type::Array { elem: Box::new(Type::I32), len: 16 };
+    let array = Type::Array { elem: Box::new(elem), len: 16 };
     let mut b = FunctionBuilder::new(&mut func);
     let entry = b.create_block(Some("entry"));
     b.switch_to_block(entry);
@@ -24,11 +38,20 @@ fn kernel(extra: impl FnOnce(&mut FunctionBuilder, Value, Value)) -> Function {
     let second = b.binary(BinaryOp::And, k1, fifteen);
     let p = b.gep(array.clone(), buf, vec![zero, first]);
     let q = b.gep(array, buf, vec![zero, second]);
-    b.store(x, p, 16);
-    extra(&mut b, buf, x);
-    let loaded = b.load(Type::I32, q, 4);
-    b.ret(Some(loaded));
+    let result = body(&mut b, buf, x, p, q);
+    b.ret(Some(result));
     func
+}
+
+/// The constant factors of the function's multiplications, in order.
+fn scale_factors(func: &Function) -> Vec<u128> {
+    func.layout
+        .insts()
+        .filter_map(|inst| match func.dfg.inst(inst) {
+            InstData::Binary { op: BinaryOp::Mul, rhs, .. } => func.dfg.int_constant(*rhs),
+            _ => None,
+        })
+        .collect()
 }
 
 fn allocas(func: &Function) -> Vec<Inst> {
@@ -61,15 +84,7 @@ fn cell_accesses_through_geps_are_interleaved() {
             .count(),
         1
     );
-    let scaled_factors: Vec<u128> = func
-        .layout
-        .insts()
-        .filter_map(|inst| match func.dfg.inst(inst) {
-            InstData::Binary { op: BinaryOp::Mul, rhs, .. } => func.dfg.int_constant(*rhs),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(scaled_factors, vec![4, 32, 32]);
+    assert_eq!(scale_factors(&func), [4, 32, 32]);
     // No access claims more alignment than a cell has.
     for inst in func.layout.insts() {
         if let InstData::Load { align, .. } | InstData::Store { align, .. } = func.dfg.inst(inst) {
@@ -151,27 +166,12 @@ fn width_one_changes_nothing() {
 /// `buf = alloca [16 x i8]; buf[k & 15] = x; buf[(k + 1) & 15] = 7;
 /// return buf[k & 15]` (that is, `x`).
 fn byte_kernel() -> Function {
-    let mut func = Function::new("bytes", vec![Type::I8, Type::I32], Type::I8);
-    let (x, k) = (func.param_value(0), func.param_value(1));
-    let array = Type::Array { elem: Box::new(Type::I8), len: 16 };
-    let mut b = FunctionBuilder::new(&mut func);
-    let entry = b.create_block(Some("entry"));
-    b.switch_to_block(entry);
-    let one = b.iconst(Type::I32, 1);
-    let fifteen = b.iconst(Type::I32, 15);
-    let zero = b.iconst(Type::I32, 0);
-    let buf = b.ins_value(InstData::Alloca { ty: array.clone(), count: one, align: 1 }, Type::PTR);
-    let first = b.binary(BinaryOp::And, k, fifteen);
-    let k1 = b.binary(BinaryOp::Add, k, one);
-    let second = b.binary(BinaryOp::And, k1, fifteen);
-    let p = b.gep(array.clone(), buf, vec![zero, first]);
-    let q = b.gep(array, buf, vec![zero, second]);
-    b.store(x, p, 1);
-    let seven = b.iconst(Type::I8, 7);
-    b.store(seven, q, 1);
-    let loaded = b.load(Type::I8, p, 1);
-    b.ret(Some(loaded));
-    func
+    kernel_of(Type::I8, |b, _, x, p, q| {
+        b.store(x, p, 1);
+        let seven = b.iconst(Type::I8, 7);
+        b.store(seven, q, 1);
+        b.load(Type::I8, p, 1)
+    })
 }
 
 #[test]
@@ -187,15 +187,7 @@ fn byte_cells_at_varying_offsets_become_wide_cells() {
     let allocas = allocas(&func);
     let InstData::Alloca { ty, .. } = func.dfg.inst(allocas[0]) else { unreachable!() };
     assert_eq!(*ty, Type::Array { elem: Box::new(Type::I8), len: 16 * 4 * 8 });
-    let scaled_factors: Vec<u128> = func
-        .layout
-        .insts()
-        .filter_map(|inst| match func.dfg.inst(inst) {
-            InstData::Binary { op: BinaryOp::Mul, rhs, .. } => func.dfg.int_constant(*rhs),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(scaled_factors, vec![4, 32, 32]);
+    assert_eq!(scale_factors(&func), [4, 32, 32]);
     // Every access moves a whole i32 cell.
     for inst in func.layout.insts() {
         match func.dfg.inst(inst) {
