@@ -1,6 +1,7 @@
 //! Lanes-independent functions: a `declare simd` function whose author
 //! declares (`RV_LANES_INDEPENDENT` in `lanewise/rv.h`, clang's
-//! `annotate("lanewise.lanes-independent")`) that what each lane computes
+//! `annotate("lanewise.lanes-independent")`, or `--lanes-independent NAME`
+//! for IR without the annotation) that what each lane computes
 //! and does does not depend on which lanes run together, so its SPMD
 //! builtins only decide how the lanes share work. PLDI'18's lock-step tree
 //! walk is the example: a child is pushed when any lane wants it, which
@@ -48,9 +49,10 @@ pub(crate) fn one_lane_variant(variant: &VariantName) -> VariantName {
 }
 
 /// The one-lane form of `scalar` (same name, the builtins replaced), if
-/// `scalar` is declared lanes-independent, calls SPMD builtins, and its
-/// variants get safety nets (`--safety-net` not `off`, no utilization
-/// instrumentation, which measures the vector body).
+/// `scalar` is declared lanes-independent (the annotation, or
+/// `Options::lanes_independent`), calls SPMD builtins, and its variants get
+/// safety nets (`--safety-net` not `off`, no utilization instrumentation,
+/// which measures the vector body).
 pub(crate) fn one_lane_form(
     module: &LlvmModule<'_>,
     scalar: &Function,
@@ -59,7 +61,8 @@ pub(crate) fn one_lane_form(
     let wanted = options.safety_net != SafetyNetMode::Off
         && !options.instrument_utilization
         && calls_spmd_builtins(scalar)
-        && module.annotated_functions(LANES_INDEPENDENT).contains(&scalar.name);
+        && (options.lanes_independent.contains(&scalar.name)
+            || module.annotated_functions(LANES_INDEPENDENT).contains(&scalar.name));
     if !wanted {
         return None;
     }

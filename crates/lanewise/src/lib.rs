@@ -194,6 +194,11 @@ pub struct Options {
     /// same arguments in every lane), not once per lane: the OpenCL
     /// platform's work-group barrier (see `WidenConfig::group_functions`).
     pub group_functions: Vec<String>,
+    /// Functions declared lanes-independent besides those marked
+    /// `RV_LANES_INDEPENDENT` (`--lanes-independent`; see
+    /// [`LANES_INDEPENDENT`]): each lane computes and does what it would in
+    /// any group of lanes, so their safety net may run the one-lane form.
+    pub lanes_independent: Vec<String>,
     /// The run-time safety net of declare-simd variants with divergent
     /// loops: choose per call between the vector body and per-lane calls
     /// of the scalar function (`dynamic_variants::safety_net`).
@@ -284,6 +289,7 @@ impl Default for Options {
             variants: VariantSelection::All,
             full_variants: Vec::new(),
             group_functions: Vec::new(),
+            lanes_independent: Vec::new(),
             safety_net: SafetyNetMode::Adaptive,
             wfv_slp: true,
             dynamic_tests: true,

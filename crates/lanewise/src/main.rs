@@ -162,6 +162,13 @@ struct Cli {
     #[arg(long, value_enum, default_value_t = SafetyNetArg::Adaptive)]
     safety_net: SafetyNetArg,
 
+    /// Declares the function NAME lanes-independent, as `RV_LANES_INDEPENDENT`
+    /// in C does: each lane computes and does what it would in any group of
+    /// lanes, so a variant may run the function's one-lane form (its `rv_*`
+    /// builtins with their one-lane meaning) when that is faster. Repeatable.
+    #[arg(long, value_name = "NAME")]
+    lanes_independent: Vec<String>,
+
     /// WFV-SLP (thesis 7.4): in AVX-512 variants, independent libmvec
     /// calls of one function in a masked block run as one call on their
     /// active lanes packed together when those fit in one vector.
@@ -445,6 +452,7 @@ fn run(cli: Cli) -> Result<(), String> {
         },
         full_variants: Vec::new(),
         group_functions: Vec::new(),
+        lanes_independent: cli.lanes_independent,
         slp: cli.slp.with_algorithm(cli.slp_algorithm),
         safety_net: match cli.safety_net {
             SafetyNetArg::Adaptive => SafetyNetMode::Adaptive,
