@@ -32,7 +32,7 @@ pub(crate) fn vectorize_variant(
             let one_lane = add_one_lane_variant(module, scalar, variant, data_layout, options);
             let one_lane_callee = lanes_independent::one_lane_callee(&scalar.name);
             let per_lane_form = match &one_lane {
-                Some(one_lane) => {
+                Some((one_lane, _)) => {
                     callee_variants.insert(one_lane_callee.clone(), vec![one_lane.clone()]);
                     PerLaneForm::OneLaneVariant(&one_lane_callee)
                 }
@@ -50,7 +50,8 @@ pub(crate) fn vectorize_variant(
                 per_lane_form,
             )?;
             if produced.safety_net {
-                produced.one_lane_form = one_lane.map(|one_lane| one_lane.mangle());
+                produced.one_lane_variant =
+                    one_lane.and_then(|(_, one_lane_produced)| one_lane_produced).map(Box::new);
             }
             (vector, produced)
         }
@@ -92,44 +93,46 @@ pub(crate) fn vectorize_variant(
 
 /// The variant of `scalar`'s one-lane form that `variant`'s net calls, if
 /// `scalar` is lanes-independent (`lanes_independent::one_lane_form`):
-/// built as an internal function unless the module has it, or `None` if it
-/// cannot be built (then the variant has no such net).
+/// built as an internal function unless the module has it (then its report
+/// is `None`), or `None` if it cannot be built (then the variant has no
+/// such net).
 fn add_one_lane_variant(
     module: &mut LlvmModule<'_>,
     scalar: &Function,
     variant: &VariantName,
     data_layout: &DataLayout,
     options: &Options,
-) -> Option<VariantName> {
+) -> Option<(VariantName, Option<ProducedFunction>)> {
     let form = lanes_independent::one_lane_form(module, scalar, options)?;
     let one_lane = lanes_independent::one_lane_variant(variant);
     let name = one_lane.mangle();
-    if !module.defines_function(&name) {
-        // The form calls no builtin: its own variant has the usual net,
-        // except when the nets are forced to their other form, which for
-        // the function is this variant's vector body (so that a test of the
-        // forced forms runs it).
-        let masked = VariantName { masked: true, ..variant.clone() };
-        let mut form_options = options.clone();
-        if form_options.safety_net == SafetyNetMode::PerLane {
-            form_options.safety_net = SafetyNetMode::Off;
-        }
-        vectorize_variant(
-            module,
-            &form,
-            &masked,
-            &name,
-            VariantBody::Full,
-            data_layout,
-            &form_options,
-        )
-        .ok()?;
-        module.make_internal(&name).ok()?;
-        if options.cleanup {
-            pass_times::time("llvm: cleanup pipeline", || module.cleanup(&[name])).ok()?;
-        }
+    if module.defines_function(&name) {
+        return Some((one_lane, None));
     }
-    Some(one_lane)
+    // The form calls no builtin: its own variant has the usual net,
+    // except when the nets are forced to their other form, which for
+    // the function is this variant's vector body (so that a test of the
+    // forced forms runs it).
+    let masked = VariantName { masked: true, ..variant.clone() };
+    let mut form_options = options.clone();
+    if form_options.safety_net == SafetyNetMode::PerLane {
+        form_options.safety_net = SafetyNetMode::Off;
+    }
+    let produced = vectorize_variant(
+        module,
+        &form,
+        &masked,
+        &name,
+        VariantBody::Full,
+        data_layout,
+        &form_options,
+    )
+    .ok()?;
+    module.make_internal(&name).ok()?;
+    if options.cleanup {
+        pass_times::time("llvm: cleanup pipeline", || module.cleanup(&[name])).ok()?;
+    }
+    Some((one_lane, Some(produced)))
 }
 
 /// The pipeline for one variant up to widening (no vector ABI): the vector
