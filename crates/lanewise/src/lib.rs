@@ -591,83 +591,83 @@ fn push_function_summary(text: &mut String, function: &ProducedFunction) {
     let branches = &function.branches;
     let memory = &function.memory;
     text.push_str(&format!(
-            "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
-             folded ({} against Theorem 4.5), {} regions skipped when no lane is active; loops: {} uniform, {} divergent, {} skipped when no lane is active, {} bounded when no lane is active, {} narrowed\n  memory: {} uniform, {} contiguous, \
-             {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays, {} uniform private arrays, {} structs split; masked: {} blocks, {} accesses\n  \
-             calls: {} vector variant, {} per lane\n",
-            function.name,
-            function.scalar,
-            function.width,
-            function.isa,
-            if function.masked_variant { ", masked" } else { "" },
-            branches.divergent,
-            branches.uniform_kept,
-            branches.uniform_folded,
-            branches.uniform_lost,
-            branches.regions_skipped_when_inactive,
-            function.loops.uniform,
-            function.loops.divergent,
-            function.loops.skipped_when_inactive,
-            function.loops.bounded_when_inactive,
-            function.loops.narrowed,
-            memory.uniform,
-            memory.contiguous,
-            memory.strided,
-            memory.gather,
-            memory.scatter,
-            memory.scalarized,
-            memory.interleaved_private_arrays,
-            memory.uniform_private_arrays,
-            memory.split_private_structs,
-            function.masked.blocks,
-            function.masked.memory,
-            function.calls.vector_variant,
-            function.calls.per_lane,
-        ));
+        "{}: {} x{} (isa {}{})\n  branches: {} divergent, {} uniform kept, {} uniform \
+         folded ({} against Theorem 4.5), {} regions skipped when no lane is active; loops: {} uniform, {} divergent, {} skipped when no lane is active, {} bounded when no lane is active, {} narrowed\n  memory: {} uniform, {} contiguous, \
+         {} strided, {} gather, {} scatter, {} scalarized, {} interleaved private arrays, {} uniform private arrays, {} structs split; masked: {} blocks, {} accesses\n  \
+         calls: {} vector variant, {} per lane\n",
+        function.name,
+        function.scalar,
+        function.width,
+        function.isa,
+        if function.masked_variant { ", masked" } else { "" },
+        branches.divergent,
+        branches.uniform_kept,
+        branches.uniform_folded,
+        branches.uniform_lost,
+        branches.regions_skipped_when_inactive,
+        function.loops.uniform,
+        function.loops.divergent,
+        function.loops.skipped_when_inactive,
+        function.loops.bounded_when_inactive,
+        function.loops.narrowed,
+        memory.uniform,
+        memory.contiguous,
+        memory.strided,
+        memory.gather,
+        memory.scatter,
+        memory.scalarized,
+        memory.interleaved_private_arrays,
+        memory.uniform_private_arrays,
+        memory.split_private_structs,
+        function.masked.blocks,
+        function.masked.memory,
+        function.calls.vector_variant,
+        function.calls.per_lane,
+    ));
     if memory.paired_gathers > 0 {
         text.push_str(&format!(
             "  gather pairs: {} pairs of gathers of neighbouring elements fused into \
-                 one gather of 64-bit elements each (--gather-pairs)\n",
+             one gather of 64-bit elements each (--gather-pairs)\n",
             memory.paired_gathers
         ));
     }
     if memory.wide_cell_arrays > 0 {
         text.push_str(&format!(
             "  wide cells: {} private arrays of 1- or 2-byte values accessed at varying \
-                 offsets given 4-byte cells (gathers and scatters move those)\n",
+             offsets given 4-byte cells (gathers and scatters move those)\n",
             memory.wide_cell_arrays
         ));
     }
     if memory.speculative_loads > 0 {
         text.push_str(&format!(
             "  speculative loads: {} masked loads of consecutive elements unmasked \
-                 where they stay within a page (--speculative-loads)\n",
+             where they stay within a page (--speculative-loads)\n",
             memory.speculative_loads
         ));
     }
     if function.calls.exact_vector_math > 0 {
         text.push_str(&format!(
                 "  exact vector math: {} libm calls (expf, exp2f, logf, log2f, exp, log) with the bits of \
-                 glibc's scalar calls, in vector registers (--exact-vector-math)\n",
+             glibc's scalar calls, in vector registers (--exact-vector-math)\n",
                 function.calls.exact_vector_math
             ));
     }
     if function.calls.packed_math_groups > 0 {
         text.push_str(&format!(
             "  wfv-slp: {} groups of vector math calls packed when their active lanes \
-                 fit in one vector (--wfv-slp)\n",
+             fit in one vector (--wfv-slp)\n",
             function.calls.packed_math_groups
         ));
     }
     match (&function.one_lane_variant, function.safety_net) {
         (Some(one_lane), true) => text.push_str(&format!(
             "  safety net: each call runs the vector body or `{}`, the one-lane \
-                 form of the lanes-independent `{}` (--safety-net)\n",
+             form of the lanes-independent `{}` (--safety-net)\n",
             one_lane.name, function.scalar
         )),
         (None, true) => text.push_str(&format!(
             "  safety net: each call runs the vector body or calls `{}` per active lane \
-                 (--safety-net)\n",
+             (--safety-net)\n",
             function.scalar
         )),
         _ => {}
