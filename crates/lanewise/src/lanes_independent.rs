@@ -21,10 +21,10 @@
 //! the builtins' W-lane meaning is what the code asks for.
 
 use lanewise_ir::vfabi::VariantName;
-use lanewise_ir::{Callee, Function, InstData};
+use lanewise_ir::Function;
 use lanewise_llvm::LlvmModule;
 use lanewise_transform::dynamic_variants::SafetyNetMode;
-use lanewise_transform::one_lane_builtins::{substitute_one_lane_builtins, SPMD_BUILTINS};
+use lanewise_transform::one_lane_builtins::substitute_one_lane_builtins;
 
 use crate::Options;
 
@@ -58,24 +58,15 @@ pub(crate) fn one_lane_form(
     scalar: &Function,
     options: &Options,
 ) -> Option<Function> {
-    let wanted = options.safety_net != SafetyNetMode::Off
+    let declared = options.safety_net != SafetyNetMode::Off
         && !options.instrument_utilization
-        && calls_spmd_builtins(scalar)
         && (options.lanes_independent.contains(&scalar.name)
             || module.annotated_functions(LANES_INDEPENDENT).contains(&scalar.name));
-    if !wanted {
+    if !declared {
         return None;
     }
     let mut form = scalar.clone();
-    substitute_one_lane_builtins(&mut form);
-    Some(form)
-}
-
-fn calls_spmd_builtins(func: &Function) -> bool {
-    func.layout.insts().any(|inst| match func.dfg.inst(inst) {
-        InstData::Call { callee: Callee::Direct(name), .. } => {
-            SPMD_BUILTINS.contains(&name.as_str())
-        }
-        _ => false,
-    })
+    // Without a builtin there is no other form (and its own variant, whose
+    // builtins are gone, ends here).
+    (substitute_one_lane_builtins(&mut form) > 0).then_some(form)
 }
