@@ -14,13 +14,16 @@ use std::sync::Mutex;
 use clap::ValueEnum;
 use lanewise_fuzz::oracle::{check_program, OptLevel, OracleConfig, DEFAULT_MARCHES};
 
-/// The `.c` files of tests/fuzz_regressions/`subdirectory`.
+/// The `.c` files of tests/fuzz_regressions/`subdirectory` (none where the
+/// directory does not exist: `open/` exists only while a bug is open).
 fn reproducers(subdirectory: &str) -> Vec<PathBuf> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../tests/fuzz_regressions")
         .join(subdirectory);
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .expect("tests/fuzz_regressions exists")
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
         .map(|entry| entry.expect("a directory entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "c"))
         .collect();
@@ -57,16 +60,19 @@ fn opt_level(source: &str) -> OptLevel {
 #[test]
 fn fuzz_reproducers_agree_with_clang() {
     let files = reproducers("");
-    assert!(files.len() >= 11, "reproducers missing: {files:?}");
+    assert!(files.len() >= 28, "reproducers missing: {files:?}");
     let failures = check_reproducers(&files, "fuzz_regressions");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
-#[ignore = "open bugs: tests/fuzz_regressions/open (028, seed 311897, x86-64-v2)"]
+#[ignore = "open bugs: tests/fuzz_regressions/open, failing until fixed"]
 fn open_fuzz_reproducers_agree_with_clang() {
     let files = reproducers("open");
-    assert!(!files.is_empty(), "no open reproducer");
+    if files.is_empty() {
+        eprintln!("tests/fuzz_regressions/open holds no reproducer: no open bug to check");
+        return;
+    }
     let failures = check_reproducers(&files, "fuzz_regressions_open");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

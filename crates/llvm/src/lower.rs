@@ -342,10 +342,18 @@ impl VectorFeatures {
     }
 
     /// The inline assembly of an unmasked vector load of `bits` bits into a
-    /// register from the address in its operand: `vmovups` where AVX is
-    /// enabled (mixing legacy SSE encodings into AVX code costs a
+    /// register from the memory its operand points to: `vmovups` where AVX
+    /// is enabled (mixing legacy SSE encodings into AVX code costs a
     /// transition on Intel cores), else `movups`. `None` where the
     /// function's features have no register that wide.
+    ///
+    /// The operand is an indirect memory operand (`*m`, which needs an
+    /// `elementtype` attribute at the call), not the address in a register
+    /// (`r`): the code generator orders inline assembly against stores
+    /// only when its constraints say it reads memory, whatever the call's
+    /// `memory(...)` attribute says. With `r` the machine scheduler moved
+    /// the load above the scalar stores of a scatter into the same private
+    /// array (fuzz seed 311897, tests/fuzz_regressions/028-*).
     fn unaligned_load(self, bits: u64) -> Option<lanewise_ir::InlineAsm> {
         let (mnemonic, register) = match bits {
             128 if self.avx => ("vmovups", "x"),
@@ -355,8 +363,8 @@ impl VectorFeatures {
             _ => return None,
         };
         Some(lanewise_ir::InlineAsm {
-            asm: format!("{mnemonic} ($1), $0"),
-            constraints: format!("={register},r"),
+            asm: format!("{mnemonic} $1, $0"),
+            constraints: format!("={register},*m"),
             side_effects: false,
             align_stack: false,
             intel_dialect: false,
@@ -1156,7 +1164,9 @@ impl<'ctx> Lowerer<'ctx, '_> {
     /// behaviour, whatever the hardware does), so it becomes inline assembly,
     /// opaque to LLVM, marked as reading through its pointer argument only
     /// (`memory(argmem: read)`), not unwinding, and returning: LLVM may
-    /// then move it across unrelated stores and delete it when unused.
+    /// then move it across unrelated stores and delete it when unused. Its
+    /// operand is an indirect memory operand, so the code generator too
+    /// keeps it after the stores it may read.
     fn speculative_load(
         &mut self,
         inst: Inst,
@@ -1182,6 +1192,11 @@ impl<'ctx> Lowerer<'ctx, '_> {
         for attribute in attributes {
             call.add_call_site_attribute(FUNCTION_ATTRIBUTE_INDEX, attribute);
         }
+        let element_type = self.context.type_attribute(
+            self.context.enum_attribute_kind("elementtype"),
+            lower_type(self.context, ty),
+        );
+        call.add_call_site_attribute(param_attribute_index(0), element_type);
         Ok(call)
     }
 

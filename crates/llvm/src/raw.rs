@@ -323,6 +323,12 @@ impl<'ctx> RawContext<'ctx> {
         unsafe { LLVMCreateEnumAttribute(self.raw, kind, value) }
     }
 
+    /// A type attribute such as `elementtype(<4 x i32>)`.
+    pub(crate) fn type_attribute(self, kind: c_uint, ty: RawType<'ctx>) -> LLVMAttributeRef {
+        // SAFETY: the context and the type (of this context) are alive.
+        unsafe { LLVMCreateTypeAttribute(self.raw, kind, ty.raw) }
+    }
+
     pub(crate) fn string_attribute(self, key: &str, value: &str) -> LLVMAttributeRef {
         // SAFETY: pointers and lengths of live Rust strings.
         unsafe {
