@@ -594,6 +594,7 @@ impl Driver {
             narrow_loops: self.narrow_loops(),
             safety_net: self.safety_net(),
             speculative_loads: self.speculative_loads(),
+            wide_cells: self.on_off_switch("LANEWISE_WIDE_CELLS"),
             exact_vector_math: self.exact_vector_math(),
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,

@@ -215,6 +215,10 @@ pub struct Options {
     /// `transform::widen::page_safe_loads`): masked contiguous loads
     /// unmasked where they stay within one page with an active lane.
     pub speculative_loads: bool,
+    /// Wide cells (`--wide-cells`, `transform::private_memory`): interleaved
+    /// private arrays of 1- or 2-byte values accessed at a varying index get
+    /// 4-byte cells, so their gathers and scatters are vector instructions.
+    pub wide_cells: bool,
     /// `expf`, `exp2f`, `logf`, `log2f`, `exp` and `log` in vector registers with the bits of glibc's
     /// scalar calls (`--exact-vector-math`, `lanewise_ir::exact_math`), on
     /// targets with FMA and AVX2 (where glibc runs its FMA builds of them).
@@ -294,6 +298,7 @@ impl Default for Options {
             wfv_slp: true,
             dynamic_tests: true,
             speculative_loads: true,
+            wide_cells: true,
             exact_vector_math: true,
             gather_pairs: true,
             slp: Slp::Off,

@@ -189,6 +189,14 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     speculative_loads: OnOffArg,
 
+    /// Wide cells: an interleaved private array of 1- or 2-byte values
+    /// (`bool` flags, `short`s) accessed at an index that varies across
+    /// lanes gets 4-byte cells (stores zero-extend, loads truncate), so its
+    /// accesses are 32-bit gathers and scatters instead of W guarded byte
+    /// accesses; `off` keeps the values' own size (for ablation studies).
+    #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
+    wide_cells: OnOffArg,
+
     /// `expf`, `exp2f`, `logf`, `log2f`, `exp` and `log` (also their `llvm.exp`/`llvm.exp2`/`llvm.log`/`llvm.log2` forms) in vector
     /// registers with the bits of glibc's scalar calls, on targets with FMA
     /// and AVX2 (glibc runs its FMA builds there, which the vector code
@@ -462,6 +470,7 @@ fn run(cli: Cli) -> Result<(), String> {
         wfv_slp: cli.wfv_slp == OnOffArg::On,
         dynamic_tests: cli.dynamic_tests == OnOffArg::On,
         speculative_loads: cli.speculative_loads == OnOffArg::On,
+        wide_cells: cli.wide_cells == OnOffArg::On,
         exact_vector_math: cli.exact_vector_math == OnOffArg::On,
         gather_pairs: cli.gather_pairs == OnOffArg::On,
         keep_going: cli.keep_going,

@@ -280,7 +280,13 @@ pub(crate) fn widen_variant_once(
                 .layout
                 .insts()
                 .any(|inst| matches!(work.dfg.inst(inst), InstData::Alloca { .. }));
-            let shapes = if has_allocas { Some(divergence(&work)?.1.shapes) } else { None };
+            // Wide cells go where an index varies; `--wide-cells off` sees
+            // none vary, so every array keeps its values' own size.
+            let shapes = if has_allocas && options.wide_cells {
+                Some(divergence(&work)?.1.shapes)
+            } else {
+                None
+            };
             let index_varies =
                 |value| shapes.as_ref().is_some_and(|shapes| !shapes.is_uniform(value));
             let interleaved =
