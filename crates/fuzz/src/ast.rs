@@ -230,6 +230,12 @@ pub enum MathFn {
     /// `log(x)`: NaN and `errno` for a negative `x`, -inf for zero (the
     /// exact vector `logf`'s per-lane path), a table lookup otherwise.
     Log,
+    /// `exp2(x)`: for `float` on targets with FMA, Lanewise's exact vector
+    /// `exp2f` (its own table and polynomial, overflow and underflow past
+    /// ±128); a libm call per lane otherwise.
+    Exp2,
+    /// `log2(x)`: as [`MathFn::Log`], with the exact vector `log2f`.
+    Log2,
 }
 
 /// An argument of a call of a declare-simd function. Only `Varying`

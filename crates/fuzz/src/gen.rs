@@ -1092,6 +1092,8 @@ impl Generator {
                     MathFn::Sqrt,
                     MathFn::Exp,
                     MathFn::Log,
+                    MathFn::Exp2,
+                    MathFn::Log2,
                 ]);
                 Expr::Math(function, ty, a(self.expr(scope, ty, depth - 1)))
             }

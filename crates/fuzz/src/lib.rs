@@ -5,7 +5,7 @@
 //! with random mixes of `uniform`, `linear` (ints, input and output
 //! pointers) and varying parameters, `inbranch`/`notinbranch`,
 //! `simdlen(4|8|16|32)`, noinline or not; bodies with `int`, `unsigned`,
-//! `float` and `double` arithmetic (and `sqrt`, `exp`, `log`, `fabs`, `floor`) (in some programs also `long`, `short`
+//! `float` and `double` arithmetic (and `sqrt`, `exp`, `log`, `exp2`, `log2`, `fabs`, `floor`) (in some programs also `long`, `short`
 //! and `unsigned char`: lanes of 64, 16 and 8 bits beside 32-bit ones,
 //! conversions between them), comparisons, nested `if`/`else`,
 //! `switch` with fall-through, `goto` (also into the middle of a `while`

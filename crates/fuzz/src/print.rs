@@ -968,6 +968,8 @@ pub fn expr(e: &Expr) -> String {
                 MathFn::Sqrt => format!("sqrt{f}({a})"),
                 MathFn::Exp => format!("exp{f}({a})"),
                 MathFn::Log => format!("log{f}({a})"),
+                MathFn::Exp2 => format!("exp2{f}({a})"),
+                MathFn::Log2 => format!("log2{f}({a})"),
                 MathFn::Fabs => format!("fabs{f}({a})"),
                 MathFn::Floor => format!("floor{f}({a})"),
             }
