@@ -835,6 +835,21 @@ impl<'ctx> Lifter<'ctx> {
                 if inst.is_musttail() {
                     return Err(self.unsupported("musttail calls are not supported"));
                 }
+                // Lanewise's own speculative load, lowered as inline
+                // assembly with an indirect memory operand.
+                let speculative_load = inst.called_value().is_some_and(|called| {
+                    called.kind() == LLVMValueKind::LLVMInlineAsmValueKind
+                        && crate::lower::is_unaligned_load_asm(&called.inline_asm_parts())
+                }) && inst.call_argument_count() == 1;
+                if speculative_load {
+                    let ty = self.lift_type_here(inst.ty())?;
+                    if ty.is_vector() {
+                        return Ok(InstData::SpeculativeLoad {
+                            ty,
+                            addr: self.nth_operand(inst, 0)?,
+                        });
+                    }
+                }
                 let (callee, args, ret_ty, effects) = self.lift_call_site(inst)?;
                 let flags = fast_math_from_bits(inst.fast_math_bits());
                 InstData::Call { callee, args, ret_ty, effects, flags }

@@ -373,6 +373,19 @@ impl VectorFeatures {
     }
 }
 
+/// Whether `asm` is the inline assembly of a speculative load
+/// ([`VectorFeatures::unaligned_load`] in any encoding): the lifter reads
+/// it back as an [`InstData::SpeculativeLoad`], so that Lanewise's own
+/// output lifts (its SLP pass reads the optimized module).
+pub(crate) fn is_unaligned_load_asm(asm: &lanewise_ir::InlineAsm) -> bool {
+    matches!(asm.asm.as_str(), "movups $1, $0" | "vmovups $1, $0")
+        && matches!(asm.constraints.as_str(), "=x,*m" | "=v,*m")
+        && !asm.side_effects
+        && !asm.align_stack
+        && !asm.intel_dialect
+        && !asm.can_unwind
+}
+
 /// Adds `func` to `module` as a new external function and returns it. On
 /// error nothing is left in the module.
 pub(crate) fn lower_function<'ctx>(

@@ -242,7 +242,8 @@ fn speculative_load_function(name: &str, lanes: u32) -> Function {
 }
 
 /// A speculative load is inline assembly in the encoding the function's
-/// features allow, reading only through its pointer; a 512-bit one needs
+/// features allow, reading only through its pointer (an indirect memory
+/// operand), and lifts back as a speculative load; a 512-bit one needs
 /// AVX-512 and is an error naming the instruction without it.
 #[test]
 fn speculative_loads_become_inline_assembly_that_reads_its_argument() {
@@ -265,6 +266,19 @@ fn speculative_loads_become_inline_assembly_that_reads_its_argument() {
                 features,
             )?;
             module.verify()?;
+            // Lifted back, the assembly is a speculative load again (so
+            // Lanewise's SLP pass reads its own output).
+            let lifted = module.lift(name)?;
+            let reloaded: Vec<&InstData> = lifted
+                .layout
+                .insts()
+                .map(|inst| lifted.dfg.inst(inst))
+                .filter(|data| matches!(data, InstData::SpeculativeLoad { .. }))
+                .collect();
+            assert!(
+                matches!(reloaded.as_slice(), [InstData::SpeculativeLoad { ty, .. }] if *ty == float_vector(lanes)),
+                "{name}: {reloaded:?}"
+            );
             Ok(module.to_text())
         })
         .unwrap();
