@@ -378,12 +378,15 @@ impl VectorFeatures {
 /// it back as an [`InstData::SpeculativeLoad`], so that Lanewise's own
 /// output lifts (its SLP pass reads the optimized module).
 pub(crate) fn is_unaligned_load_asm(asm: &lanewise_ir::InlineAsm) -> bool {
-    matches!(asm.asm.as_str(), "movups $1, $0" | "vmovups $1, $0")
-        && matches!(asm.constraints.as_str(), "=x,*m" | "=v,*m")
-        && !asm.side_effects
-        && !asm.align_stack
-        && !asm.intel_dialect
-        && !asm.can_unwind
+    let encodings = [
+        VectorFeatures { avx: false, avx512f: false },
+        VectorFeatures { avx: true, avx512f: false },
+        VectorFeatures { avx: true, avx512f: true },
+    ];
+    encodings
+        .into_iter()
+        .flat_map(|features| [128, 256, 512].map(|bits| features.unaligned_load(bits)))
+        .any(|encoding| encoding.as_ref() == Some(asm))
 }
 
 /// Adds `func` to `module` as a new external function and returns it. On
