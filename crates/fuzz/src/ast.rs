@@ -120,6 +120,21 @@ impl Lit {
         }
     }
 
+    /// `self + (T)k` in the literal's type T, as C computes it (integers
+    /// wrap): the `k`-th element of a private array whose `init` is the
+    /// literal.
+    pub fn plus(self, k: u32) -> Lit {
+        match self {
+            Lit::Int(value) => Lit::Int(value.wrapping_add(k as i32)),
+            Lit::UInt(value) => Lit::UInt(value.wrapping_add(k)),
+            Lit::Float(value) => Lit::Float(value + k as f32),
+            Lit::Double(value) => Lit::Double(value + f64::from(k)),
+            Lit::Long(value) => Lit::Long(value.wrapping_add(i64::from(k))),
+            Lit::Short(value) => Lit::Short(value.wrapping_add(k as i16)),
+            Lit::UChar(value) => Lit::UChar(value.wrapping_add(k as u8)),
+        }
+    }
+
     pub fn one(ty: Ty) -> Lit {
         match ty {
             Ty::Int => Lit::Int(1),
@@ -214,13 +229,21 @@ impl CmpOp {
     }
 }
 
-/// libm functions that are exact (the same bits per lane in any build).
+/// Exact functions of the operands (the same bits per lane in any build):
+/// libm functions and operations on `float` and `double`, bit builtins on
+/// `int` and `unsigned` ([`MathFn::on_integers`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MathFn {
     /// `sqrt(fabs(x))`.
     SqrtAbs,
     Fabs,
     Floor,
+    /// `ceil(x)`, `trunc(x)`, `round(x)` (halfway cases away from zero, not
+    /// an SSE4.1 rounding mode) and `rint(x)` (to even).
+    Ceil,
+    Trunc,
+    Round,
+    Rint,
     /// `sqrt(x)`: NaN (and errno) for a negative `x`, which takes libm's
     /// errno-setting call where the rest take the sqrt instruction.
     Sqrt,
@@ -236,6 +259,67 @@ pub enum MathFn {
     Exp2,
     /// `log2(x)`: as [`MathFn::Log`], with the exact vector `log2f`.
     Log2,
+    /// `fmin(a, b) + 0` and `fmax(a, b) + 0` (`llvm.minnum`/`maxnum`: the
+    /// number of a NaN and a number; the `+ 0` makes the sign of a zero
+    /// result, which C leaves open for equal zeros, positive).
+    Fmin,
+    Fmax,
+    /// `copysign(a, b)`.
+    Copysign,
+    /// `fmod(a, b)`: a libm call per lane (NaN for a zero `b`).
+    Fmod,
+    /// `fma(a, b, c)`: one rounding (the instruction where the target has
+    /// FMA, libm's exact software otherwise).
+    Fma,
+    /// `__builtin_popcount`, `__builtin_clz`, `__builtin_ctz` of the value
+    /// as `unsigned` (the last two 32 for zero, where the builtins are
+    /// undefined: `lw_clz`/`lw_ctz` of print.rs test it, which LLVM folds
+    /// into `ctlz`/`cttz` with a defined zero), `__builtin_bswap32`.
+    Popcount,
+    Clz,
+    Ctz,
+    Bswap,
+    /// `(a << (b & 31)) | (a >> (-b & 31))` on `unsigned` (`llvm.fshl`).
+    Rotl,
+}
+
+impl MathFn {
+    pub const FLOAT: [MathFn; 17] = [
+        MathFn::SqrtAbs,
+        MathFn::Fabs,
+        MathFn::Floor,
+        MathFn::Ceil,
+        MathFn::Trunc,
+        MathFn::Round,
+        MathFn::Rint,
+        MathFn::Sqrt,
+        MathFn::Exp,
+        MathFn::Log,
+        MathFn::Exp2,
+        MathFn::Log2,
+        MathFn::Fmin,
+        MathFn::Fmax,
+        MathFn::Copysign,
+        MathFn::Fmod,
+        MathFn::Fma,
+    ];
+    pub const INTEGER: [MathFn; 5] =
+        [MathFn::Popcount, MathFn::Clz, MathFn::Ctz, MathFn::Bswap, MathFn::Rotl];
+
+    /// How many operands the function takes (all of the result's type).
+    pub fn arity(self) -> usize {
+        match self {
+            MathFn::Fmin | MathFn::Fmax | MathFn::Copysign | MathFn::Fmod | MathFn::Rotl => 2,
+            MathFn::Fma => 3,
+            _ => 1,
+        }
+    }
+
+    /// Whether the function takes and gives `int` or `unsigned` (the
+    /// others `float` or `double`).
+    pub fn on_integers(self) -> bool {
+        MathFn::INTEGER.contains(&self)
+    }
 }
 
 /// An argument of a call of a declare-simd function. Only `Varying`
@@ -307,7 +391,8 @@ pub enum Expr {
         ret: Ty,
         args: Vec<Arg>,
     },
-    Math(MathFn, Ty, Box<Expr>),
+    /// [`MathFn::arity`] operands, each of the type.
+    Math(MathFn, Ty, Vec<Expr>),
     /// `a / b` on `int` or `unsigned` only when the divisor is safe: `(b)
     /// != 0 && (b) != -1 ? (a) / (b) : (a)`, the division written inline
     /// or (`helper`) through a `noinline` function that traps on a zero
@@ -340,7 +425,8 @@ impl Expr {
     pub fn children_mut(&mut self) -> Vec<&mut Expr> {
         match self {
             Expr::Lit(_) | Expr::Var(..) => Vec::new(),
-            Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) | Expr::Math(_, _, a) => vec![a],
+            Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) => vec![a],
+            Expr::Math(_, _, operands) => operands.iter_mut().collect(),
             Expr::Load { index, .. } => vec![index],
             Expr::Binary(_, _, a, b)
             | Expr::Compare(_, a, b)
@@ -360,7 +446,8 @@ impl Expr {
     pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::Lit(_) | Expr::Var(..) => Vec::new(),
-            Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) | Expr::Math(_, _, a) => vec![a],
+            Expr::Unary(_, a) | Expr::Not(a) | Expr::Cast(_, a) => vec![a],
+            Expr::Math(_, _, operands) => operands.iter().collect(),
             Expr::Load { index, .. } => vec![index],
             Expr::Binary(_, _, a, b)
             | Expr::Compare(_, a, b)
@@ -639,7 +726,10 @@ pub struct Local {
     pub init: Expr,
 }
 
-/// A private array, filled with `init + (T)k` for its k-th element.
+/// A private array, filled with `init + (T)k` for its k-th element: by a
+/// loop, or, when `init` is a literal and the array has 8 or more elements
+/// (not records), by an initializer list of the constants (which clang
+/// copies from a constant global with `llvm.memcpy`).
 ///
 /// With `record`, an array of `struct lw_rec` (one member per type, named
 /// by the type's suffix: `.i`, `.u`, `.f`, ...), the stack of records a

@@ -403,7 +403,11 @@ impl Generator {
         for _ in 0..if self.config.private_arrays { array_count } else { 0 } {
             let ty = self.ty();
             let len = *self.rng.pick(&[4u32, 8, 16]);
-            let init = self.expr(scope, ty, 1);
+            let init = if self.rng.chance(30) {
+                Expr::Lit(self.literal(ty))
+            } else {
+                self.expr(scope, ty, 1)
+            };
             let name = self.name(array_prefix);
             let record = self.config.record_arrays && self.record_rng.chance(35);
             if record {
@@ -1047,6 +1051,7 @@ impl Generator {
             if ty == Ty::Int { 8 } else { 0 },   // 6: condition as a value
             if integer { 0 } else { 6 },         // 7: libm
             if matches!(ty, Ty::Int | Ty::UInt) && self.guarded_divisions { 4 } else { 0 }, // 8: guarded division
+            if matches!(ty, Ty::Int | Ty::UInt) { 3 } else { 0 }, // 9: bit builtins
         ];
         let a = Box::new;
         match self.rng.weighted(&weights) {
@@ -1084,25 +1089,23 @@ impl Generator {
                 }
             }
             6 => self.cond(scope, depth - 1),
-            7 => {
-                let function = *self.rng.pick(&[
-                    MathFn::SqrtAbs,
-                    MathFn::Fabs,
-                    MathFn::Floor,
-                    MathFn::Sqrt,
-                    MathFn::Exp,
-                    MathFn::Log,
-                    MathFn::Exp2,
-                    MathFn::Log2,
-                ]);
-                Expr::Math(function, ty, a(self.expr(scope, ty, depth - 1)))
+            7 | 9 => {
+                let function = if integer {
+                    *self.rng.pick(&MathFn::INTEGER)
+                } else {
+                    *self.rng.pick(&MathFn::FLOAT)
+                };
+                let operands =
+                    (0..function.arity()).map(|_| self.expr(scope, ty, depth - 1)).collect();
+                Expr::Math(function, ty, operands)
             }
-            _ => {
+            8 => {
                 let dividend = self.expr(scope, ty, depth - 1);
                 let divisor = self.expr(scope, ty, depth - 1);
                 let helper = self.rng.chance(50);
                 Expr::GuardedDiv { ty, helper, dividend: a(dividend), divisor: a(divisor) }
             }
+            _ => unreachable!("weights has ten entries"),
         }
     }
 

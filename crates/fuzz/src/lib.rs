@@ -5,7 +5,10 @@
 //! with random mixes of `uniform`, `linear` (ints, input and output
 //! pointers) and varying parameters, `inbranch`/`notinbranch`,
 //! `simdlen(4|8|16|32)`, noinline or not; bodies with `int`, `unsigned`,
-//! `float` and `double` arithmetic (and `sqrt`, `exp`, `log`, `exp2`, `log2`, `fabs`, `floor`) (in some programs also `long`, `short`
+//! `float` and `double` arithmetic (and `sqrt`, `exp`, `log`, `exp2`,
+//! `log2`, `fabs`, `floor`, `ceil`, `trunc`, `round`, `rint`, `fmin`,
+//! `fmax`, `copysign`, `fmod`, `fma`; on `int` and `unsigned` popcount,
+//! clz, ctz, bswap and rotates) (in some programs also `long`, `short`
 //! and `unsigned char`: lanes of 64, 16 and 8 bits beside 32-bit ones,
 //! conversions between them), comparisons, nested `if`/`else`,
 //! `switch` with fall-through, `goto` (also into the middle of a `while`
@@ -13,8 +16,8 @@
 //! data-dependent trip counts, `break`/`continue`/early `return`, gathers
 //! from global and uniform-parameter tables at masked varying indices,
 //! four-lane vector code (`float4`-style GCC vector extensions),
-//! private arrays (also of structs, the per-lane record stacks of tree
-//! traversals), stores through linear pointers, calls of other
+//! private arrays (filled by loops or by initializer lists; also of
+//! structs, the per-lane record stacks of tree traversals), stores through linear pointers, calls of other
 //! declare-simd functions, `__atomic_fetch_{add,and,or,xor,min,max}` on
 //! global counters (one array per operation, so the result does not depend
 //! on the order of the lanes), and `rv_any`/`rv_all` guards in the forms whose

@@ -144,6 +144,11 @@ extern bool rv_all(bool b);
 __attribute__((noinline)) static int lw_sdiv(int a, int b) { return a / b; }
 __attribute__((noinline)) static unsigned lw_udiv(unsigned a, unsigned b) { return a / b; }
 
+/* The bit builtins with a defined result for zero (`MathFn::Clz`, ...). */
+static inline unsigned lw_clz(unsigned x) { return x ? (unsigned)__builtin_clz(x) : 32u; }
+static inline unsigned lw_ctz(unsigned x) { return x ? (unsigned)__builtin_ctz(x) : 32u; }
+static inline unsigned lw_rotl(unsigned a, unsigned b) { return (a << (b & 31u)) | (a >> (-b & 31u)); }
+
 static inline int lw_f2i(float x) { return fabsf(x) < 2.0e9f ? (int)x : 0; }
 static inline unsigned lw_f2u(float x) { return x >= 0.0f && x < 4.0e9f ? (unsigned)x : 0u; }
 static inline int lw_d2i(double x) { return fabs(x) < 2.0e9 ? (int)x : 0; }
@@ -353,6 +358,12 @@ fn print_locals(out: &mut String, level: usize, locals: &[Local], arrays: &[Priv
                 members.join(" ")
             )
             .unwrap();
+            continue;
+        }
+        if let (Expr::Lit(init), true) = (&array.init, array.len >= 8) {
+            let elements: Vec<String> = (0..array.len).map(|k| literal(init.plus(k))).collect();
+            let (ty, name, len) = (array.ty.c_name(), &array.name, array.len);
+            writeln!(out, "{pad}{ty} {name}[{len}] = {{{}}};", elements.join(", ")).unwrap();
             continue;
         }
         writeln!(
@@ -960,21 +971,52 @@ pub fn expr(e: &Expr) -> String {
             let args: Vec<String> = args.iter().map(argument).collect();
             format!("{function}({})", args.join(", "))
         }
-        Expr::Math(function, ty, a) => {
-            let a = expr(a);
-            let f = if *ty == Ty::Float { "f" } else { "" };
-            match function {
-                MathFn::SqrtAbs => format!("sqrt{f}(fabs{f}({a}))"),
-                MathFn::Sqrt => format!("sqrt{f}({a})"),
-                MathFn::Exp => format!("exp{f}({a})"),
-                MathFn::Log => format!("log{f}({a})"),
-                MathFn::Exp2 => format!("exp2{f}({a})"),
-                MathFn::Log2 => format!("log2{f}({a})"),
-                MathFn::Fabs => format!("fabs{f}({a})"),
-                MathFn::Floor => format!("floor{f}({a})"),
-            }
-        }
+        Expr::Math(function, ty, operands) => math(*function, *ty, operands),
     }
+}
+
+/// A [`MathFn`] applied to its operands, all of type `ty`.
+fn math(function: MathFn, ty: Ty, operands: &[Expr]) -> String {
+    let operands: Vec<String> = operands.iter().map(expr).collect();
+    if function.on_integers() {
+        let unsigned: Vec<String> = operands.iter().map(|a| format!("(unsigned)({a})")).collect();
+        let call = match function {
+            MathFn::Popcount => format!("(unsigned)__builtin_popcount({})", unsigned[0]),
+            MathFn::Clz => format!("lw_clz({})", unsigned[0]),
+            MathFn::Ctz => format!("lw_ctz({})", unsigned[0]),
+            MathFn::Bswap => format!("__builtin_bswap32({})", unsigned[0]),
+            MathFn::Rotl => format!("lw_rotl({}, {})", unsigned[0], unsigned[1]),
+            _ => unreachable!("{function:?} is not a function on integers"),
+        };
+        return if ty == Ty::UInt { call } else { format!("(({})({call}))", ty.c_name()) };
+    }
+    let f = if ty == Ty::Float { "f" } else { "" };
+    let zero = if ty == Ty::Float { "0.0f" } else { "0.0" };
+    let name = match function {
+        MathFn::SqrtAbs => return format!("sqrt{f}(fabs{f}({}))", operands[0]),
+        MathFn::Fmin | MathFn::Fmax => {
+            let name = if function == MathFn::Fmin { "fmin" } else { "fmax" };
+            return format!("({name}{f}({}, {}) + {zero})", operands[0], operands[1]);
+        }
+        MathFn::Sqrt => "sqrt",
+        MathFn::Exp => "exp",
+        MathFn::Log => "log",
+        MathFn::Exp2 => "exp2",
+        MathFn::Log2 => "log2",
+        MathFn::Fabs => "fabs",
+        MathFn::Floor => "floor",
+        MathFn::Ceil => "ceil",
+        MathFn::Trunc => "trunc",
+        MathFn::Round => "round",
+        MathFn::Rint => "rint",
+        MathFn::Copysign => "copysign",
+        MathFn::Fmod => "fmod",
+        MathFn::Fma => "fma",
+        MathFn::Popcount | MathFn::Clz | MathFn::Ctz | MathFn::Bswap | MathFn::Rotl => {
+            unreachable!("{function:?} is a function on integers")
+        }
+    };
+    format!("{name}{f}({})", operands.join(", "))
 }
 
 fn binary(op: BinOp, ty: Ty, a: &str, b: &str) -> String {

@@ -90,6 +90,14 @@ const FEATURES: &[Feature] = &[
     Feature { present: |_, text| text.contains("#pragma clang diagnostic ignored") },
     Feature { present: |_, text| text.contains("__builtin_shufflevector") },
     Feature { present: |_, text| text.contains("lastprivate(conditional: ") },
+    // bit builtins (`MathFn::INTEGER`; the prelude defines their helpers)
+    Feature { present: |_, text| text.contains("lw_clz((unsigned)(") },
+    Feature { present: |_, text| text.contains("__builtin_bswap32((unsigned)(") },
+    // libm functions of two and three operands
+    Feature { present: |_, text| text.contains("fmod") && text.contains("copysign") },
+    Feature { present: |_, text| text.contains("fmaf(") || text.contains("fma(") },
+    // private arrays filled by initializer lists
+    Feature { present: |_, text| text.contains("] = {") },
 ];
 
 /// The first `count` seeds whose programs hold `feature`.
