@@ -598,6 +598,22 @@ pub enum Stmt {
         combine: BinOp,
         target: String,
     },
+    /// A walk along the links of the node pool `lw_pool` (64 `struct
+    /// lw_node`s of print.rs, whose two links point into the pool or are
+    /// null), the pointer chase of per-lane tree and list traversals:
+    /// `{ const struct lw_node *var = &lw_pool[(unsigned)(start) & 63u];
+    /// for (int var_s = 0; var && var_s < steps; var_s++) { target =
+    /// target + var->field; var = var->next[(key) < var->key]; } }`, the
+    /// field of the target's type (`int`, `unsigned`: `key` with wrapping
+    /// addition; `float`: `val`; `double`: `dval`).
+    Walk {
+        var: String,
+        start: Expr,
+        key: Expr,
+        steps: u32,
+        target: String,
+        ty: Ty,
+    },
     /// `{ body } label:;`
     GotoScope {
         label: String,
@@ -979,6 +995,7 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::CondInit { cond, value, .. } => vec![cond, value],
         Stmt::ShortVector { init, other, .. } => init.iter_mut().chain(other.iter_mut()).collect(),
+        Stmt::Walk { start, key, .. } => vec![start, key],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
@@ -1004,6 +1021,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         Stmt::If { cond, .. } | Stmt::Rv { cond, .. } => vec![cond],
         Stmt::CondInit { cond, value, .. } => vec![cond, value],
         Stmt::ShortVector { init, other, .. } => init.iter().chain(other.iter()).collect(),
+        Stmt::Walk { start, key, .. } => vec![start, key],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
         Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),

@@ -641,6 +641,14 @@ impl Generator {
         } else {
             Vec::new()
         };
+        let walk_targets: Vec<Var> = scope
+            .vars
+            .iter()
+            .filter(|var| {
+                var.assignable && matches!(var.ty, Ty::Int | Ty::UInt | Ty::Float | Ty::Double)
+            })
+            .cloned()
+            .collect();
         let weights = [
             if has_assignable { 30 } else { 0 },         // 0: assignment
             if scope.arrays.is_empty() { 0 } else { 8 }, // 1: private array store
@@ -662,6 +670,7 @@ impl Generator {
             if has_assignable && nest && self.cond_inits { 5 } else { 0 }, // 17: conditional initialization
             if short_vector_targets.is_empty() { 0 } else { 6 }, // 18: four-lane vector code
             if scope.cond_lasts.is_empty() { 0 } else { 10 },    // 19: conditional lastprivate
+            if walk_targets.is_empty() { 0 } else { 4 },         // 20: walk along pool links
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -850,6 +859,14 @@ impl Generator {
                 } else {
                     assign
                 }
+            }
+            20 => {
+                let target = self.rng.pick(&walk_targets).clone();
+                let start = self.expr(scope, Ty::Int, 2);
+                let key = self.expr(scope, Ty::Int, 2);
+                let steps = *self.rng.pick(&[3u32, 8, 20]);
+                let var = self.name("wp");
+                Stmt::Walk { var, start, key, steps, target: target.name, ty: target.ty }
             }
             _ => {
                 let op = *self.rng.pick(&AtomicOp::ALL);

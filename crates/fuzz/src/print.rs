@@ -36,6 +36,10 @@ pub(crate) fn print_body(program: &Program) -> String {
         out.push_str("#pragma clang diagnostic ignored \"-Wsometimes-uninitialized\"\n");
         out.push_str("#pragma clang diagnostic ignored \"-Wconditional-uninitialized\"\n");
     }
+    let walks = program_holds(program, &|stmt| matches!(stmt, Stmt::Walk { .. }));
+    if walks {
+        out.push_str(NODE_POOL);
+    }
     let arrays = program.functions.iter().flat_map(|function| &function.arrays);
     if arrays.chain(program.kernels.iter().flat_map(|kernel| &kernel.arrays)).any(|a| a.record) {
         out.push_str(RECORD_TYPE);
@@ -68,6 +72,9 @@ pub(crate) fn print_body(program: &Program) -> String {
     out.push_str("    for (int k = 0; k < 1024; k++) {\n");
     out.push_str("        in_i[k] = lw_int(); in_u[k] = lw_uint(); in_f[k] = lw_float(); in_d[k] = lw_double();\n");
     out.push_str("    }\n");
+    if walks {
+        out.push_str(NODE_POOL_FILL);
+    }
     if program.mixed_widths {
         out.push_str("    for (int k = 0; k < 64; k++) {\n");
         out.push_str("        g_l[k] = lw_long(); g_s[k] = (short)lw_int(); g_c[k] = (unsigned char)lw_uint();\n");
@@ -240,6 +247,22 @@ fn short_vector_type(elem: Ty) -> &'static str {
         "lw_u4"
     }
 }
+
+/// The nodes [`Stmt::Walk`] statements walk: a pool of 64 with two links
+/// each, filled by [`NODE_POOL_FILL`] (one link in eight null).
+const NODE_POOL: &str =
+    "struct lw_node { int key; float val; double dval; struct lw_node *next[2]; };
+static struct lw_node lw_pool[64];
+";
+
+const NODE_POOL_FILL: &str = "    for (int k = 0; k < 64; k++) {
+        lw_pool[k].key = lw_int(); lw_pool[k].val = lw_float(); lw_pool[k].dval = lw_double();
+        for (int b = 0; b < 2; b++) {
+            uint32_t r = lw_next();
+            lw_pool[k].next[b] = (r & 7u) == 0 ? 0 : &lw_pool[(r >> 3) & 63u];
+        }
+    }
+";
 
 /// The element type of record arrays ([`PrivateArray::record`]): one
 /// member per [`Ty`], named by its suffix.
@@ -775,6 +798,32 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
                 lanes[1]
             )
             .unwrap();
+            writeln!(out, "{pad}}}").unwrap();
+        }
+        Stmt::Walk { var, start, key, steps, target, ty } => {
+            let update = match ty {
+                Ty::Int => format!("(int)((unsigned)({target}) + (unsigned){var}->key)"),
+                Ty::UInt => format!("{target} + (unsigned){var}->key"),
+                Ty::Float => format!("{target} + {var}->val"),
+                Ty::Double => format!("{target} + {var}->dval"),
+                _ => unreachable!("a walk's target is int, unsigned, float or double"),
+            };
+            writeln!(out, "{pad}{{").unwrap();
+            writeln!(
+                out,
+                "{pad}    const struct lw_node *{var} = &lw_pool[(unsigned)({}) & 63u];",
+                expr(start)
+            )
+            .unwrap();
+            writeln!(
+                out,
+                "{pad}    for (int {var}_s = 0; {var} && {var}_s < {steps}; {var}_s++) {{"
+            )
+            .unwrap();
+            writeln!(out, "{pad}        {target} = {update};").unwrap();
+            writeln!(out, "{pad}        {var} = {var}->next[({}) < {var}->key];", expr(key))
+                .unwrap();
+            writeln!(out, "{pad}    }}").unwrap();
             writeln!(out, "{pad}}}").unwrap();
         }
         Stmt::CondInit { flag, var, ty, cond, value, body, target } => {

@@ -435,7 +435,8 @@ fn stmt_names(stmts: &[Stmt], names: &mut BTreeSet<String>) {
             Stmt::Assign { name, .. }
             | Stmt::Reduce { var: name, .. }
             | Stmt::CondInit { target: name, .. }
-            | Stmt::ShortVector { target: name, .. } => {
+            | Stmt::ShortVector { target: name, .. }
+            | Stmt::Walk { target: name, .. } => {
                 names.insert(name.clone());
             }
             Stmt::ArrayStore { array, .. } => {

@@ -98,6 +98,8 @@ const FEATURES: &[Feature] = &[
     Feature { present: |_, text| text.contains("fmaf(") || text.contains("fma(") },
     // private arrays filled by initializer lists
     Feature { present: |_, text| text.contains("] = {") },
+    // walks along the links of the node pool
+    Feature { present: |_, text| text.contains("const struct lw_node *") },
 ];
 
 /// The first `count` seeds whose programs hold `feature`.
