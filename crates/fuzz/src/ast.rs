@@ -538,10 +538,15 @@ pub enum Stmt {
         then_body: Vec<Stmt>,
         else_body: Vec<Stmt>,
     },
-    /// `switch ((unsigned)(scrutinee) & 7u)`, each case ending in `break`
-    /// unless it falls through.
+    /// `switch ((unsigned)(scrutinee) & 7u)` (`masked`, case values 0 to 7)
+    /// or `switch (scrutinee)` on the `int` itself (any case values: runs
+    /// of consecutive ones, which LLVM turns into jump tables, bit tests or,
+    /// where every case assigns a constant, a lookup table in a constant
+    /// global, and outliers); each case ending in `break` unless it falls
+    /// through.
     Switch {
         scrutinee: Expr,
+        masked: bool,
         cases: Vec<Case>,
         default: Vec<Stmt>,
     },
@@ -683,7 +688,7 @@ impl AtomicOp {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
-    pub value: u32,
+    pub value: i32,
     pub body: Vec<Stmt>,
     pub falls_through: bool,
 }
@@ -1033,7 +1038,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
 pub fn stmt_parts_mut(stmt: &mut Stmt) -> (Vec<&mut Expr>, Vec<&mut Vec<Stmt>>) {
     match stmt {
         Stmt::If { cond, then_body, else_body } => (vec![cond], vec![then_body, else_body]),
-        Stmt::Switch { scrutinee, cases, default } => {
+        Stmt::Switch { scrutinee, cases, default, .. } => {
             let mut blocks: Vec<&mut Vec<Stmt>> =
                 cases.iter_mut().map(|case| &mut case.body).collect();
             blocks.push(default);

@@ -726,25 +726,7 @@ impl Generator {
                     if self.rng.chance(45) { self.block(scope, depth + 1) } else { Vec::new() };
                 Stmt::If { cond, then_body, else_body }
             }
-            6 => {
-                let scrutinee = self.expr(scope, Ty::Int, 2);
-                let mut values: Vec<u32> = (0..8).collect();
-                let mut cases = Vec::new();
-                let mut inner = scope.clone();
-                inner.break_ok = true;
-                for _ in 0..self.rng.range(1, 3) {
-                    let value = values.remove(self.rng.below(values.len() as u64) as usize);
-                    let body = self.block(&mut inner, depth + 1);
-                    cases.push(Case { value, body, falls_through: self.rng.chance(25) });
-                }
-                cases.sort_by_key(|case| case.value);
-                let default = if self.rng.chance(60) {
-                    self.block(&mut inner, depth + 1)
-                } else {
-                    Vec::new()
-                };
-                Stmt::Switch { scrutinee, cases, default }
-            }
+            6 => self.switch(scope, depth),
             7 => {
                 let counter = self.name("w");
                 let cond = self.cond(scope, 2);
@@ -876,6 +858,67 @@ impl Generator {
                 Stmt::Atomic { op, index, value }
             }
         }
+    }
+
+    /// A [`Stmt::Switch`]: on `x & 7` with one or two cases of random
+    /// statements (most), or on the `int` itself with up to six case values
+    /// (a run of consecutive ones from a small start, sometimes an outlier),
+    /// whose cases either hold random statements or each assign a constant
+    /// to one variable (LLVM's switch-to-lookup-table: a load from a
+    /// constant global at the scrutinee).
+    fn switch(&mut self, scope: &mut Scope, depth: u32) -> Stmt {
+        let scrutinee = self.expr(scope, Ty::Int, 2);
+        let mut inner = scope.clone();
+        inner.break_ok = true;
+        if self.rng.chance(70) {
+            let mut values: Vec<i32> = (0..8).collect();
+            let mut cases = Vec::new();
+            for _ in 0..self.rng.range(1, 3) {
+                let value = values.remove(self.rng.below(values.len() as u64) as usize);
+                let body = self.block(&mut inner, depth + 1);
+                cases.push(Case { value, body, falls_through: self.rng.chance(25) });
+            }
+            cases.sort_by_key(|case| case.value);
+            let default =
+                if self.rng.chance(60) { self.block(&mut inner, depth + 1) } else { Vec::new() };
+            return Stmt::Switch { scrutinee, masked: true, cases, default };
+        }
+        let start = self.rng.range(-4, 12) as i32;
+        let mut values: Vec<i32> = (start..start + self.rng.range(2, 6) as i32).collect();
+        if self.rng.chance(30) {
+            let outlier = *self.rng.pick(&[-1000, 100, 4096, 65536, i32::MAX, i32::MIN]);
+            if !values.contains(&outlier) {
+                values.push(outlier);
+            }
+        }
+        values.sort();
+        let targets: Vec<Var> = scope.vars.iter().filter(|var| var.assignable).cloned().collect();
+        if !targets.is_empty() && self.rng.chance(50) {
+            let target = self.rng.pick(&targets).clone();
+            let assign = |this: &mut Self| {
+                vec![Stmt::Assign {
+                    name: target.name.clone(),
+                    value: Expr::Lit(this.literal(target.ty)),
+                }]
+            };
+            let cases = values.iter().map(|&value| Case {
+                value,
+                body: assign(self),
+                falls_through: false,
+            });
+            let cases: Vec<Case> = cases.collect();
+            let default = if self.rng.chance(70) { assign(self) } else { Vec::new() };
+            return Stmt::Switch { scrutinee, masked: false, cases, default };
+        }
+        let mut cases = Vec::new();
+        for value in values {
+            let body =
+                if self.rng.chance(30) { Vec::new() } else { self.block(&mut inner, depth + 1) };
+            cases.push(Case { value, body, falls_through: self.rng.chance(20) });
+        }
+        let default =
+            if self.rng.chance(50) { self.block(&mut inner, depth + 1) } else { Vec::new() };
+        Stmt::Switch { scrutinee, masked: false, cases, default }
     }
 
     /// `if (cond) stmt` (or, rarely, `stmt` alone).

@@ -11,7 +11,9 @@
 //! clz, ctz, bswap and rotates) (in some programs also `long`, `short`
 //! and `unsigned char`: lanes of 64, 16 and 8 bits beside 32-bit ones,
 //! conversions between them), comparisons, nested `if`/`else`,
-//! `switch` with fall-through, `goto` (also into the middle of a `while`
+//! `switch` with fall-through (on `x & 7`, or on a whole `int` with runs
+//! of consecutive, negative and outlying case values; cases that each
+//! assign a constant become LLVM lookup tables), `goto` (also into the middle of a `while`
 //! body: cycles with two entries), bounded `while` and `for` loops with
 //! data-dependent trip counts, `break`/`continue`/early `return`, gathers
 //! from global and uniform-parameter tables at masked varying indices,

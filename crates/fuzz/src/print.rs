@@ -717,10 +717,18 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             }
             out.push('\n');
         }
-        Stmt::Switch { scrutinee, cases, default } => {
-            writeln!(out, "{pad}switch ((unsigned)({}) & 7u) {{", expr(scrutinee)).unwrap();
+        Stmt::Switch { scrutinee, masked, cases, default } => {
+            if *masked {
+                writeln!(out, "{pad}switch ((unsigned)({}) & 7u) {{", expr(scrutinee)).unwrap();
+            } else {
+                writeln!(out, "{pad}switch ({}) {{", expr(scrutinee)).unwrap();
+            }
             for case in cases {
-                write!(out, "{pad}case {}u: ", case.value).unwrap();
+                match (*masked, case.value) {
+                    (true, value) => write!(out, "{pad}case {value}u: ").unwrap(),
+                    (false, i32::MIN) => write!(out, "{pad}case (-2147483647 - 1): ").unwrap(),
+                    (false, value) => write!(out, "{pad}case {value}: ").unwrap(),
+                }
                 print_braced(out, level, &case.body);
                 if case.falls_through {
                     out.push_str(" /* falls through */\n");

@@ -100,6 +100,8 @@ const FEATURES: &[Feature] = &[
     Feature { present: |_, text| text.contains("] = {") },
     // walks along the links of the node pool
     Feature { present: |_, text| text.contains("const struct lw_node *") },
+    // switches on a whole `int`, with negative and outlying case values
+    Feature { present: |_, text| text.contains("case (-") || text.contains("case 65536:") },
 ];
 
 /// The first `count` seeds whose programs hold `feature`.
