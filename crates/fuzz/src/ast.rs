@@ -518,6 +518,16 @@ pub enum Stmt {
         index: Expr,
         value: Expr,
     },
+    /// `array[(unsigned)(to) & (len - 1)] = array[(unsigned)(from) & (len -
+    /// 1)];` on a private array of records: a whole `struct lw_rec` copied
+    /// (clang's `llvm.memcpy` between two elements, at indices that may
+    /// vary across lanes and may be the same element).
+    RecordCopy {
+        array: String,
+        len: u32,
+        to: Expr,
+        from: Expr,
+    },
     /// `*pointer = value;` through a linear pointer parameter.
     PointerStore {
         pointer: String,
@@ -991,6 +1001,7 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         Stmt::ArrayStore { index, value, .. } | Stmt::Atomic { index, value, .. } => {
             vec![index, value]
         }
+        Stmt::RecordCopy { to, from, .. } => vec![to, from],
         Stmt::CallStmt { call, .. } => vec![call],
         Stmt::While { cond, midway, .. } => {
             let mut exprs = vec![cond];
@@ -1017,6 +1028,7 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         Stmt::ArrayStore { index, value, .. } | Stmt::Atomic { index, value, .. } => {
             vec![index, value]
         }
+        Stmt::RecordCopy { to, from, .. } => vec![to, from],
         Stmt::CallStmt { call, .. } => vec![call],
         Stmt::While { cond, midway, .. } => {
             let mut exprs = vec![cond];

@@ -649,6 +649,14 @@ impl Generator {
             })
             .cloned()
             .collect();
+        // The record arrays (their members are in `scope.arrays` as `NAME.s`).
+        let mut record_arrays: Vec<(String, u32)> = scope
+            .arrays
+            .iter()
+            .filter(|(name, _, _)| name.contains('.'))
+            .map(|(name, _, len)| (array_variable(name).to_owned(), *len))
+            .collect();
+        record_arrays.dedup();
         let weights = [
             if has_assignable { 30 } else { 0 },         // 0: assignment
             if scope.arrays.is_empty() { 0 } else { 8 }, // 1: private array store
@@ -671,6 +679,7 @@ impl Generator {
             if short_vector_targets.is_empty() { 0 } else { 6 }, // 18: four-lane vector code
             if scope.cond_lasts.is_empty() { 0 } else { 10 },    // 19: conditional lastprivate
             if walk_targets.is_empty() { 0 } else { 4 },         // 20: walk along pool links
+            if record_arrays.is_empty() { 0 } else { 5 },        // 21: record copy
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -841,6 +850,13 @@ impl Generator {
                 } else {
                     assign
                 }
+            }
+            21 => {
+                let (array, len) = self.rng.pick(&record_arrays).clone();
+                let index_ty = self.index_ty(70);
+                let to = self.expr(scope, index_ty, 2);
+                let from = self.expr(scope, index_ty, 2);
+                Stmt::RecordCopy { array, len, to, from }
             }
             20 => {
                 let target = self.rng.pick(&walk_targets).clone();

@@ -19,7 +19,8 @@
 //! from global and uniform-parameter tables at masked varying indices,
 //! four-lane vector code (`float4`-style GCC vector extensions),
 //! private arrays (filled by loops or by initializer lists; also of
-//! structs, the per-lane record stacks of tree traversals), walks along the
+//! structs, the per-lane record stacks of tree traversals, whose records
+//! are also copied whole between elements), walks along the
 //! links of a global pool of nodes (varying pointers, null tests, loads
 //! of members through them: the pointer chase of list and tree code), stores through linear pointers, calls of other
 //! declare-simd functions, `__atomic_fetch_{add,and,or,xor,min,max}` on

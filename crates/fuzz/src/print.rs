@@ -696,6 +696,10 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
         Stmt::ArrayStore { array, len, index, value } => {
             writeln!(out, "{pad}{} = {};", element(array, &expr(index), *len), expr(value)).unwrap()
         }
+        Stmt::RecordCopy { array, len, to, from } => {
+            let (to, from) = (element(array, &expr(to), *len), element(array, &expr(from), *len));
+            writeln!(out, "{pad}{to} = {from};").unwrap()
+        }
         Stmt::PointerStore { pointer, value } => {
             writeln!(out, "{pad}*{pointer} = {};", expr(value)).unwrap()
         }

@@ -439,7 +439,7 @@ fn stmt_names(stmts: &[Stmt], names: &mut BTreeSet<String>) {
             | Stmt::Walk { target: name, .. } => {
                 names.insert(name.clone());
             }
-            Stmt::ArrayStore { array, .. } => {
+            Stmt::ArrayStore { array, .. } | Stmt::RecordCopy { array, .. } => {
                 names.insert(array_variable(array).to_owned());
             }
             Stmt::PointerStore { pointer, .. } => {

@@ -36,7 +36,8 @@ fn same_seed_same_program_and_seeds_differ() {
 
 /// Prefixes of the warning groups that say nothing about undefined
 /// behaviour: random code leaves names unused, compares a 0/1 value with
-/// 11, uses constants in `&&` and negates comparisons bitwise. Every other warning fails the test
+/// 11, uses constants in `&&`, negates comparisons bitwise and switches on
+/// a comparison. Every other warning fails the test
 /// (`-Wuninitialized`, `-Wshift-count-overflow`, `-Wdivision-by-zero`,
 /// `-Warray-bounds`, `-Winteger-overflow`, literal conversions, ...).
 const STYLISTIC: &[&str] = &[
@@ -45,6 +46,7 @@ const STYLISTIC: &[&str] = &[
     "-Wbool-operation",
     "-Wself-assign",
     "-Wconstant-logical-operand",
+    "-Wswitch-bool",
 ];
 
 /// Whether `stmts` hold a `continue` of the enclosing loop (not one of a
@@ -100,6 +102,15 @@ const FEATURES: &[Feature] = &[
     Feature { present: |_, text| text.contains("] = {") },
     // walks along the links of the node pool
     Feature { present: |_, text| text.contains("const struct lw_node *") },
+    // whole records copied between elements of a private array
+    Feature {
+        present: |program, text| {
+            has_records(program)
+                && text
+                    .lines()
+                    .any(|line| line.contains("] = ") && line.trim_end().ends_with("u];"))
+        },
+    },
     // switches on a whole `int`, with negative and outlying case values
     Feature { present: |_, text| text.contains("case (-") || text.contains("case 65536:") },
 ];
