@@ -342,6 +342,9 @@ pub enum Arg {
     /// A pointer (a global array, or the caller's pointer parameter):
     /// `&array[scale * base]` for linear pointers, `array` for uniform ones.
     Pointer(PointerArg),
+    /// `(depth - 1)`: a recursive function's call of itself, on its own
+    /// depth parameter (see [`Recursion`]).
+    Depth(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -817,9 +820,24 @@ pub struct Function {
     pub lanes_independent: bool,
     pub locals: Vec<Local>,
     pub arrays: Vec<PrivateArray>,
+    /// A function that calls itself: see [`Recursion`].
+    pub recursion: Option<Recursion>,
     pub body: Vec<Stmt>,
     /// Returned after the body (after every `goto` label).
     pub result: Expr,
+}
+
+/// A recursive function: its first parameter, `int depth` (uniform or
+/// varying), bounds the recursion: after the locals, `if (depth <= 0 ||
+/// depth > 2) return base;` (`base` holds no call of the function itself);
+/// its body and result call it (outside loops) with `depth - 1`
+/// ([`Arg::Depth`]). Lanewise runs such calls per lane (a variant that
+/// called its own variant would walk the union of the lanes' recursion
+/// trees in lock step).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Recursion {
+    pub depth: String,
+    pub base: Expr,
 }
 
 impl Function {
@@ -1088,6 +1106,7 @@ pub fn program_roots_mut(program: &mut Program) -> Vec<&mut Expr> {
     for function in &mut program.functions {
         out.extend(function.locals.iter_mut().map(|local| &mut local.init));
         out.extend(function.arrays.iter_mut().map(|array| &mut array.init));
+        out.extend(function.recursion.as_mut().map(|recursion| &mut recursion.base));
         expr_roots_mut(&mut function.body, &mut out);
         out.push(&mut function.result);
     }

@@ -235,6 +235,9 @@ struct Scope {
     /// `lastprivate(conditional:)` variables: assigned, never read.
     cond_lasts: Vec<(String, Ty)>,
     return_ty: Option<Ty>,
+    /// In the body of a recursive function: its name, result type and
+    /// parameters, the first the depth ([`Recursion`]).
+    self_call: Option<(String, Ty, Vec<Param>)>,
 }
 
 struct Generator {
@@ -310,11 +313,27 @@ impl Generator {
         scope.callable = self.functions.len();
         scope.return_ty = Some(ret);
         let mut params = Vec::new();
+        // A recursive function: an `int` depth first, then uniform and
+        // varying scalars only (its calls of itself pass them on).
+        let recursive = self.rng.chance(10);
+        if recursive {
+            let name = self.name("a");
+            let uniform = self.rng.chance(50);
+            let kind =
+                if uniform { ParamKind::Uniform(Ty::Int) } else { ParamKind::Varying(Ty::Int) };
+            scope.vars.push(Var { name: name.clone(), ty: Ty::Int, assignable: false, uniform });
+            params.push(Param { name, kind });
+        }
         let param_count = self.rng.range(1, 5);
         for _ in 0..param_count {
             let param_name = self.name("a");
             let has_out = params.iter().any(|p: &Param| matches!(p.kind, ParamKind::LinearOut(_)));
-            let kind = match self.rng.weighted(&[45, 15, 12, 10, 10, if has_out { 0 } else { 8 }]) {
+            let weights = if recursive {
+                [45, 15, 0, 0, 0, 0]
+            } else {
+                [45, 15, 12, 10, 10, if has_out { 0 } else { 8 }]
+            };
+            let kind = match self.rng.weighted(&weights) {
                 0 => ParamKind::Varying(self.ty()),
                 1 => ParamKind::Uniform(self.ty()),
                 2 => ParamKind::LinearInt { step: self.rng.range(1, 3) as i32 },
@@ -358,6 +377,11 @@ impl Generator {
         let simdlen = if self.rng.chance(50) { Some(*self.rng.pick(&SIMDLENS)) } else { None };
         let noinline = self.rng.chance(50);
         let (locals, arrays) = self.locals(&mut scope, "l", "pa");
+        let recursion = recursive.then(|| {
+            let base = self.expr(&scope, ret, 2);
+            scope.self_call = Some((name.clone(), ret, params.clone()));
+            Recursion { depth: params[0].name.clone(), base }
+        });
         self.budget = self.rng.range(4, i64::from(self.config.max_statements));
         let mut body = self.block(&mut scope, 0);
         // A function whose only output goes through its pointer still
@@ -379,6 +403,7 @@ impl Generator {
             lanes_independent: false,
             locals,
             arrays,
+            recursion,
             body,
             result,
         }
@@ -1128,6 +1153,7 @@ impl Generator {
             if integer { 0 } else { 6 },         // 7: libm
             if matches!(ty, Ty::Int | Ty::UInt) && self.guarded_divisions { 4 } else { 0 }, // 8: guarded division
             if matches!(ty, Ty::Int | Ty::UInt) { 3 } else { 0 }, // 9: bit builtins
+            if scope.self_call.is_some() && !scope.continue_ok { 5 } else { 0 }, // 10: self-call
         ];
         let a = Box::new;
         match self.rng.weighted(&weights) {
@@ -1181,7 +1207,26 @@ impl Generator {
                 let helper = self.rng.chance(50);
                 Expr::GuardedDiv { ty, helper, dividend: a(dividend), divisor: a(divisor) }
             }
-            _ => unreachable!("weights has ten entries"),
+            10 => {
+                let (function, ret, params) = scope.self_call.clone().expect("weighted 0 without");
+                let args = params
+                    .iter()
+                    .enumerate()
+                    .map(|(index, param)| match param.kind {
+                        _ if index == 0 => Arg::Depth(param.name.clone()),
+                        ParamKind::Varying(ty) => Arg::Varying(self.expr(scope, ty, depth - 1)),
+                        ParamKind::Uniform(ty) => Arg::Uniform(self.literal(ty)),
+                        _ => unreachable!("a recursive function has scalar parameters only"),
+                    })
+                    .collect();
+                let call = Expr::Call { function, ret, args };
+                if ret == ty {
+                    call
+                } else {
+                    Expr::Cast(ty, a(call))
+                }
+            }
+            _ => unreachable!("weights has eleven entries"),
         }
     }
 

@@ -3,7 +3,8 @@
 //! [`gen::generate`] turns a seed into a random C program written the way
 //! users write SPMD code for Lanewise: `#pragma omp declare simd` functions
 //! with random mixes of `uniform`, `linear` (ints, input and output
-//! pointers) and varying parameters, `inbranch`/`notinbranch`,
+//! pointers) and varying parameters (recursive ones, bounded by a uniform
+//! or varying depth parameter, call themselves), `inbranch`/`notinbranch`,
 //! `simdlen(4|8|16|32)`, noinline or not; bodies with `int`, `unsigned`,
 //! `float` and `double` arithmetic (and `sqrt`, `exp`, `log`, `exp2`,
 //! `log2`, `fabs`, `floor`, `ceil`, `trunc`, `round`, `rint`, `fmin`,

@@ -344,6 +344,9 @@ fn print_function(out: &mut String, function: &Function) {
     let params = if params.is_empty() { "void".to_owned() } else { params.join(", ") };
     writeln!(out, "{} {}({}) {{", function.ret.c_name(), function.name, params).unwrap();
     print_locals(out, 1, &function.locals, &function.arrays);
+    if let Some(Recursion { depth, base }) = &function.recursion {
+        writeln!(out, "    if ({depth} <= 0 || {depth} > 2) return {};", expr(base)).unwrap();
+    }
     print_block(out, 1, &function.body);
     writeln!(out, "    return {};", expr(&function.result)).unwrap();
     out.push_str("}\n");
@@ -1125,6 +1128,7 @@ fn argument(arg: &Arg) -> String {
         Arg::LinearInt { base, scale, offset } => format!("({scale} * {base} + {offset})"),
         Arg::Pointer(PointerArg::Table(name) | PointerArg::Param(name)) => name.clone(),
         Arg::Pointer(PointerArg::Element { array, scale }) => format!("&{array}[{scale} * i]"),
+        Arg::Depth(depth) => format!("({depth} - 1)"),
     }
 }
 

@@ -467,6 +467,9 @@ fn function_names(function: &Function) -> BTreeSet<String> {
     for array in &function.arrays {
         expr_names(&array.init, &mut names);
     }
+    if let Some(recursion) = &function.recursion {
+        expr_names(&recursion.base, &mut names);
+    }
     stmt_names(&function.body, &mut names);
     expr_names(&function.result, &mut names);
     names

@@ -111,6 +111,10 @@ const FEATURES: &[Feature] = &[
                     .any(|line| line.contains("] = ") && line.trim_end().ends_with("u];"))
         },
     },
+    // recursive functions
+    Feature {
+        present: |program, _| program.functions.iter().any(|function| function.recursion.is_some()),
+    },
     // switches on a whole `int`, with negative and outlying case values
     Feature { present: |_, text| text.contains("case (-") || text.contains("case 65536:") },
 ];
