@@ -877,6 +877,8 @@ pub struct LastPrivate {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Kernel {
     pub name: String,
+    /// How the loop walks `i` from 0 to `n - 1`.
+    pub direction: LoopDirection,
     /// `main` passes `n - trip_offset` (at least 0).
     pub trip_offset: u32,
     pub simdlen: Option<u32>,
@@ -900,6 +902,30 @@ pub struct Kernel {
     pub locals: Vec<Local>,
     pub arrays: Vec<PrivateArray>,
     pub body: Vec<Stmt>,
+}
+
+/// The order of an `omp simd` loop's iterations: `for (int i = 0; i < n;
+/// i++)`, `for (int i = n - 1; i >= 0; i--)` or `for (int i = 0; i < n; i
+/// += 2)` (the odd elements of `out_T` keep their zeros). `i` is linear with
+/// step 1, -1 or 2: calls pass it to `linear` parameters scaled to the
+/// callee's step, and no pointers into the arrays at `i` (their step per
+/// iteration would not be the callee's).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LoopDirection {
+    Up,
+    Down,
+    UpByTwo,
+}
+
+impl LoopDirection {
+    /// The step of `i` per iteration.
+    pub fn step(self) -> i32 {
+        match self {
+            LoopDirection::Up => 1,
+            LoopDirection::Down => -1,
+            LoopDirection::UpByTwo => 2,
+        }
+    }
 }
 
 /// A loop-carried dependence that `safelen(safelen)` allows: first in the

@@ -49,6 +49,9 @@ pub struct GenConfig {
     /// `safelen(k)` loops reading their own output of `d > k` iterations
     /// back ([`Kernel::carried`], in some kernels).
     pub carried_reads: bool,
+    /// `omp simd` loops that count down or step by two
+    /// ([`Kernel::direction`], in some kernels).
+    pub loop_directions: bool,
     /// `static` declare-simd functions ([`Function::is_static`], some).
     pub static_functions: bool,
     /// Declare-simd functions marked lanes-independent
@@ -79,6 +82,7 @@ impl Default for GenConfig {
             short_vectors: true,
             cond_lastprivates: true,
             carried_reads: true,
+            loop_directions: true,
             static_functions: true,
             lanes_independent: true,
         }
@@ -131,6 +135,8 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
     let mut cond_last_rng = Rng::new(seed ^ 0xc1a5_0000_0000_0000);
     // And their `safelen` reads of earlier iterations' output.
     let mut carried_rng = Rng::new(seed ^ 0xca55_0000_0000_0000);
+    // And the direction of their loops.
+    let mut direction_rng = Rng::new(seed ^ 0xd14e_0000_0000_0000);
     let mut kernels: Vec<Kernel> = (0..kernel_count)
         .map(|k| {
             let scan = k > 0 && config.scans && scan_rng.chance(25);
@@ -156,7 +162,17 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
                 let distance = safelen + carried_rng.range(1, i64::from(safelen)) as u32;
                 (safelen, distance, *carried_rng.pick(generator.types()))
             });
-            generator.kernel(scan, &linears, &cond_lasts, carried)
+            let direction = match k > 0 && config.loop_directions {
+                false => LoopDirection::Up,
+                true => match direction_rng.weighted(&[70, 20, 10]) {
+                    0 => LoopDirection::Up,
+                    1 => LoopDirection::Down,
+                    // Not with a safelen read: `safelen` counts iterations.
+                    _ if carried.is_some() => LoopDirection::Down,
+                    _ => LoopDirection::UpByTwo,
+                },
+            };
+            generator.kernel(scan, direction, &linears, &cond_lasts, carried)
         })
         .collect();
     generator.call_the_uncalled(&mut kernels);
@@ -235,6 +251,9 @@ struct Scope {
     /// `lastprivate(conditional:)` variables: assigned, never read.
     cond_lasts: Vec<(String, Ty)>,
     return_ty: Option<Ty>,
+    /// Kernels only: `&in_T[step * i]` and `&out_T[i]` may be passed as
+    /// linear pointers (the loop counts up by one).
+    linear_pointers: bool,
     /// In the body of a recursive function: its name, result type and
     /// parameters, the first the depth ([`Recursion`]).
     self_call: Option<(String, Ty, Vec<Param>)>,
@@ -455,6 +474,7 @@ impl Generator {
     fn kernel(
         &mut self,
         scan: bool,
+        direction: LoopDirection,
         linears: &[(i32, i32)],
         cond_lasts: &[Ty],
         carried: Option<(u32, u32, Ty)>,
@@ -469,7 +489,10 @@ impl Generator {
         scope.callable = self.functions.len();
         scope.vars.push(Var { name: "i".into(), ty: Ty::Int, assignable: false, uniform: false });
         scope.vars.push(Var { name: "n".into(), ty: Ty::Int, assignable: false, uniform: true });
-        scope.linear_bases.push(("i".into(), 1));
+        scope.linear_bases.push(("i".into(), direction.step()));
+        // `&in_T[step * i]` and `&out_T[i]` are linear with the callee's
+        // step only where `i` counts up by one.
+        scope.linear_pointers = direction == LoopDirection::Up;
         let linears: Vec<LinearVar> = linears
             .iter()
             .map(|&(start, step)| LinearVar { name: self.name("j"), start, step })
@@ -582,6 +605,7 @@ impl Generator {
             .filter(|simdlen| carried.as_ref().is_none_or(|carried| *simdlen <= carried.safelen));
         Kernel {
             name,
+            direction,
             trip_offset,
             simdlen,
             carried,
@@ -613,7 +637,10 @@ impl Generator {
         }
         // A scan kernel cannot take another reduction (clang: "expected
         // 'reduction' clause with the 'inscan' modifier"); kernel 0 is none.
-        let hosts: Vec<usize> = (0..kernels.len()).filter(|&k| kernels[k].scan.is_none()).collect();
+        // Nor one whose `i` does not count up by one (linear pointers).
+        let hosts: Vec<usize> = (0..kernels.len())
+            .filter(|&k| kernels[k].scan.is_none() && kernels[k].direction == LoopDirection::Up)
+            .collect();
         for index in 0..self.functions.len() {
             if called.contains(&self.functions[index].name) {
                 continue;
@@ -623,6 +650,7 @@ impl Generator {
             let mut scope = self.global_scope();
             scope.kernel = true;
             scope.index_from_end = true; // hosts have no scan
+            scope.linear_pointers = true; // and count up by one
             scope.vars.push(Var {
                 name: "i".into(),
                 ty: Ty::Int,
@@ -1260,6 +1288,11 @@ impl Generator {
                     let tables: Vec<&(String, Ty)> =
                         scope.uniform_tables.iter().filter(|table| table.1 == ty).collect();
                     Arg::Pointer(PointerArg::Table(self.rng.pick(&tables).0.clone()))
+                }
+                ParamKind::LinearIn { .. } | ParamKind::LinearOut(_)
+                    if scope.kernel && !scope.linear_pointers =>
+                {
+                    return None;
                 }
                 ParamKind::LinearIn { ty, step } => {
                     if scope.kernel {

@@ -28,7 +28,8 @@
 //! global counters (one array per operation, so the result does not depend
 //! on the order of the lanes), and `rv_any`/`rv_all` guards in the forms whose
 //! per-lane result is the guarded condition's; and `#pragma omp simd`
-//! loops over `i` with the same bodies, calls of those functions,
+//! loops over `i` (counting up, down, or up by two) with the same bodies,
+//! calls of those functions,
 //! order-independent reductions (unsigned `+` and `^`, `int` and `float`
 //! min/max), `reduction(inscan, ...)` scans whose running values the body
 //! reads (`#pragma omp scan inclusive/exclusive`), `lastprivate` (also

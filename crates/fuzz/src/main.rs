@@ -103,6 +103,9 @@ struct Cli {
     /// Generate no `safelen(k)` loops reading their own earlier output.
     #[arg(long)]
     no_carried_reads: bool,
+    /// Generate no `omp simd` loops that count down or step by two.
+    #[arg(long)]
+    no_loop_directions: bool,
     /// Generate no `static` declare-simd functions.
     #[arg(long)]
     no_static_functions: bool,
@@ -181,6 +184,7 @@ fn main() -> ExitCode {
         short_vectors: !cli.no_short_vectors,
         cond_lastprivates: !cli.no_cond_lastprivates,
         carried_reads: !cli.no_carried_reads,
+        loop_directions: !cli.no_loop_directions,
         static_functions: !cli.no_static_functions,
         lanes_independent: !cli.no_lanes_independent,
         ..GenConfig::default()

@@ -571,7 +571,11 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
         write!(pragma, " safelen({})", carried.safelen).unwrap();
     }
     writeln!(out, "{pragma}").unwrap();
-    out.push_str("    for (int i = 0; i < n; i++) {\n");
+    out.push_str(match kernel.direction {
+        LoopDirection::Up => "    for (int i = 0; i < n; i++) {\n",
+        LoopDirection::Down => "    for (int i = n - 1; i >= 0; i--) {\n",
+        LoopDirection::UpByTwo => "    for (int i = 0; i < n; i += 2) {\n",
+    });
     // The last n elements of the input arrays end at their guard page
     // (not in scan loops, see `gen::Scope::index_from_end`).
     if kernel.scan.is_none() {

@@ -3,7 +3,7 @@
 //! ones (unused names), also with `-fopenmp-simd` (the clauses are valid),
 //! and run clean under UBSan (no undefined behaviour by construction).
 
-use lanewise_fuzz::ast::{stmt_blocks, Program, Stmt};
+use lanewise_fuzz::ast::{stmt_blocks, LoopDirection, Program, Stmt};
 use lanewise_fuzz::gen::{
     draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_mixed_widths,
     draws_short_vectors, generate_with, GenConfig,
@@ -111,6 +111,12 @@ const FEATURES: &[Feature] = &[
                     .any(|line| line.contains("] = ") && line.trim_end().ends_with("u];"))
         },
     },
+    // loops counting down or stepping by two
+    Feature {
+        present: |program, _| {
+            program.kernels.iter().any(|kernel| kernel.direction != LoopDirection::Up)
+        },
+    },
     // recursive functions
     Feature {
         present: |program, _| program.functions.iter().any(|function| function.recursion.is_some()),
@@ -147,6 +153,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     let (mut records, mut midways, mut cond_inits, mut short_vectors) = (0, 0, 0, 0);
     let mut cond_lasts = 0;
     let mut carried_reads = 0;
+    let mut directions = 0;
     let mut statics = 0;
     for seed in 0..200 {
         let program = generate(seed);
@@ -199,6 +206,15 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         });
         assert_eq!(has_static, static_definition, "seed {seed}");
         let has_carried = program.kernels.iter().any(|kernel| kernel.carried.is_some());
+        let has_directions =
+            program.kernels.iter().any(|kernel| kernel.direction != LoopDirection::Up);
+        directions += usize::from(has_directions);
+        assert_eq!(has_directions, text.contains("i--) {") || text.contains("i += 2) {"));
+        for kernel in &program.kernels {
+            // `safelen` counts iterations, a read `d` elements back must be
+            // `d` iterations back.
+            assert!(kernel.carried.is_none() || kernel.direction != LoopDirection::UpByTwo);
+        }
         carried_reads += usize::from(has_carried);
         assert_eq!(has_carried, text.contains(" safelen("), "seed {seed}");
         for kernel in &program.kernels {
@@ -217,6 +233,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             && !draws_short_vectors(seed)
             && !has_cond_lasts
             && !has_carried
+            && !has_directions
             && !has_static
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
@@ -234,6 +251,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 short_vectors: false,
                 cond_lastprivates: false,
                 carried_reads: false,
+                loop_directions: false,
                 static_functions: false,
                 ..GenConfig::default()
             };
@@ -277,6 +295,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         (20..=170).contains(&carried_reads),
         "{carried_reads} of 200 programs read earlier iterations under safelen"
     );
+    assert!((20..=170).contains(&directions), "{directions} of 200 programs count down or by two");
     assert!((20..=170).contains(&statics), "{statics} of 200 programs have static functions");
 }
 
