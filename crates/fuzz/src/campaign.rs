@@ -256,7 +256,7 @@ pub fn run_campaign(
         drop(sender);
         for report in receiver {
             if let Some(out_dir) = &config.out_dir {
-                if let Err(error) = save(out_dir, &report, config.oracle.opt_level) {
+                if let Err(error) = save(out_dir, &report, &config.oracle) {
                     eprintln!("lanewise-fuzz: cannot save seed {}: {error}", report.seed);
                 }
             }
@@ -270,8 +270,9 @@ pub fn run_campaign(
 
 /// Saves a failing seed: `seed-S.c`, `seed-S.txt` (the failures), and
 /// `seed-S-MARCH.reduced.c`; the notes name the builds' `opt_level` when
-/// it is not the default -O2.
-pub fn save(out_dir: &Path, report: &SeedReport, opt_level: OptLevel) -> std::io::Result<()> {
+/// it is not the default -O2, and `-g` when they had debug information.
+pub fn save(out_dir: &Path, report: &SeedReport, oracle: &OracleConfig) -> std::io::Result<()> {
+    let opt_level = oracle.opt_level;
     if report.failures.is_empty() && report.reference_error.is_none() {
         return Ok(());
     }
@@ -281,11 +282,15 @@ pub fn save(out_dir: &Path, report: &SeedReport, opt_level: OptLevel) -> std::io
     if let Some(error) = &report.reference_error {
         notes.push_str(&format!("reference (generator bug): {error}\n"));
     }
-    // `-march=M` or `-O3 -march=M`: the flags that reproduce the build.
-    let level = match opt_level {
+    // `-march=M`, `-O3 -march=M` or `-g -march=M`: the flags that
+    // reproduce the build.
+    let mut level = match opt_level {
         OptLevel::O2 => String::new(),
         other => format!("{} ", other.flag()),
     };
+    if oracle.debug_info {
+        level.push_str("-g ");
+    }
     for (march, failure) in &report.failures {
         notes.push_str(&format!(
             "{level}-march={march}: {}: {}\n",
@@ -302,6 +307,9 @@ pub fn save(out_dir: &Path, report: &SeedReport, opt_level: OptLevel) -> std::io
         // The line tests/fuzz_regressions reads to build at the same level.
         if opt_level != OptLevel::O2 {
             note.push_str(&format!("// lanewise-opt-level: {}\n", &opt_level.flag()[1..]));
+        }
+        if oracle.debug_info {
+            note.push_str("// lanewise-debug-info\n");
         }
         fs::write(
             out_dir.join(format!("seed-{}-{march}.reduced.c", report.seed)),

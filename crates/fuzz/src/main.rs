@@ -49,6 +49,10 @@ struct Cli {
     /// reference is built at -O2).
     #[arg(long, value_enum, default_value = "O2")]
     opt_level: OptLevel,
+    /// Build the vectorized programs with `-g` (debug information through
+    /// Lanewise's lifting and lowering).
+    #[arg(long)]
+    debug_info: bool,
     /// Where failing programs, notes and reduced reproducers are saved.
     #[arg(long, default_value = "fuzz-out")]
     out: PathBuf,
@@ -203,6 +207,7 @@ fn main() -> ExitCode {
     oracle.run_timeout = Duration::from_secs(cli.timeout);
     oracle.plugin = cli.plugin.clone();
     oracle.opt_level = cli.opt_level;
+    oracle.debug_info = cli.debug_info;
     for pair in &cli.env {
         let Some((key, value)) = pair.split_once('=') else {
             eprintln!("lanewise-fuzz: --env {pair}: expected KEY=VALUE");
@@ -234,11 +239,12 @@ fn main() -> ExitCode {
         None => format!("lanewise cc of {}", config.oracle.lanewise.display()),
     };
     eprintln!(
-        "lanewise-fuzz: seeds {}..{}, -march {}, {}, {} jobs, batches of {}, {builder}",
+        "lanewise-fuzz: seeds {}..{}, -march {}, {}{}, {} jobs, batches of {}, {builder}",
         cli.seed,
         cli.seed + cli.count,
         cli.march.join(","),
         cli.opt_level.flag(),
+        if cli.debug_info { " -g" } else { "" },
         cli.jobs,
         cli.batch,
     );

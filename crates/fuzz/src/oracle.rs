@@ -39,6 +39,9 @@ pub struct OracleConfig {
     /// The optimization level of the vectorized builds (the reference
     /// stays at `-O2`).
     pub opt_level: OptLevel,
+    /// Build the vectorized programs with `-g` (debug records through
+    /// Lanewise's lifting and lowering; the reference stays without).
+    pub debug_info: bool,
 }
 
 /// A clang optimization level (`--opt-level`).
@@ -80,6 +83,7 @@ impl OracleConfig {
             lanewise_env: Vec::new(),
             plugin: None,
             opt_level: OptLevel::O2,
+            debug_info: false,
         }
     }
 }
@@ -265,8 +269,11 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
             build
         }
     };
+    build.arg(config.opt_level.flag());
+    if config.debug_info {
+        build.arg("-g");
+    }
     build
-        .arg(config.opt_level.flag())
         .args(["-fopenmp-simd", "-ffp-contract=off", "-fno-crash-diagnostics"])
         .arg(format!("-march={march}"))
         .arg(dir.join("prog.c"))
