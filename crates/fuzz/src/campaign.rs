@@ -291,6 +291,9 @@ pub fn save(out_dir: &Path, report: &SeedReport, oracle: &OracleConfig) -> std::
     if oracle.debug_info {
         level.push_str("-g ");
     }
+    if oracle.cxx {
+        level.push_str("-x c++ ");
+    }
     for (march, failure) in &report.failures {
         notes.push_str(&format!(
             "{level}-march={march}: {}: {}\n",
@@ -310,6 +313,9 @@ pub fn save(out_dir: &Path, report: &SeedReport, oracle: &OracleConfig) -> std::
         }
         if oracle.debug_info {
             note.push_str("// lanewise-debug-info\n");
+        }
+        if oracle.cxx {
+            note.push_str("// lanewise-cxx\n");
         }
         fs::write(
             out_dir.join(format!("seed-{}-{march}.reduced.c", report.seed)),

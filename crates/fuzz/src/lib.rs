@@ -43,7 +43,8 @@
 //!
 //! [`oracle`] builds a program with `clang-22 -O2 -ffp-contract=off`
 //! (the scalar reference) and with `lanewise cc -O2 -fopenmp-simd
-//! -ffp-contract=off -march=M`, runs both under a timeout and compares
+//! -ffp-contract=off -march=M` (optionally at another `-O` level, with
+//! `-g`, or both builds as C++), runs both under a timeout and compares
 //! their output byte for byte. [`reduce`] shrinks a failing program on its
 //! AST while the failure stays. The `lanewise-fuzz` binary (main.rs) runs
 //! seed ranges in parallel.

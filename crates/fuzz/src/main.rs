@@ -53,6 +53,10 @@ struct Cli {
     /// Lanewise's lifting and lowering).
     #[arg(long)]
     debug_info: bool,
+    /// Compile the programs as C++ (`clang++-22 -x c++`, `lanewise c++ -x
+    /// c++`): mangled names in the `_ZGV` variants.
+    #[arg(long)]
+    cxx: bool,
     /// Where failing programs, notes and reduced reproducers are saved.
     #[arg(long, default_value = "fuzz-out")]
     out: PathBuf,
@@ -208,6 +212,7 @@ fn main() -> ExitCode {
     oracle.plugin = cli.plugin.clone();
     oracle.opt_level = cli.opt_level;
     oracle.debug_info = cli.debug_info;
+    oracle.cxx = cli.cxx;
     for pair in &cli.env {
         let Some((key, value)) = pair.split_once('=') else {
             eprintln!("lanewise-fuzz: --env {pair}: expected KEY=VALUE");
@@ -236,15 +241,20 @@ fn main() -> ExitCode {
     };
     let builder = match &config.oracle.plugin {
         Some(plugin) => format!("clang with the plugin {}", plugin.display()),
-        None => format!("lanewise cc of {}", config.oracle.lanewise.display()),
+        None => format!(
+            "lanewise {} of {}",
+            if cli.cxx { "c++" } else { "cc" },
+            config.oracle.lanewise.display()
+        ),
     };
+    let debug_info = if cli.debug_info { " -g" } else { "" };
+    let language = if cli.cxx { " -x c++" } else { "" };
     eprintln!(
-        "lanewise-fuzz: seeds {}..{}, -march {}, {}{}, {} jobs, batches of {}, {builder}",
+        "lanewise-fuzz: seeds {}..{}, -march {}, {}{debug_info}{language}, {} jobs, batches of {}, {builder}",
         cli.seed,
         cli.seed + cli.count,
         cli.march.join(","),
         cli.opt_level.flag(),
-        if cli.debug_info { " -g" } else { "" },
         cli.jobs,
         cli.batch,
     );

@@ -42,6 +42,10 @@ pub struct OracleConfig {
     /// Build the vectorized programs with `-g` (debug records through
     /// Lanewise's lifting and lowering; the reference stays without).
     pub debug_info: bool,
+    /// Compile every build as C++ (`clang++-22 -x c++`, `lanewise c++ -x
+    /// c++`): mangled names in the `_ZGV` variants, C++'s rules on the same
+    /// code.
+    pub cxx: bool,
 }
 
 /// A clang optimization level (`--opt-level`).
@@ -74,6 +78,16 @@ impl OptLevel {
 }
 
 impl OracleConfig {
+    /// The clang driver of the reference (and plugin) builds: `clang`'s
+    /// C++ twin (`clang-22` -> `clang++-22`) with [`OracleConfig::cxx`].
+    pub fn clang_driver(&self) -> String {
+        if self.cxx {
+            self.clang.replacen("clang", "clang++", 1)
+        } else {
+            self.clang.clone()
+        }
+    }
+
     pub fn new(lanewise: PathBuf) -> OracleConfig {
         OracleConfig {
             lanewise,
@@ -84,6 +98,7 @@ impl OracleConfig {
             plugin: None,
             opt_level: OptLevel::O2,
             debug_info: false,
+            cxx: false,
         }
     }
 }
@@ -201,19 +216,19 @@ fn tail(path: &Path, lines: usize) -> String {
 /// its standard output.
 pub fn reference(dir: &Path, config: &OracleConfig) -> Result<Vec<u8>, ReferenceError> {
     let binary = dir.join("ref");
-    let mut build = Command::new(&config.clang);
-    build
-        .args(["-O2", "-ffp-contract=off", "-DLANEWISE_RV_SCALAR", "-w"])
-        .arg(dir.join("prog.c"))
-        .arg("-o")
-        .arg(&binary)
-        .arg("-lm")
-        .env("TMPDIR", dir);
+    let mut build = Command::new(config.clang_driver());
+    build.args(["-O2", "-ffp-contract=off", "-DLANEWISE_RV_SCALAR", "-w"]);
+    if config.cxx {
+        build.args(["-x", "c++"]);
+    }
+    build.arg(dir.join("prog.c")).arg("-o").arg(&binary).arg("-lm").env("TMPDIR", dir);
     let (out, err) = (dir.join("ref.build.out"), dir.join("ref.build.err"));
     match run_with_timeout(build, &out, &err, config.build_timeout) {
         Ok(Run::Exited(status)) if status.success() => {}
         Ok(_) => return Err(ReferenceError(format!("clang build failed: {}", tail(&err, 8)))),
-        Err(error) => return Err(ReferenceError(format!("cannot run {}: {error}", config.clang))),
+        Err(error) => {
+            return Err(ReferenceError(format!("cannot run {}: {error}", config.clang_driver())))
+        }
     }
     let (out, err) = (dir.join("ref.out"), dir.join("ref.err"));
     match run_with_timeout(Command::new(&binary), &out, &err, config.run_timeout) {
@@ -253,7 +268,7 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
     let binary = dir.join(format!("lw-{march}"));
     let mut build = match &config.plugin {
         Some(plugin) => {
-            let mut build = Command::new(&config.clang);
+            let mut build = Command::new(config.clang_driver());
             // The frontend plugin too, when it sits next to the pass plugin
             // (as cargo builds them): users put both in their flags.
             let frontend = plugin.with_file_name("liblanewise_frontend.so");
@@ -265,13 +280,16 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
         }
         None => {
             let mut build = Command::new(&config.lanewise);
-            build.arg("cc");
+            build.arg(if config.cxx { "c++" } else { "cc" });
             build
         }
     };
     build.arg(config.opt_level.flag());
     if config.debug_info {
         build.arg("-g");
+    }
+    if config.cxx {
+        build.args(["-x", "c++"]);
     }
     build
         .args(["-fopenmp-simd", "-ffp-contract=off", "-fno-crash-diagnostics"])

@@ -133,6 +133,9 @@ static void lw_guard(char *pad, size_t pad_len, void *array, size_t len, char *t
 #ifdef LANEWISE_RV_SCALAR
 static inline bool rv_any(bool b) { return b; }
 static inline bool rv_all(bool b) { return b; }
+#elif defined(__cplusplus) /* a program compiled as C++ (`--cxx`) */
+extern "C" bool rv_any(bool b);
+extern "C" bool rv_all(bool b);
 #else
 extern bool rv_any(bool b);
 extern bool rv_all(bool b);

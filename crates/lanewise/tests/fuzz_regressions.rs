@@ -5,7 +5,8 @@
 //! found with `--env` names that environment in `// lanewise-env:` lines,
 //! one found with `--opt-level` its level in a `// lanewise-opt-level:`
 //! line, one found with `--debug-info` a `// lanewise-debug-info` line
-//! (built with `-g`). Reproducers of bugs not fixed yet wait in tests/fuzz_regressions/open,
+//! (built with `-g`), one found with `--cxx` a `// lanewise-cxx` line
+//! (built as C++). Reproducers of bugs not fixed yet wait in tests/fuzz_regressions/open,
 //! checked by an ignored test (`cargo test --release -p lanewise --test
 //! fuzz_regressions -- --ignored`), which fails until they are fixed.
 
@@ -102,9 +103,11 @@ fn check_reproducers(files: &[PathBuf], scratch: &str) -> Vec<String> {
                 let mut oracle = oracle.clone();
                 oracle.lanewise_env.extend(lanewise_env(&source));
                 oracle.opt_level = opt_level(&source);
-                // A `// lanewise-debug-info` line: the fuzzer's `--debug-info`.
-                oracle.debug_info =
-                    source.lines().any(|line| line.trim() == "// lanewise-debug-info");
+                // `// lanewise-debug-info` and `// lanewise-cxx` lines: the
+                // fuzzer's `--debug-info` and `--cxx`.
+                let marked = |mark: &str| source.lines().any(|line| line.trim() == mark);
+                oracle.debug_info = marked("// lanewise-debug-info");
+                oracle.cxx = marked("// lanewise-cxx");
                 let outcome = check_program(&dir, &source, marches, &oracle);
                 let name = file.file_name().unwrap().to_string_lossy().into_owned();
                 if let Err(error) = outcome.reference {
