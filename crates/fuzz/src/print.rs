@@ -945,6 +945,9 @@ fn literal(lit: Lit) -> String {
             wrap_negative(format!("{}f", float_text(format!("{value:e}"), value == 0.0)))
         }
         Lit::Double(value) => wrap_negative(float_text(format!("{value:e}"), value == 0.0)),
+        // `9223372036854775808L` is no `long` (C reads it as `unsigned
+        // long`, C++ rejects it in an initializer list as narrowing).
+        Lit::Long(i64::MIN) => "(-9223372036854775807L - 1)".to_owned(),
         Lit::Long(value) if value < 0 => format!("({value}L)"),
         Lit::Long(value) => format!("{value}L"),
         Lit::Short(value) => format!("((short){value})"),
@@ -1177,6 +1180,7 @@ mod tests {
     fn literals_read_back_in_c_syntax() {
         assert_eq!(literal(Lit::Int(-5)), "(-5)");
         assert_eq!(literal(Lit::Int(i32::MIN)), "(-2147483647 - 1)");
+        assert_eq!(literal(Lit::Long(i64::MIN)), "(-9223372036854775807L - 1)");
         assert_eq!(literal(Lit::UInt(7)), "7u");
         assert_eq!(literal(Lit::Float(1.5)), "1.5e0f");
         assert_eq!(literal(Lit::Float(-0.0)), "(-0.0f)");
