@@ -8,7 +8,9 @@
 //! or `-Os` hands Lanewise differently shaped IR (unrolled and unswitched
 //! loops, or less simplified ones), which users' builds produce too. `-ffp-contract=off` keeps FMA
 //! contraction from making the builds differ legitimately; libm calls are
-//! bit-exact in `lanewise cc` without `-ffast-math`.
+//! bit-exact in `lanewise cc` without `-ffast-math`. A program built for
+//! a -march whose ISA extensions this CPU lacks ([`host_runs`]) is built,
+//! not run.
 
 use std::fs::{self, File};
 use std::path::{Path, PathBuf};
@@ -250,7 +252,79 @@ pub fn check_march(
     config: &OracleConfig,
 ) -> Result<(), Failure> {
     let binary = build_lanewise(dir, march, config)?;
+    if !host_runs(&config.clang, march) {
+        // Built (Lanewise and the back end ran), not run: the code may
+        // hold instructions this CPU lacks (znver4's SSE4a `insertq` on an
+        // Intel host: SIGILL).
+        return Ok(());
+    }
     run_lanewise(dir, march, &binary, expected, config)
+}
+
+/// The ISA extensions whose instructions compilers emit without being
+/// asked, as clang's predefined macro and the flag of /proc/cpuinfo.
+const EXTENSIONS: [(&str, &str); 24] = [
+    ("__SSE4A__", "sse4a"),
+    ("__XOP__", "xop"),
+    ("__FMA4__", "fma4"),
+    ("__TBM__", "tbm"),
+    ("__POPCNT__", "popcnt"),
+    ("__LZCNT__", "abm"),
+    ("__BMI__", "bmi1"),
+    ("__BMI2__", "bmi2"),
+    ("__MOVBE__", "movbe"),
+    ("__F16C__", "f16c"),
+    ("__FMA__", "fma"),
+    ("__AVX2__", "avx2"),
+    ("__AVX512F__", "avx512f"),
+    ("__AVX512VL__", "avx512vl"),
+    ("__AVX512BW__", "avx512bw"),
+    ("__AVX512DQ__", "avx512dq"),
+    ("__AVX512CD__", "avx512cd"),
+    ("__AVX512VBMI__", "avx512vbmi"),
+    ("__AVX512VBMI2__", "avx512_vbmi2"),
+    ("__AVX512VNNI__", "avx512_vnni"),
+    ("__AVX512BITALG__", "avx512_bitalg"),
+    ("__AVX512VPOPCNTDQ__", "avx512_vpopcntdq"),
+    ("__AVX512BF16__", "avx512_bf16"),
+    ("__AVX512FP16__", "avx512_fp16"),
+];
+
+/// Whether this CPU has every extension of [`EXTENSIONS`] that `-march`
+/// enables (by `clang -march=M -dM -E`), so a program built for it runs
+/// here. Known yes where the question cannot be answered (no
+/// /proc/cpuinfo, clang failing): the run then says.
+pub fn host_runs(clang: &str, march: &str) -> bool {
+    use std::collections::HashMap;
+    use std::sync::{Mutex, OnceLock};
+    static ANSWERS: OnceLock<Mutex<HashMap<String, bool>>> = OnceLock::new();
+    let answers = ANSWERS.get_or_init(Default::default);
+    if let Some(&answer) = answers.lock().unwrap().get(march) {
+        return answer;
+    }
+    let cpu_flags: Vec<String> = fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|line| line.starts_with("flags"))?.to_owned();
+            Some(line.split_whitespace().map(str::to_owned).collect())
+        })
+        .unwrap_or_default();
+    let macros = Command::new(clang)
+        .args(["-x", "c", "-dM", "-E", "-o", "-", "/dev/null"])
+        .arg(format!("-march={march}"))
+        .output()
+        .ok()
+        .filter(|output| output.status.success())
+        .map(|output| String::from_utf8_lossy(&output.stdout).into_owned());
+    let answer = match macros {
+        Some(macros) if !cpu_flags.is_empty() => EXTENSIONS.iter().all(|(name, flag)| {
+            let enabled = macros.lines().any(|line| line.split_whitespace().nth(1) == Some(name));
+            !enabled || cpu_flags.iter().any(|cpu_flag| cpu_flag == flag)
+        }),
+        _ => true,
+    };
+    answers.lock().unwrap().insert(march.to_owned(), answer);
+    answer
 }
 
 /// What builds the vectorized programs, in messages.
@@ -460,6 +534,17 @@ pub fn fails_as(
 
 #[cfg(test)]
 mod tests {
+
+    /// Every CPU runs the baseline and its own `native` code; an SSE4a
+    /// target runs only where /proc/cpuinfo lists `sse4a`.
+    #[test]
+    fn the_host_runs_its_own_code_and_sse4a_only_where_it_has_it() {
+        assert!(host_runs("clang-22", "x86-64"));
+        assert!(host_runs("clang-22", "native"));
+        let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        let has_sse4a = cpuinfo.split_whitespace().any(|flag| flag == "sse4a");
+        assert_eq!(host_runs("clang-22", "znver4"), has_sse4a || cpuinfo.is_empty());
+    }
     use super::*;
 
     /// A timed-out build takes the processes it started with it.
