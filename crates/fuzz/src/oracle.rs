@@ -90,6 +90,16 @@ impl OracleConfig {
         }
     }
 
+    /// The flags that make every build read `prog.c` as C++ with
+    /// [`OracleConfig::cxx`].
+    fn language_args(&self) -> &'static [&'static str] {
+        if self.cxx {
+            &["-x", "c++"]
+        } else {
+            &[]
+        }
+    }
+
     pub fn new(lanewise: PathBuf) -> OracleConfig {
         OracleConfig {
             lanewise,
@@ -220,9 +230,7 @@ pub fn reference(dir: &Path, config: &OracleConfig) -> Result<Vec<u8>, Reference
     let binary = dir.join("ref");
     let mut build = Command::new(config.clang_driver());
     build.args(["-O2", "-ffp-contract=off", "-DLANEWISE_RV_SCALAR", "-w"]);
-    if config.cxx {
-        build.args(["-x", "c++"]);
-    }
+    build.args(config.language_args());
     build.arg(dir.join("prog.c")).arg("-o").arg(&binary).arg("-lm").env("TMPDIR", dir);
     let (out, err) = (dir.join("ref.build.out"), dir.join("ref.build.err"));
     match run_with_timeout(build, &out, &err, config.build_timeout) {
@@ -362,9 +370,7 @@ fn build_lanewise(dir: &Path, march: &str, config: &OracleConfig) -> Result<Path
     if config.debug_info {
         build.arg("-g");
     }
-    if config.cxx {
-        build.args(["-x", "c++"]);
-    }
+    build.args(config.language_args());
     build
         .args(["-fopenmp-simd", "-ffp-contract=off", "-fno-crash-diagnostics"])
         .arg(format!("-march={march}"))
@@ -534,6 +540,7 @@ pub fn fails_as(
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// Every CPU runs the baseline and its own `native` code; an SSE4a
     /// target runs only where /proc/cpuinfo lists `sse4a`.
@@ -545,7 +552,6 @@ mod tests {
         let has_sse4a = cpuinfo.split_whitespace().any(|flag| flag == "sse4a");
         assert_eq!(host_runs("clang-22", "znver4"), has_sse4a || cpuinfo.is_empty());
     }
-    use super::*;
 
     /// A timed-out build takes the processes it started with it.
     #[test]
