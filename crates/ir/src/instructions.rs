@@ -339,6 +339,11 @@ pub struct InlineAsm {
     /// Intel syntax (`inteldialect`) rather than AT&T.
     pub intel_dialect: bool,
     pub can_unwind: bool,
+    /// Per call argument, the `elementtype` of an indirect (memory)
+    /// operand (`=*m`, `*m`: clang's `"+m"`, `"+g"`, `"+r,m"`), `None` for
+    /// the others; empty when the snippet has no indirect operand. LLVM
+    /// requires the attribute on such operands.
+    pub element_types: Vec<Option<Type>>,
 }
 
 impl InlineAsm {
@@ -353,6 +358,7 @@ impl InlineAsm {
             align_stack: false,
             intel_dialect: false,
             can_unwind: false,
+            element_types: Vec::new(),
         }
     }
 

@@ -312,6 +312,7 @@ struct Lifter<'ctx> {
     /// Where the next materialized constant expression goes in the entry block.
     entry_insert_position: usize,
     memory_attribute_kind: u32,
+    element_type_attribute_kind: u32,
     location: Location<'ctx>,
     /// Every lifted LLVM instruction, its placeholder and its block's name.
     placeholder_list: Vec<(RawValue<'ctx>, lanewise_ir::Inst, String)>,
@@ -356,6 +357,7 @@ pub(crate) fn lift_function<'ctx>(
         blocks: HashMap::new(),
         entry_insert_position: 0,
         memory_attribute_kind: context.enum_attribute_kind("memory"),
+        element_type_attribute_kind: context.enum_attribute_kind("elementtype"),
         location: Location { block: String::new(), inst: None },
         placeholder_list: Vec::new(),
     };
@@ -963,13 +965,17 @@ impl<'ctx> Lifter<'ctx> {
             LLVMValueKind::LLVMFunctionValueKind | LLVMValueKind::LLVMGlobalAliasValueKind
         );
         let inline_asm = if called.kind() == LLVMValueKind::LLVMInlineAsmValueKind {
-            let asm = called.inline_asm_parts();
-            // Indirect operands (`=*m`) need `elementtype` call-site
-            // attributes, which are not lifted.
+            let mut asm = called.inline_asm_parts();
+            // Indirect operands (`=*m`) carry their `elementtype` at the call.
             if asm.constraints.contains('*') {
-                return Err(self.unsupported(
-                    "inline assembly with indirect (memory) operands is not supported",
-                ));
+                let kind = self.element_type_attribute_kind;
+                asm.element_types = (0..inst.call_argument_count())
+                    .map(|index| {
+                        inst.call_site_type_attribute(param_attribute_index(index), kind)
+                            .map(|ty| self.lift_type_here(ty))
+                            .transpose()
+                    })
+                    .collect::<Result<_, _>>()?;
             }
             Some(asm)
         } else {

@@ -369,6 +369,7 @@ impl VectorFeatures {
             align_stack: false,
             intel_dialect: false,
             can_unwind: false,
+            element_types: Vec::new(),
         })
     }
 }
@@ -1262,6 +1263,16 @@ impl<'ctx> Lowerer<'ctx, '_> {
         };
         if callee_value.is_function() {
             call.set_call_convention(callee_value.call_convention());
+        }
+        if let Callee::InlineAsm(asm) = callee {
+            let kind = self.context.enum_attribute_kind("elementtype");
+            for (index, element_type) in asm.element_types.iter().enumerate() {
+                if let Some(element_type) = element_type {
+                    let attribute =
+                        self.context.type_attribute(kind, lower_type(self.context, element_type));
+                    call.add_call_site_attribute(param_attribute_index(index as u32), attribute);
+                }
+            }
         }
         if callee_value.function_type() == Some(callee_type) {
             // The ABI extension attributes the callee expects (only where the

@@ -292,9 +292,10 @@ define float @h(float %x, ptr %p, ptr %fp) {
 #[test]
 fn inline_assembly_round_trips() {
     let text = r#"
-define i32 @timed(i32 %x) {
+define i32 @timed(i32 %x, ptr %cell) {
   %t = call i64 asm sideeffect "rdtsc", "=A,~{dirflag},~{fpsr},~{flags}"()
   %k = call i32 asm sideeffect inteldialect "mov $0, $1", "=r,r"(i32 %x)
+  call void asm sideeffect "addl $1, $0", "=*m,r,*m"(ptr elementtype(i32) %cell, i32 %k, ptr elementtype(i32) %cell)
   ret i32 %k
 }
 "#;
@@ -306,11 +307,14 @@ define i32 @timed(i32 %x) {
             _ => None,
         })
         .collect();
-    assert_eq!(asms.len(), 2);
+    assert_eq!(asms.len(), 3);
     assert_eq!(asms[0].asm, "rdtsc");
     assert_eq!(asms[0].constraints, "=A,~{dirflag},~{fpsr},~{flags}");
     assert!(asms[0].side_effects && !asms[0].intel_dialect && !asms[0].can_unwind);
     assert!(asms[1].intel_dialect);
+    assert!(asms[1].element_types.is_empty());
+    // Indirect (memory) operands keep their `elementtype`.
+    assert_eq!(asms[2].element_types, [Some(Type::I32), None, Some(Type::I32)]);
     // Lowered back (under another name) and printed by LLVM, the calls are
     // the same.
     let lowered = with_module_from_bytes(text.as_bytes(), "asm.ll", |module| {
@@ -326,6 +330,12 @@ define i32 @timed(i32 %x) {
     );
     assert!(
         lowered.contains(r#"asm sideeffect inteldialect "mov $0, $1", "=r,r"(i32"#),
+        "{lowered}"
+    );
+    assert!(
+        lowered.contains(
+            r#""=*m,r,*m"(ptr elementtype(i32) %cell, i32 %k, ptr elementtype(i32) %cell)"#
+        ),
         "{lowered}"
     );
 }
@@ -531,15 +541,6 @@ handler:
         "bundle",
         "deopt",
         "operand bundles",
-    );
-    // Inline assembly lifts (see `inline_assembly_round_trips`), but not
-    // with indirect memory operands, whose `elementtype` attributes the
-    // lift does not keep.
-    expect_unsupported(
-        "define void @asm(ptr %p, i32 %x) {\nbody:\n  call void asm \"movl $1, $0\", \"=*m,r\"(ptr elementtype(i32) %p, i32 %x)\n  ret void\n}\n",
-        "asm",
-        "call void asm",
-        "inline assembly with indirect",
     );
 }
 

@@ -1110,12 +1110,6 @@ impl<'a> Widener<'a> {
         else {
             unreachable!()
         };
-        if let Callee::InlineAsm(asm) = &callee {
-            return Err(self.unsupported(format!(
-                "inline assembly (`{}`) cannot run for several lanes",
-                asm.asm
-            )));
-        }
         let mut all_uniform = match callee {
             Callee::Indirect(pointer) => self.is_uniform(pointer)?,
             Callee::Direct(_) | Callee::InlineAsm(_) => true,

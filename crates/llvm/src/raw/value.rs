@@ -47,6 +47,7 @@ impl<'ctx> RawValue<'ctx> {
                 intel_dialect: LLVMGetInlineAsmDialect(self.raw)
                     == inkwell::llvm_sys::LLVMInlineAsmDialect::LLVMInlineAsmDialectIntel,
                 can_unwind: LLVMGetInlineAsmCanUnwind(self.raw) != 0,
+                element_types: Vec::new(),
             }
         }
     }
@@ -469,6 +470,23 @@ impl<'ctx> RawValue<'ctx> {
         };
         // SAFETY: a non-null attribute LLVM returned.
         (!attribute.is_null()).then(|| unsafe { LLVMGetEnumAttributeValue(attribute) })
+    }
+    /// The type of the type attribute `kind` (such as `elementtype`) at
+    /// `index` of a call site, if it has one.
+    pub(crate) fn call_site_type_attribute(
+        self,
+        index: c_uint,
+        kind: c_uint,
+    ) -> Option<RawType<'ctx>> {
+        if kind == 0 || !self.is_call_site() {
+            return None;
+        }
+        // SAFETY: `self` is a call or invoke; the attribute, when LLVM
+        // returns one, is a type attribute because `kind` is a type kind.
+        unsafe {
+            let attribute = LLVMGetCallSiteEnumAttribute(self.raw, index, kind);
+            (!attribute.is_null()).then(|| RawType::wrap(LLVMGetTypeAttributeValue(attribute)))
+        }
     }
     /// Removes the string attribute `key` at `index` of a call or invoke.
     pub(crate) fn remove_call_site_string_attribute(self, index: c_uint, key: &str) {
