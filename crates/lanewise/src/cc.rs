@@ -801,7 +801,10 @@ impl Driver {
         if !self.invocation.no_warnings {
             for skipped in &report.skipped {
                 let skipped = crate::printable(skipped);
-                eprintln!("lanewise cc: warning: vector variants not generated: {skipped}");
+                eprintln!(
+                    "lanewise cc: warning: vector variants not generated (they call the \
+                     scalar function once per lane): {skipped}"
+                );
             }
         }
     }

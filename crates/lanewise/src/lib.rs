@@ -1048,14 +1048,17 @@ fn record_declare_simd_remarks(report: &mut Report, scalar_name: &str, produced:
 
 /// Weak definitions of the `_ZGV` variants this module references (declared,
 /// called by vectorized code or named for clang's vectorizer) but does not
-/// define: each calls the scalar function once per active lane, in lane
-/// order, behind the variant's ABI signature. clang attaches `declare simd`
-/// attributes only to the declaration that carries the pragma, so a
-/// function declared with the pragma in a header but defined (and compiled)
-/// in another translation unit gets no variants there; without a fallback,
-/// a caller compiled separately would not link. A real definition (ours from
-/// a translation unit that saw the pragma on the definition, or GCC's
-/// clones) wins over the weak one at link time. Returns the new names.
+/// define, and of every variant the attributes of a function defined here
+/// name but vectorization did not produce (a function Lanewise refused with
+/// `keep_going`): each calls the scalar function once per active lane, in
+/// lane order, behind the variant's ABI signature, as GCC's clones do.
+/// clang attaches `declare simd` attributes only to the declaration that
+/// carries the pragma, so a function declared with the pragma in a header
+/// but defined (and compiled) in another translation unit gets no variants
+/// there; without a fallback, a caller compiled separately would not link.
+/// A real definition (ours from a translation unit that saw the pragma on
+/// the definition, or GCC's clones) wins over the weak one at link time.
+/// Returns the new names.
 fn define_weak_variant_fallbacks(
     module: &mut LlvmModule<'_>,
     data_layout: &DataLayout,
@@ -1076,8 +1079,12 @@ fn define_weak_variant_fallbacks(
                 }
             }
         }
+        // The definition's translation unit owns every variant its
+        // attributes name (GCC's mangling of the AVX ones only if called).
+        let defines_scalar = defined.contains(&info.name);
         for mangled in &names {
-            if defined.contains(mangled) || module.function_signature(mangled).is_err() {
+            let owned = defines_scalar && info.variant_names.contains(mangled);
+            if defined.contains(mangled) || !(owned || module.function_signature(mangled).is_ok()) {
                 continue;
             }
             // Only valid variants of this very function (see `parse_variant_of`).

@@ -860,6 +860,84 @@ fn separately_compiled_files_link_through_weak_variant_fallbacks() {
     compare_outputs(&expected, &actual).unwrap();
 }
 
+/// A declare-simd function Lanewise refuses (a variable-length array: an
+/// alloca of varying size) still defines every variant its attributes name,
+/// as a weak per-lane fallback (masked ones included), so a caller compiled
+/// by GCC links and gets the scalar function's results.
+#[test]
+fn refused_functions_define_every_variant_as_a_per_lane_fallback() {
+    let directory = scratch("driver-refused-fallback");
+    let kernel = "#pragma omp declare simd
+int weighted_prefix(int n, int x) {
+    int a[(n & 15) + 1];
+    for (int i = 0; i <= (n & 15); i++) a[i] = x + i;
+    int s = 0;
+    for (int i = 0; i <= (n & 15); i++) s += a[i] * (i + 1);
+    return s;
+}
+";
+    let caller = "#include <stdio.h>
+#pragma omp declare simd
+int weighted_prefix(int n, int x);
+int main(void) {
+    int out[100];
+#pragma omp simd
+    for (int i = 0; i < 100; i++)
+        out[i] = weighted_prefix(i, 7 * i);
+    long sum = 0;
+    for (int i = 0; i < 100; i++) sum = sum * 31 + out[i];
+    printf(\"%ld\\n\", sum);
+    return 0;
+}
+";
+    fs::write(directory.join("kernel.c"), kernel).unwrap();
+    fs::write(directory.join("main.c"), caller).unwrap();
+    let output =
+        lanewise_cc(&directory, &["-O2", "-march=x86-64-v3", "-fopenmp-simd", "-c", "kernel.c"]);
+    assert_success(&output, "lanewise cc -c kernel.c");
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("warning: vector variants not generated"), "{stderr}");
+    let symbols = defined_symbols(&directory.join("kernel.o"));
+    for isa in ["b", "c", "d", "e"] {
+        for mask in ["N", "M"] {
+            let prefix = format!("_ZGV{isa}{mask}");
+            assert!(
+                symbols.lines().any(|line| line.contains(" W ")
+                    && line.contains(&prefix)
+                    && line.ends_with("vv_weighted_prefix")),
+                "no weak {prefix}..vv_weighted_prefix in kernel.o:\n{symbols}"
+            );
+        }
+    }
+    let gcc = run(Command::new("gcc").current_dir(&directory).args([
+        "-O2",
+        "-march=x86-64-v3",
+        "-fopenmp-simd",
+        "-c",
+        "main.c",
+    ]));
+    assert_success(&gcc, "gcc -c main.c");
+    let called = run(Command::new("llvm-nm-22").arg(directory.join("main.o")));
+    assert!(text(&called.stdout).contains(" U _ZGVdN8vv_weighted_prefix"), "GCC calls the clone");
+    let linked = run(Command::new(CLANG).current_dir(&directory).args([
+        "main.o",
+        "kernel.o",
+        "-o",
+        "mixed.exe",
+    ]));
+    assert_success(&linked, "linking GCC's caller with Lanewise's fallbacks");
+    let reference = run(Command::new(CLANG).current_dir(&directory).args([
+        "-O2",
+        "kernel.c",
+        "main.c",
+        "-o",
+        "clang.exe",
+    ]));
+    assert_success(&reference, "clang kernel.c main.c");
+    let expected = execute(&directory.join("clang.exe")).unwrap();
+    assert_eq!(execute(&directory.join("mixed.exe")).unwrap(), expected);
+}
+
 /// The `passed` and `missed` loop remarks of `lanewise --simd-loops` on the
 /// step-1 IR of the C++ program `source` (clang++-22 with the driver's
 /// step-1 flags), as `(kind, function, message)`.
