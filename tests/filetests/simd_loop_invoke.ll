@@ -136,6 +136,8 @@ lpad:
 
 attributes #0 = { "target-features"="+avx2,+fma" }
 
-!0 = distinct !{!0, !1}
+!0 = distinct !{!0, !1, !9}
 !1 = !{!"llvm.loop.vectorize.enable", i1 true}
-!2 = distinct !{!2, !1}
+!2 = distinct !{!2, !1, !9}
+!8 = distinct !{}
+!9 = !{!"llvm.loop.parallel_accesses", !8}

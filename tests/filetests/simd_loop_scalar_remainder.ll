@@ -47,5 +47,7 @@ exit:
 
 attributes #0 = { nounwind "target-cpu"="x86-64-v3" "target-features"="+avx,+avx2,+bmi,+bmi2,+cmov,+cx16,+cx8,+f16c,+fma,+fxsr,+lzcnt,+mmx,+movbe,+popcnt,+sahf,+sse,+sse2,+sse3,+sse4.1,+sse4.2,+ssse3,+x87,+xsave" }
 
-!0 = distinct !{!0, !1}
+!0 = distinct !{!0, !1, !9}
 !1 = !{!"llvm.loop.vectorize.enable", i1 true}
+!8 = distinct !{}
+!9 = !{!"llvm.loop.parallel_accesses", !8}

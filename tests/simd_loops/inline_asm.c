@@ -1,9 +1,9 @@
-// expect-vectorized: 1
+// expect-vectorized: 2
 /* Inline assembly outside an omp simd loop (issue 14, class 13: GCC's tests
  * time loops with rdtsc and hide values from the optimizer with empty asm
  * statements). It is lifted and lowered back unchanged, so the loop is
- * vectorized; the same asm inside a loop body keeps that loop scalar with
- * a remark (checked by the test). */
+ * vectorized; the same asm inside a loop body runs once per lane, in lane
+ * order, in the vectorized loop. */
 #include "lw_loops.h"
 static inline unsigned long long ticks(void) {
   unsigned lo, hi;

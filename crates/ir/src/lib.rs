@@ -31,6 +31,6 @@ pub use entities::{Block, Inst, Value};
 pub use function::{Function, LifetimeMarker, Param};
 pub use instructions::*;
 pub use layout::Layout;
-pub use loop_hints::LoopHints;
+pub use loop_hints::{Independence, LoopHints};
 pub use types::{DataLayout, Type};
 pub use verifier::{verify_function, VerifierError, VerifierErrors};

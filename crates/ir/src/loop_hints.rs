@@ -10,6 +10,15 @@
 //! the programmer asked to vectorize. Passes that copy or rewrite a function
 //! simply drop the hints of terminators they do not keep.
 //!
+//! Asking is not promising: only `llvm.loop.parallel_accesses` (clang's
+//! `omp simd`, with or without `simdlen`) says the iterations are
+//! independent ([`Independence`]). clang leaves it out when the loop holds an
+//! `omp ordered simd` region (whose bounds the IR then no longer shows), for
+//! `safelen(k)` (iterations k apart may depend on each other: the loop gets
+//! `vectorize.width` k instead), and for `#pragma clang loop vectorize(...)`,
+//! which asks LLVM's vectorizer to vectorize what its own dependence analysis
+//! allows.
+//!
 //! [`Function::loop_hints`]: crate::Function::loop_hints
 
 use std::fmt;
@@ -24,15 +33,44 @@ pub struct LoopHints {
     /// `llvm.loop.isvectorized`: LLVM already vectorized the loop (or it is
     /// the scalar remainder of a vectorized loop).
     pub is_vectorized: bool,
+    /// What the metadata promises about dependences between iterations.
+    pub independence: Independence,
     /// The source location of the latch branch (`file:line:col`), if the
     /// input has debug locations.
     pub location: Option<String>,
+}
+
+/// What a loop's metadata promises about the dependences between its
+/// iterations (see the module docs).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Independence {
+    /// No promise: `#pragma clang loop vectorize(...)`, or an `omp simd` loop
+    /// holding an `omp ordered simd` region.
+    #[default]
+    NotPromised,
+    /// `omp simd safelen(k)`: `vectorize.width` k without parallel accesses
+    /// (and without `vectorize.scalable.enable`, which only `#pragma clang
+    /// loop vectorize_width` writes): iterations fewer than k apart are
+    /// independent.
+    WithinWidth,
+    /// `llvm.loop.parallel_accesses`: no dependences between iterations.
+    Promised,
 }
 
 impl LoopHints {
     /// Whether the programmer asked for vectorization and nobody did it yet.
     pub fn wants_vectorization(&self) -> bool {
         self.vectorize_enable == Some(true) && !self.is_vectorized
+    }
+
+    /// Hints of an `omp simd` loop (vectorization asked, iterations
+    /// independent): what unit tests build.
+    pub fn simd_loop() -> LoopHints {
+        LoopHints {
+            vectorize_enable: Some(true),
+            independence: Independence::Promised,
+            ..LoopHints::default()
+        }
     }
 }
 
@@ -47,6 +85,11 @@ impl fmt::Display for LoopHints {
         }
         if self.is_vectorized {
             parts.push("isvectorized".to_owned());
+        }
+        match self.independence {
+            Independence::NotPromised => {}
+            Independence::WithinWidth => parts.push("independent within the width".to_owned()),
+            Independence::Promised => parts.push("parallel accesses".to_owned()),
         }
         if let Some(location) = &self.location {
             parts.push(format!("at {location}"));

@@ -594,18 +594,30 @@ fn speculative_calls() {
     check_source("speculative_calls");
 }
 
-/// Inline assembly elsewhere in the function does not keep a loop scalar;
-/// in the loop body it does, with a remark that says so (issue 14, class 13).
+/// Inline assembly elsewhere in the function does not keep a loop scalar
+/// (issue 14, class 13); in the loop body it runs once per lane.
 #[test]
 fn inline_asm() {
     let remarks = check_source_with("inline_asm", &[]);
+    assert!(remarks.iter().all(|remark| remark["kind"] != "missed"), "{remarks:#?}");
+}
+
+/// A loop holding an `omp ordered simd` region: clang leaves its accesses
+/// unmarked (and the region's bounds out of the IR), so Lanewise leaves the
+/// loop to LLVM's vectorizer with a remark saying why; a histogram whose
+/// lanes collide was updated wrongly before (lost increments at W=8 and 16,
+/// 2026-12-07). The loops with `safelen` and without the region next to it
+/// are vectorized.
+#[test]
+fn ordered_simd() {
+    let remarks = check_source_with("ordered_simd", &[]);
     let missed: Vec<&str> = remarks
         .iter()
         .filter(|remark| remark["kind"] == "missed")
         .filter_map(|remark| remark["message"].as_str())
         .collect();
     assert_eq!(missed.len(), 1, "{missed:#?}");
-    assert!(missed[0].contains("inline assembly"), "{missed:#?}");
+    assert!(missed[0].contains("not marked independent"), "{missed:#?}");
 }
 
 /// C++ loops whose calls may throw (`invoke`s unwinding to clang's
@@ -845,6 +857,7 @@ fn every_source_has_a_test() {
         "recursion",
         "speculative_calls",
         "inline_asm",
+        "ordered_simd",
         "atomics",
         "private_arrays",
         "invoke_calls",

@@ -428,15 +428,8 @@ pub(crate) fn lift_function<'ctx>(
         let data = lifter.lift_instruction(inst)?;
         let is_terminator = data.is_terminator();
         *lifter.func.dfg.inst_mut(placeholder) = data;
-        if let Some((vectorize_enable, width, is_vectorized)) =
-            is_terminator.then(|| inst.loop_metadata_hints(loop_kind)).flatten()
-        {
-            let hints = LoopHints {
-                vectorize_enable,
-                width,
-                is_vectorized,
-                location: inst.debug_location(),
-            };
+        if let Some(hints) = is_terminator.then(|| inst.loop_metadata_hints(loop_kind)).flatten() {
+            let hints = LoopHints { location: inst.debug_location(), ..hints };
             lifter.func.loop_hints.insert(placeholder, hints);
         }
     }

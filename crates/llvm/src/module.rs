@@ -22,7 +22,7 @@ use inkwell::values::FunctionValue;
 use inkwell::OptimizationLevel;
 
 use lanewise_ir::exact_math::ExactMathFunction;
-use lanewise_ir::{DataLayout, Function};
+use lanewise_ir::{DataLayout, Function, LoopHints};
 
 use crate::raw::{
     attribute_contents, param_attribute_index, AttributeContents, RawBlock, RawContext, RawModule,
@@ -928,10 +928,8 @@ impl<'ctx> LlvmModule<'ctx> {
                     .flat_map(|block| block.instructions())
                     .filter_map(|inst| inst.loop_metadata_hints(loop_kind))
                     .collect();
-                let wants = hints
-                    .iter()
-                    .any(|(enable, _, is_vectorized)| *enable == Some(true) && !is_vectorized);
-                let has_vectorized_loop = hints.iter().any(|(_, _, is_vectorized)| *is_vectorized);
+                let wants = hints.iter().any(LoopHints::wants_vectorization);
+                let has_vectorized_loop = hints.iter().any(|hints| hints.is_vectorized);
                 wants.then(|| SimdLoopFunction {
                     name: function.get_name().to_string_lossy().into_owned(),
                     has_vector_code: has_vectorized_loop && raw.has_vector_instructions(),
@@ -977,7 +975,7 @@ impl<'ctx> LlvmModule<'ctx> {
             let simd_loop =
                 function.blocks().into_iter().flat_map(|block| block.instructions()).any(|inst| {
                     inst.loop_metadata_hints(loop_kind)
-                        .is_some_and(|(enable, _, vectorized)| enable == Some(true) && !vectorized)
+                        .is_some_and(|hints| hints.wants_vectorization())
                 });
             if declare_simd || simd_loop {
                 held.insert(function);
@@ -1031,7 +1029,7 @@ impl<'ctx> LlvmModule<'ctx> {
             for inst in raw.blocks().into_iter().flat_map(|block| block.instructions()) {
                 let asks = inst
                     .loop_metadata_hints(loop_kind)
-                    .is_some_and(|(enable, _, vectorized)| enable == Some(true) && !vectorized);
+                    .is_some_and(|hints| hints.wants_vectorization());
                 let keys = inst.loop_metadata_keys(loop_kind).unwrap_or_default();
                 if asks && keys.iter().any(|key| key == "llvm.loop.parallel_accesses") {
                     inst.edit_loop_metadata(

@@ -24,7 +24,13 @@
 //!    test compares gives the trip count, the others are `linear` variables)
 //!    and the reductions ([`reduction`]); every value used after the loop is
 //!    an induction's last or end value, a reduction result or a
-//!    `lastprivate` value. Anything else is a [`LoopRefusal`] naming why;
+//!    `lastprivate` value. The iterations must be independent by the
+//!    metadata ([`LoopHints::independence`]: parallel accesses, or
+//!    `safelen` for the width it allows), or the loop must be a prefix scan,
+//!    which is why clang left them unmarked: an `omp ordered simd` region
+//!    (which leaves no trace in the IR) or `#pragma clang loop vectorize`
+//!    promise nothing, and those loops are left to LLVM's loop vectorizer,
+//!    whose dependence analysis decides. Anything else is a [`LoopRefusal`] naming why;
 //!    so is a loop whose body catches an exception (a landing pad in the
 //!    loop): W lanes cannot unwind one by one. An `invoke` whose unwind
 //!    edge leaves the loop is a call that does not unwind ([`exceptions`]).
@@ -83,7 +89,8 @@ use std::collections::{HashMap, HashSet};
 
 use lanewise_analysis::loops::{Loop, LoopInfo};
 use lanewise_ir::{
-    BinaryOp, Block, Function, Inst, InstData, IntPredicate, LoopHints, Value, ValueDef,
+    BinaryOp, Block, Function, Independence, Inst, InstData, IntPredicate, LoopHints, Value,
+    ValueDef,
 };
 
 pub use outline::{outline_loop_body, scalar_remainder_body, LoopCallTargets, LANE_ID_BUILTIN};
@@ -575,6 +582,16 @@ pub fn plan_simd_loop(
     // conflict.
     let induction_phis: Vec<Value> = inductions.iter().map(|induction| induction.phi).collect();
     shared_slots::conflicting_slot_access(func, &in_loop, &induction_phis, &private_allocas)?;
+    // clang marks nothing parallel in a `reduction(inscan, ...)` loop; the
+    // scan is what the marking would have broken.
+    let is_scan = reductions.iter().any(|reduction| reduction.scan);
+    if candidate.hints.independence == Independence::NotPromised && !is_scan {
+        return Err(LoopRefusal::new(
+            "the loop's iterations are not marked independent (no \
+             `llvm.loop.parallel_accesses`: an `omp ordered simd` region, or \
+             `#pragma clang loop vectorize`); LLVM's loop vectorizer checks its dependences",
+        ));
+    }
     Ok(LoopPlan {
         header,
         preheader,

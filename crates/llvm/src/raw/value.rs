@@ -673,12 +673,8 @@ impl<'ctx> RawValue<'ctx> {
     }
 
     /// The hints of the `!llvm.loop` metadata of an instruction (a loop-latch
-    /// branch): `(vectorize.enable, vectorize.width, isvectorized)`, or `None`
-    /// without such metadata.
-    pub(crate) fn loop_metadata_hints(
-        self,
-        loop_kind: c_uint,
-    ) -> Option<(Option<bool>, Option<u32>, bool)> {
+    /// branch), without a location, or `None` without such metadata.
+    pub(crate) fn loop_metadata_hints(self, loop_kind: c_uint) -> Option<lanewise_ir::LoopHints> {
         if !self.is_instruction() {
             return None;
         }
@@ -695,6 +691,8 @@ impl<'ctx> RawValue<'ctx> {
             let mut enable = None;
             let mut width = None;
             let mut is_vectorized = false;
+            let mut parallel_accesses = false;
+            let mut scalable_hint = false;
             for entry in md_node_operands(loop_id) {
                 if entry.is_null() || LLVMIsAMDNode(entry).is_null() {
                     continue;
@@ -714,10 +712,25 @@ impl<'ctx> RawValue<'ctx> {
                     "llvm.loop.vectorize.enable" => enable = value.map(|value| value != 0),
                     "llvm.loop.vectorize.width" => width = value.map(|value| value as u32),
                     "llvm.loop.isvectorized" => is_vectorized = value.unwrap_or(1) != 0,
+                    "llvm.loop.parallel_accesses" => parallel_accesses = true,
+                    "llvm.loop.vectorize.scalable.enable" => scalable_hint = true,
                     _ => {}
                 }
             }
-            Some((enable, width, is_vectorized))
+            let independence = if parallel_accesses {
+                lanewise_ir::Independence::Promised
+            } else if width.is_some() && !scalable_hint {
+                lanewise_ir::Independence::WithinWidth
+            } else {
+                lanewise_ir::Independence::NotPromised
+            };
+            Some(lanewise_ir::LoopHints {
+                vectorize_enable: enable,
+                width,
+                is_vectorized,
+                independence,
+                location: None,
+            })
         }
     }
 

@@ -336,10 +336,7 @@ mod tests {
         b.switch_to_block(exit);
         let result = b.phi(Type::I64, vec![(header, sum_next)]);
         b.ret(Some(result));
-        func.loop_hints.insert(
-            latch_branch,
-            LoopHints { vectorize_enable: Some(true), ..LoopHints::default() },
-        );
+        func.loop_hints.insert(latch_branch, LoopHints::simd_loop());
         verify_function(&func).unwrap();
         func
     }

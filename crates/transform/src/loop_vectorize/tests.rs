@@ -64,8 +64,7 @@ fn marked_loop(
     let scaled = b.binary(BinaryOp::Mul, acc_i64, scale);
     let result = b.binary(BinaryOp::Add, scaled, iv_out);
     b.ret(Some(result));
-    func.loop_hints
-        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    func.loop_hints.insert(latch_branch, LoopHints::simd_loop());
     verify_function(&func).unwrap();
     func
 }
@@ -392,8 +391,7 @@ fn invoke_loop(caught: bool) -> Function {
     if let InstData::Phi { incoming, .. } = func.dfg.inst_mut(phi) {
         incoming.push((latch, next));
     }
-    func.loop_hints
-        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    func.loop_hints.insert(latch_branch, LoopHints::simd_loop());
     verify_function(&func).unwrap();
     func
 }
@@ -731,8 +729,7 @@ fn inner_index_loop(chase: bool) -> Function {
     b.add_phi_incoming(count, inner, count_next);
     b.switch_to_block(exit);
     b.ret(None);
-    func.loop_hints
-        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    func.loop_hints.insert(latch_branch, LoopHints::simd_loop());
     verify_function(&func).unwrap();
     func
 }

@@ -75,8 +75,7 @@ fn inner_loop_assignment(call_in_inner: bool) -> Function {
     let latch_branch = b.branch(continues, header, exit);
     b.switch_to_block(exit);
     b.ret(None);
-    func.loop_hints
-        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    func.loop_hints.insert(latch_branch, LoopHints::simd_loop());
     verify_function(&func).unwrap();
     func
 }
@@ -210,8 +209,7 @@ fn conditional_assignments(renumbered: bool) -> Function {
     let latch_branch = b.branch(continues, header, exit);
     b.switch_to_block(exit);
     b.ret(None);
-    func.loop_hints
-        .insert(latch_branch, LoopHints { vectorize_enable: Some(true), ..LoopHints::default() });
+    func.loop_hints.insert(latch_branch, LoopHints::simd_loop());
     verify_function(&func).unwrap();
     func
 }
