@@ -656,6 +656,18 @@ pub enum Stmt {
         index: Expr,
         value: Expr,
     },
+    /// `#pragma omp ordered simd` around `ord_u[k] = ord_u[k] * 33u +
+    /// value;` with `k = ((unsigned)(index) ^ (unsigned)i) & 3u` (it varies
+    /// with the iteration, so LLVM cannot keep the element in a register,
+    /// and four lanes or more always share one): an update whose result
+    /// depends on the order of the iterations, which the region keeps
+    /// (omp simd kernel bodies only, outside inner loops, in loops without
+    /// `simdlen`, `safelen` or a scan; clang marks nothing parallel in such
+    /// a loop).
+    Ordered {
+        index: Expr,
+        value: Expr,
+    },
 }
 
 /// The operation of an [`Stmt::Atomic`]. Each has its own array
@@ -1042,9 +1054,9 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         | Stmt::OutStore { value }
         | Stmt::Reduce { value, .. }
         | Stmt::Return(value) => vec![value],
-        Stmt::ArrayStore { index, value, .. } | Stmt::Atomic { index, value, .. } => {
-            vec![index, value]
-        }
+        Stmt::ArrayStore { index, value, .. }
+        | Stmt::Atomic { index, value, .. }
+        | Stmt::Ordered { index, value } => vec![index, value],
         Stmt::RecordCopy { to, from, .. } => vec![to, from],
         Stmt::CallStmt { call, .. } => vec![call],
         Stmt::While { cond, midway, .. } => {
@@ -1069,9 +1081,9 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         | Stmt::OutStore { value }
         | Stmt::Reduce { value, .. }
         | Stmt::Return(value) => vec![value],
-        Stmt::ArrayStore { index, value, .. } | Stmt::Atomic { index, value, .. } => {
-            vec![index, value]
-        }
+        Stmt::ArrayStore { index, value, .. }
+        | Stmt::Atomic { index, value, .. }
+        | Stmt::Ordered { index, value } => vec![index, value],
         Stmt::RecordCopy { to, from, .. } => vec![to, from],
         Stmt::CallStmt { call, .. } => vec![call],
         Stmt::While { cond, midway, .. } => {

@@ -57,6 +57,9 @@ pub struct GenConfig {
     /// Declare-simd functions marked lanes-independent
     /// ([`Function::lanes_independent`], some).
     pub lanes_independent: bool,
+    /// `omp ordered simd` regions in omp simd loops ([`Stmt::Ordered`], in
+    /// some programs).
+    pub ordered_regions: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -85,6 +88,7 @@ impl Default for GenConfig {
             loop_directions: true,
             static_functions: true,
             lanes_independent: true,
+            ordered_regions: true,
         }
     }
 }
@@ -109,6 +113,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         mixed_widths,
         cond_inits: config.cond_inits && draws_cond_inits(seed),
         short_vectors: config.short_vectors && draws_short_vectors(seed),
+        ordered_regions: config.ordered_regions && draws_ordered_regions(seed),
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
         midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
@@ -209,6 +214,13 @@ pub fn draws_short_vectors(seed: u64) -> bool {
     Rng::new(seed ^ 0x4f4_0000_0000_0000).chance(40)
 }
 
+/// Whether the kernels of `seed`'s program may hold [`Stmt::Ordered`]
+/// regions (`GenConfig::ordered_regions` permitting); like
+/// [`draws_atomics`], from a stream of its own, the weight last.
+pub fn draws_ordered_regions(seed: u64) -> bool {
+    Rng::new(seed ^ 0x0d3_0000_0000_0000).chance(30)
+}
+
 /// Whether `seed`'s program computes in mixed widths (`GenConfig::
 /// mixed_widths` permitting; [`Program::mixed_widths`]); from a stream of
 /// its own: a program for which this is false draws every type from
@@ -257,6 +269,10 @@ struct Scope {
     /// In the body of a recursive function: its name, result type and
     /// parameters, the first the depth ([`Recursion`]).
     self_call: Option<(String, Ty, Vec<Param>)>,
+    /// An `omp ordered simd` region may go here: a kernel body outside
+    /// inner loops, in a program that draws them, the loop no scan and
+    /// without `safelen` (and then without `simdlen`).
+    ordered: bool,
 }
 
 struct Generator {
@@ -276,6 +292,8 @@ struct Generator {
     cond_inits: bool,
     /// This program's bodies may hold [`Stmt::ShortVector`] statements.
     short_vectors: bool,
+    /// This program's kernels may hold [`Stmt::Ordered`] regions.
+    ordered_regions: bool,
     /// Which private arrays are arrays of records: a stream of its own, so
     /// a program without one is the one the seed gave before.
     record_rng: Rng,
@@ -483,6 +501,7 @@ impl Generator {
         let mut scope = self.global_scope();
         scope.kernel = true;
         scope.index_from_end = !scan;
+        scope.ordered = self.ordered_regions && !scan && carried.is_none();
         // A scan's input phase and a linear variable's increment end
         // every iteration.
         scope.continue_ok = !scan && linears.is_empty();
@@ -600,9 +619,12 @@ impl Generator {
         let trip_offset = self.rng.range(0, 7) as u32;
         let simdlen = if self.rng.chance(30) { Some(*self.rng.pick(&SIMDLENS)) } else { None };
         let carried = carried.map(|(read, _)| read);
-        // OpenMP: simdlen at most safelen.
+        // OpenMP: simdlen at most safelen. With `simdlen`, clang-22 marks
+        // an ordered region's accesses parallel like the others (so its own
+        // vectorizer breaks the order): no `simdlen` with one.
         let simdlen = simdlen
-            .filter(|simdlen| carried.as_ref().is_none_or(|carried| *simdlen <= carried.safelen));
+            .filter(|simdlen| carried.as_ref().is_none_or(|carried| *simdlen <= carried.safelen))
+            .filter(|_| !holds_ordered(&body));
         Kernel {
             name,
             direction,
@@ -733,6 +755,7 @@ impl Generator {
             if scope.cond_lasts.is_empty() { 0 } else { 10 },    // 19: conditional lastprivate
             if walk_targets.is_empty() { 0 } else { 4 },         // 20: walk along pool links
             if record_arrays.is_empty() { 0 } else { 5 },        // 21: record copy
+            if scope.ordered { 6 } else { 0 },                   // 22: ordered region
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -795,6 +818,7 @@ impl Generator {
                 let mut inner = scope.clone();
                 inner.break_ok = true;
                 inner.continue_ok = true;
+                inner.ordered = false;
                 inner.vars.push(Var {
                     name: counter.clone(),
                     ty: Ty::Int,
@@ -818,6 +842,7 @@ impl Generator {
                 let mut inner = scope.clone();
                 inner.break_ok = true;
                 inner.continue_ok = true;
+                inner.ordered = false;
                 inner.vars.push(Var {
                     name: var.clone(),
                     ty: Ty::Int,
@@ -910,6 +935,12 @@ impl Generator {
                 let to = self.expr(scope, index_ty, 2);
                 let from = self.expr(scope, index_ty, 2);
                 Stmt::RecordCopy { array, len, to, from }
+            }
+            22 => {
+                let index_ty = self.index_ty(70);
+                let index = self.expr(scope, index_ty, 2);
+                let value = self.expr(scope, Ty::UInt, 2);
+                Stmt::Ordered { index, value }
             }
             20 => {
                 let target = self.rng.pick(&walk_targets).clone();
@@ -1338,6 +1369,14 @@ impl Generator {
 /// A statement that does nothing, valid in any scope.
 fn harmless() -> Stmt {
     Stmt::If { cond: Expr::Lit(Lit::Int(0)), then_body: Vec::new(), else_body: Vec::new() }
+}
+
+/// Whether `stmts` hold a [`Stmt::Ordered`] region at any depth.
+fn holds_ordered(stmts: &[Stmt]) -> bool {
+    stmts.iter().any(|stmt| {
+        matches!(stmt, Stmt::Ordered { .. })
+            || stmt_blocks(stmt).into_iter().any(|block| holds_ordered(block))
+    })
 }
 
 pub(crate) fn collect_calls(stmts: &[Stmt], called: &mut std::collections::BTreeSet<String>) {

@@ -114,6 +114,9 @@ struct Cli {
     /// Generate no `omp simd` loops that count down or step by two.
     #[arg(long)]
     no_loop_directions: bool,
+    /// Generate no `omp ordered simd` regions in `omp simd` loops.
+    #[arg(long)]
+    no_ordered_regions: bool,
     /// Generate no `static` declare-simd functions.
     #[arg(long)]
     no_static_functions: bool,
@@ -193,6 +196,7 @@ fn main() -> ExitCode {
         cond_lastprivates: !cli.no_cond_lastprivates,
         carried_reads: !cli.no_carried_reads,
         loop_directions: !cli.no_loop_directions,
+        ordered_regions: !cli.no_ordered_regions,
         static_functions: !cli.no_static_functions,
         lanes_independent: !cli.no_lanes_independent,
         ..GenConfig::default()

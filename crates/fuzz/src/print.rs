@@ -49,9 +49,13 @@ pub(crate) fn print_body(program: &Program) -> String {
         print_function(&mut out, function);
     }
     let atomics = uses_atomics(program);
+    let ordered = program_holds(program, &|stmt| matches!(stmt, Stmt::Ordered { .. }));
+    if ordered {
+        out.push_str("static unsigned ord_u[4];\n");
+    }
     for kernel in &program.kernels {
         out.push('\n');
-        print_kernel(&mut out, kernel, atomics);
+        print_kernel(&mut out, kernel, atomics, ordered);
     }
     out.push_str("\nint main(void) {\n");
     let guarded = if program.mixed_widths {
@@ -511,7 +515,9 @@ fn uses_atomics(program: &Program) -> bool {
     program_holds(program, &|stmt| matches!(stmt, Stmt::Atomic { .. }))
 }
 
-fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
+/// `ordered`: the program holds [`Stmt::Ordered`]; every kernel then
+/// resets `ord_u` first and prints it last.
+fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool, ordered: bool) {
     writeln!(out, "static void {}(int n) {{", kernel.name).unwrap();
     for reduction in &kernel.reductions {
         let ty = reduction.op.ty();
@@ -544,6 +550,9 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
             let (name, byte) = (op.name(), op.initial_byte());
             writeln!(out, "    memset(at_{name}, {byte:#x}, sizeof at_{name});").unwrap();
         }
+    }
+    if ordered {
+        writeln!(out, "    memset(ord_u, 0, sizeof ord_u);").unwrap();
     }
     let mut pragma = String::from("#pragma omp simd");
     let modifier = if kernel.scan.is_some() { "inscan, " } else { "" };
@@ -648,6 +657,14 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool) {
             )
             .unwrap();
         }
+    }
+    if ordered {
+        writeln!(
+            out,
+            "    for (int k = 0; k < 4; k++) lw_print_u(\"{} ord_u\", k, ord_u[k]);",
+            kernel.name
+        )
+        .unwrap();
     }
     for reduction in &kernel.reductions {
         let (printer, fold) = match reduction.op {
@@ -884,6 +901,16 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
                 }
             }
             writeln!(out, "{pad}}}").unwrap();
+        }
+        Stmt::Ordered { index, value } => {
+            writeln!(out, "{pad}#pragma omp ordered simd").unwrap();
+            writeln!(
+                out,
+                "{pad}{{ unsigned lw_k = ((unsigned)({}) ^ (unsigned)i) & 3u; ord_u[lw_k] = ord_u[lw_k] * 33u + {}; }}",
+                expr(index),
+                expr(value)
+            )
+            .unwrap();
         }
         Stmt::Atomic { op, index, value } => {
             let name = op.name();

@@ -6,7 +6,7 @@
 use lanewise_fuzz::ast::{stmt_blocks, LoopDirection, Program, Stmt};
 use lanewise_fuzz::gen::{
     draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_mixed_widths,
-    draws_short_vectors, generate_with, GenConfig,
+    draws_ordered_regions, draws_short_vectors, generate_with, GenConfig,
 };
 use lanewise_fuzz::{generate, print_program};
 use std::collections::BTreeSet;
@@ -56,6 +56,16 @@ fn continues_outer_loop(stmts: &[Stmt]) -> bool {
         Stmt::Continue => true,
         Stmt::For { .. } | Stmt::While { .. } => false,
         _ => stmt_blocks(stmt).into_iter().any(|block| continues_outer_loop(block)),
+    })
+}
+
+/// Whether `stmts` hold an `omp ordered simd` region; with `only_in_loops`,
+/// one inside an inner loop.
+fn holds_ordered(stmts: &[Stmt], only_in_loops: bool) -> bool {
+    stmts.iter().any(|stmt| match stmt {
+        Stmt::Ordered { .. } => !only_in_loops,
+        Stmt::For { body, .. } | Stmt::While { body, .. } => holds_ordered(body, false),
+        _ => stmt_blocks(stmt).into_iter().any(|block| holds_ordered(block, only_in_loops)),
     })
 }
 
@@ -123,6 +133,8 @@ const FEATURES: &[Feature] = &[
     },
     // switches on a whole `int`, with negative and outlying case values
     Feature { present: |_, text| text.contains("case (-") || text.contains("case 65536:") },
+    // `omp ordered simd` regions
+    Feature { present: |_, text| text.contains("#pragma omp ordered simd") },
 ];
 
 /// The first `count` seeds whose programs hold `feature`.
@@ -155,6 +167,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     let mut carried_reads = 0;
     let mut directions = 0;
     let mut statics = 0;
+    let mut ordered = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -216,6 +229,19 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             assert!(kernel.carried.is_none() || kernel.direction != LoopDirection::UpByTwo);
         }
         carried_reads += usize::from(has_carried);
+        let has_ordered = text.contains("#pragma omp ordered simd");
+        ordered += usize::from(has_ordered);
+        assert!(!has_ordered || draws_ordered_regions(seed), "seed {seed}");
+        for function in &program.functions {
+            assert!(!holds_ordered(&function.body, false), "seed {seed}: ordered outside a loop");
+        }
+        for kernel in program.kernels.iter().filter(|kernel| holds_ordered(&kernel.body, false)) {
+            // clang-22 marks an ordered region's accesses parallel when the
+            // loop has `simdlen`; a region binds to the simd loop itself.
+            assert!(kernel.simdlen.is_none() && kernel.carried.is_none(), "seed {seed}");
+            assert!(kernel.scan.is_none(), "seed {seed}");
+            assert!(!holds_ordered(&kernel.body, true), "seed {seed}: ordered in an inner loop");
+        }
         assert_eq!(has_carried, text.contains(" safelen("), "seed {seed}");
         for kernel in &program.kernels {
             let Some(carried) = &kernel.carried else { continue };
@@ -237,6 +263,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             && !has_static
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
+            && !draws_ordered_regions(seed)
             && !program.mixed_widths
         {
             let plain = GenConfig {
@@ -253,6 +280,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 carried_reads: false,
                 loop_directions: false,
                 static_functions: false,
+                ordered_regions: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -274,6 +302,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     }
     assert!((20..=150).contains(&scans), "{scans} of 200 programs hold a scan");
     assert!((20..=150).contains(&atomics), "{atomics} of 200 programs hold atomics");
+    assert!((10..=100).contains(&ordered), "{ordered} of 200 programs hold ordered regions");
     assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
     assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
     assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");
