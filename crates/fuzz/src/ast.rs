@@ -661,9 +661,9 @@ pub enum Stmt {
     /// with the iteration, so LLVM cannot keep the element in a register,
     /// and four lanes or more always share one): an update whose result
     /// depends on the order of the iterations, which the region keeps
-    /// (omp simd kernel bodies only, outside inner loops, in loops without
-    /// `simdlen`, `safelen` or a scan; clang marks nothing parallel in such
-    /// a loop).
+    /// (omp simd kernel bodies only, at most one per loop, outside inner
+    /// loops, in loops without `simdlen`, `safelen` or a scan; clang marks
+    /// nothing parallel in such a loop).
     Ordered {
         index: Expr,
         value: Expr,

@@ -114,6 +114,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         cond_inits: config.cond_inits && draws_cond_inits(seed),
         short_vectors: config.short_vectors && draws_short_vectors(seed),
         ordered_regions: config.ordered_regions && draws_ordered_regions(seed),
+        ordered_written: false,
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
         midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
@@ -294,6 +295,9 @@ struct Generator {
     short_vectors: bool,
     /// This program's kernels may hold [`Stmt::Ordered`] regions.
     ordered_regions: bool,
+    /// The current kernel holds its one ordered region already (clang:
+    /// "exactly one 'ordered' directive must appear in the loop body").
+    ordered_written: bool,
     /// Which private arrays are arrays of records: a stream of its own, so
     /// a program without one is the one the seed gave before.
     record_rng: Rng,
@@ -502,6 +506,7 @@ impl Generator {
         scope.kernel = true;
         scope.index_from_end = !scan;
         scope.ordered = self.ordered_regions && !scan && carried.is_none();
+        self.ordered_written = false;
         // A scan's input phase and a linear variable's increment end
         // every iteration.
         scope.continue_ok = !scan && linears.is_empty();
@@ -755,7 +760,7 @@ impl Generator {
             if scope.cond_lasts.is_empty() { 0 } else { 10 },    // 19: conditional lastprivate
             if walk_targets.is_empty() { 0 } else { 4 },         // 20: walk along pool links
             if record_arrays.is_empty() { 0 } else { 5 },        // 21: record copy
-            if scope.ordered { 6 } else { 0 },                   // 22: ordered region
+            if scope.ordered && !self.ordered_written { 6 } else { 0 }, // 22: ordered region
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -940,6 +945,7 @@ impl Generator {
                 let index_ty = self.index_ty(70);
                 let index = self.expr(scope, index_ty, 2);
                 let value = self.expr(scope, Ty::UInt, 2);
+                self.ordered_written = true;
                 Stmt::Ordered { index, value }
             }
             20 => {

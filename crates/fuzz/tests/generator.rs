@@ -69,6 +69,17 @@ fn holds_ordered(stmts: &[Stmt], only_in_loops: bool) -> bool {
     })
 }
 
+/// How many `omp ordered simd` regions `stmts` hold, at any depth.
+fn count_ordered(stmts: &[Stmt]) -> usize {
+    stmts
+        .iter()
+        .map(|stmt| {
+            usize::from(matches!(stmt, Stmt::Ordered { .. }))
+                + stmt_blocks(stmt).into_iter().map(|block| count_ordered(block)).sum::<usize>()
+        })
+        .sum()
+}
+
 /// Whether `program` holds a private array of records.
 fn has_records(program: &Program) -> bool {
     let functions = program.functions.iter().flat_map(|function| &function.arrays);
@@ -241,6 +252,10 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             assert!(kernel.simdlen.is_none() && kernel.carried.is_none(), "seed {seed}");
             assert!(kernel.scan.is_none(), "seed {seed}");
             assert!(!holds_ordered(&kernel.body, true), "seed {seed}: ordered in an inner loop");
+            // clang: "exactly one 'ordered' directive must appear in the
+            // loop body".
+            let regions = count_ordered(&kernel.body);
+            assert_eq!(regions, 1, "seed {seed}: {} holds {regions} ordered regions", kernel.name);
         }
         assert_eq!(has_carried, text.contains(" safelen("), "seed {seed}");
         for kernel in &program.kernels {
