@@ -668,6 +668,13 @@ pub enum Stmt {
         index: Expr,
         value: Expr,
     },
+    /// `__asm__ volatile("" : "+r"(var));` (`"+x"` for `float` and
+    /// `double`): the benchmark idiom that hides a value from the optimizer;
+    /// the value passes unchanged, through one asm statement per lane.
+    HideValue {
+        var: String,
+        ty: Ty,
+    },
 }
 
 /// The operation of an [`Stmt::Atomic`]. Each has its own array
@@ -1070,7 +1077,11 @@ pub fn stmt_exprs_mut(stmt: &mut Stmt) -> Vec<&mut Expr> {
         Stmt::Walk { start, key, .. } => vec![start, key],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
-        Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
+        Stmt::Break
+        | Stmt::Continue
+        | Stmt::Goto(_)
+        | Stmt::GotoScope { .. }
+        | Stmt::HideValue { .. } => Vec::new(),
     }
 }
 
@@ -1097,7 +1108,11 @@ pub fn stmt_exprs(stmt: &Stmt) -> Vec<&Expr> {
         Stmt::Walk { start, key, .. } => vec![start, key],
         Stmt::Switch { scrutinee, .. } => vec![scrutinee],
         Stmt::For { limit, .. } => vec![limit],
-        Stmt::Break | Stmt::Continue | Stmt::Goto(_) | Stmt::GotoScope { .. } => Vec::new(),
+        Stmt::Break
+        | Stmt::Continue
+        | Stmt::Goto(_)
+        | Stmt::GotoScope { .. }
+        | Stmt::HideValue { .. } => Vec::new(),
     }
 }
 

@@ -60,6 +60,9 @@ pub struct GenConfig {
     /// `omp ordered simd` regions in omp simd loops ([`Stmt::Ordered`], in
     /// some programs).
     pub ordered_regions: bool,
+    /// Empty inline assembly that hides a value ([`Stmt::HideValue`], in
+    /// some programs).
+    pub inline_asm: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -89,6 +92,7 @@ impl Default for GenConfig {
             static_functions: true,
             lanes_independent: true,
             ordered_regions: true,
+            inline_asm: true,
         }
     }
 }
@@ -115,6 +119,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         short_vectors: config.short_vectors && draws_short_vectors(seed),
         ordered_regions: config.ordered_regions && draws_ordered_regions(seed),
         ordered_written: false,
+        inline_asm: config.inline_asm && draws_inline_asm(seed),
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
         midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
@@ -222,6 +227,13 @@ pub fn draws_ordered_regions(seed: u64) -> bool {
     Rng::new(seed ^ 0x0d3_0000_0000_0000).chance(30)
 }
 
+/// Whether the bodies of `seed`'s program may hold [`Stmt::HideValue`]
+/// statements (`GenConfig::inline_asm` permitting); like [`draws_atomics`],
+/// from a stream of its own, the weight last.
+pub fn draws_inline_asm(seed: u64) -> bool {
+    Rng::new(seed ^ 0xa53_0000_0000_0000).chance(30)
+}
+
 /// Whether `seed`'s program computes in mixed widths (`GenConfig::
 /// mixed_widths` permitting; [`Program::mixed_widths`]); from a stream of
 /// its own: a program for which this is false draws every type from
@@ -295,6 +307,8 @@ struct Generator {
     short_vectors: bool,
     /// This program's kernels may hold [`Stmt::Ordered`] regions.
     ordered_regions: bool,
+    /// This program's bodies may hold [`Stmt::HideValue`] statements.
+    inline_asm: bool,
     /// The current kernel holds its one ordered region already (clang:
     /// "exactly one 'ordered' directive must appear in the loop body").
     ordered_written: bool,
@@ -721,6 +735,14 @@ impl Generator {
         } else {
             Vec::new()
         };
+        // Scalars `"+r"` and `"+x"` take (not `unsigned char`: a byte
+        // register).
+        let hidable: Vec<Var> = scope
+            .vars
+            .iter()
+            .filter(|var| var.assignable && var.ty != Ty::UChar)
+            .cloned()
+            .collect();
         let walk_targets: Vec<Var> = scope
             .vars
             .iter()
@@ -761,6 +783,7 @@ impl Generator {
             if walk_targets.is_empty() { 0 } else { 4 },         // 20: walk along pool links
             if record_arrays.is_empty() { 0 } else { 5 },        // 21: record copy
             if scope.ordered && !self.ordered_written { 6 } else { 0 }, // 22: ordered region
+            if self.inline_asm && !hidable.is_empty() { 4 } else { 0 }, // 23: hidden value
         ];
         if weights.iter().all(|&w| w == 0) {
             return harmless();
@@ -940,6 +963,10 @@ impl Generator {
                 let to = self.expr(scope, index_ty, 2);
                 let from = self.expr(scope, index_ty, 2);
                 Stmt::RecordCopy { array, len, to, from }
+            }
+            23 => {
+                let var = self.rng.pick(&hidable).clone();
+                Stmt::HideValue { var: var.name, ty: var.ty }
             }
             22 => {
                 let index_ty = self.index_ty(70);

@@ -117,6 +117,9 @@ struct Cli {
     /// Generate no `omp ordered simd` regions in `omp simd` loops.
     #[arg(long)]
     no_ordered_regions: bool,
+    /// Generate no inline assembly (empty `asm volatile` hiding a value).
+    #[arg(long)]
+    no_inline_asm: bool,
     /// Generate no `static` declare-simd functions.
     #[arg(long)]
     no_static_functions: bool,
@@ -197,6 +200,7 @@ fn main() -> ExitCode {
         carried_reads: !cli.no_carried_reads,
         loop_directions: !cli.no_loop_directions,
         ordered_regions: !cli.no_ordered_regions,
+        inline_asm: !cli.no_inline_asm,
         static_functions: !cli.no_static_functions,
         lanes_independent: !cli.no_lanes_independent,
         ..GenConfig::default()

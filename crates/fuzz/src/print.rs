@@ -902,6 +902,10 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             }
             writeln!(out, "{pad}}}").unwrap();
         }
+        Stmt::HideValue { var, ty } => {
+            let constraint = if ty.is_float() { "+x" } else { "+r" };
+            writeln!(out, "{pad}__asm__ volatile(\"\" : \"{constraint}\"({var}));").unwrap();
+        }
         Stmt::Ordered { index, value } => {
             writeln!(out, "{pad}#pragma omp ordered simd").unwrap();
             writeln!(

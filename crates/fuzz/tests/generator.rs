@@ -5,7 +5,7 @@
 
 use lanewise_fuzz::ast::{stmt_blocks, LoopDirection, Program, Stmt};
 use lanewise_fuzz::gen::{
-    draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_mixed_widths,
+    draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_inline_asm, draws_mixed_widths,
     draws_ordered_regions, draws_short_vectors, generate_with, GenConfig,
 };
 use lanewise_fuzz::{generate, print_program};
@@ -67,6 +67,12 @@ fn holds_ordered(stmts: &[Stmt], only_in_loops: bool) -> bool {
         Stmt::For { body, .. } | Stmt::While { body, .. } => holds_ordered(body, false),
         _ => stmt_blocks(stmt).into_iter().any(|block| holds_ordered(block, only_in_loops)),
     })
+}
+
+/// Whether the program text hides values in inline assembly (besides the
+/// prelude's guard helper, which does so to keep its tests unfolded).
+fn hides_values(text: &str) -> bool {
+    text.lines().any(|line| line.contains("__asm__ volatile") && !line.contains("no folding"))
 }
 
 /// How many `omp ordered simd` regions `stmts` hold, at any depth.
@@ -146,6 +152,8 @@ const FEATURES: &[Feature] = &[
     Feature { present: |_, text| text.contains("case (-") || text.contains("case 65536:") },
     // `omp ordered simd` regions
     Feature { present: |_, text| text.contains("#pragma omp ordered simd") },
+    // empty inline assembly hiding a value
+    Feature { present: |_, text| hides_values(text) },
 ];
 
 /// The first `count` seeds whose programs hold `feature`.
@@ -179,6 +187,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     let mut directions = 0;
     let mut statics = 0;
     let mut ordered = 0;
+    let mut asm = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -243,6 +252,9 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         let has_ordered = text.contains("#pragma omp ordered simd");
         ordered += usize::from(has_ordered);
         assert!(!has_ordered || draws_ordered_regions(seed), "seed {seed}");
+        let has_asm = hides_values(&text);
+        asm += usize::from(has_asm);
+        assert!(!has_asm || draws_inline_asm(seed), "seed {seed}");
         for function in &program.functions {
             assert!(!holds_ordered(&function.body, false), "seed {seed}: ordered outside a loop");
         }
@@ -279,6 +291,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             && !draws_atomics(seed)
             && !draws_guarded_divisions(seed)
             && !draws_ordered_regions(seed)
+            && !draws_inline_asm(seed)
             && !program.mixed_widths
         {
             let plain = GenConfig {
@@ -296,6 +309,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 loop_directions: false,
                 static_functions: false,
                 ordered_regions: false,
+                inline_asm: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -318,6 +332,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((20..=150).contains(&scans), "{scans} of 200 programs hold a scan");
     assert!((20..=150).contains(&atomics), "{atomics} of 200 programs hold atomics");
     assert!((10..=100).contains(&ordered), "{ordered} of 200 programs hold ordered regions");
+    assert!((10..=100).contains(&asm), "{asm} of 200 programs hold inline assembly");
     assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
     assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
     assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");
