@@ -495,13 +495,17 @@ pub enum RedOp {
     MaxI,
     MinF,
     MaxF,
+    /// `r = r && (x)` on an `int` (`reduction(&&: r)`): a short circuit.
+    AndL,
+    /// `r = r || (x)` (`reduction(||: r)`).
+    OrL,
 }
 
 impl RedOp {
     pub fn ty(self) -> Ty {
         match self {
             RedOp::AddU | RedOp::XorU => Ty::UInt,
-            RedOp::MinI | RedOp::MaxI => Ty::Int,
+            RedOp::MinI | RedOp::MaxI | RedOp::AndL | RedOp::OrL => Ty::Int,
             RedOp::MinF | RedOp::MaxF => Ty::Float,
         }
     }

@@ -63,6 +63,9 @@ pub struct GenConfig {
     /// Empty inline assembly that hides a value ([`Stmt::HideValue`], in
     /// some programs).
     pub inline_asm: bool,
+    /// `reduction(&&: r)` and `reduction(||: r)` ([`RedOp::AndL`],
+    /// [`RedOp::OrL`], some reductions).
+    pub logical_reductions: bool,
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
@@ -93,6 +96,7 @@ impl Default for GenConfig {
             lanes_independent: true,
             ordered_regions: true,
             inline_asm: true,
+            logical_reductions: true,
         }
     }
 }
@@ -120,6 +124,8 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         ordered_regions: config.ordered_regions && draws_ordered_regions(seed),
         ordered_written: false,
         inline_asm: config.inline_asm && draws_inline_asm(seed),
+        logical_reductions: config.logical_reductions,
+        logical_rng: Rng::new(seed ^ 0x1091_0000_0000_0000),
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
         midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
@@ -309,6 +315,10 @@ struct Generator {
     ordered_regions: bool,
     /// This program's bodies may hold [`Stmt::HideValue`] statements.
     inline_asm: bool,
+    /// Reductions may be `&&` or `||` ([`GenConfig::logical_reductions`]).
+    logical_reductions: bool,
+    /// Which reductions are `&&` or `||`: a stream of its own.
+    logical_rng: Rng,
     /// The current kernel holds its one ordered region already (clang:
     /// "exactly one 'ordered' directive must appear in the loop body").
     ordered_written: bool,
@@ -553,6 +563,12 @@ impl Generator {
                 RedOp::MinF,
                 RedOp::MaxF,
             ]);
+            // `&&` and `||` from a stream of their own (not in scans).
+            let op = if !scan && self.logical_reductions && self.logical_rng.chance(20) {
+                *self.logical_rng.pick(&[RedOp::AndL, RedOp::OrL])
+            } else {
+                op
+            };
             let reduction_name = self.name("r");
             if !scan {
                 scope.reductions.push((reduction_name.clone(), op));

@@ -120,6 +120,9 @@ struct Cli {
     /// Generate no inline assembly (empty `asm volatile` hiding a value).
     #[arg(long)]
     no_inline_asm: bool,
+    /// Generate no `reduction(&&: r)` or `reduction(||: r)`.
+    #[arg(long)]
+    no_logical_reductions: bool,
     /// Generate no `static` declare-simd functions.
     #[arg(long)]
     no_static_functions: bool,
@@ -201,6 +204,7 @@ fn main() -> ExitCode {
         loop_directions: !cli.no_loop_directions,
         ordered_regions: !cli.no_ordered_regions,
         inline_asm: !cli.no_inline_asm,
+        logical_reductions: !cli.no_logical_reductions,
         static_functions: !cli.no_static_functions,
         lanes_independent: !cli.no_lanes_independent,
         ..GenConfig::default()

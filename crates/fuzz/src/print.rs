@@ -455,6 +455,8 @@ fn reduction_init(op: RedOp) -> &'static str {
         RedOp::MaxI => "(-2147483647 - 1)",
         RedOp::MinF => "3.0e38f",
         RedOp::MaxF => "-3.0e38f",
+        RedOp::AndL => "1",
+        RedOp::OrL => "0",
     }
 }
 
@@ -464,6 +466,8 @@ fn reduction_clause(op: RedOp) -> &'static str {
         RedOp::XorU => "^",
         RedOp::MinI | RedOp::MinF => "min",
         RedOp::MaxI | RedOp::MaxF => "max",
+        RedOp::AndL => "&&",
+        RedOp::OrL => "||",
     }
 }
 
@@ -669,7 +673,7 @@ fn print_kernel(out: &mut String, kernel: &Kernel, atomics: bool, ordered: bool)
     for reduction in &kernel.reductions {
         let (printer, fold) = match reduction.op {
             RedOp::AddU | RedOp::XorU => ("u", ""),
-            RedOp::MinI | RedOp::MaxI => ("i", ""),
+            RedOp::MinI | RedOp::MaxI | RedOp::AndL | RedOp::OrL => ("i", ""),
             // -0 and +0 compare equal: which one a min/max keeps depends on
             // the order of the lanes.
             RedOp::MinF | RedOp::MaxF => ("f", " + 0.0f"),
@@ -941,6 +945,12 @@ fn print_stmt(out: &mut String, level: usize, stmt: &Stmt) {
             let compare = match op {
                 RedOp::AddU => return writeln!(out, "{pad}{var} += {value_text};").unwrap(),
                 RedOp::XorU => return writeln!(out, "{pad}{var} ^= {value_text};").unwrap(),
+                RedOp::AndL => {
+                    return writeln!(out, "{pad}{var} = {var} && ({value_text});").unwrap()
+                }
+                RedOp::OrL => {
+                    return writeln!(out, "{pad}{var} = {var} || ({value_text});").unwrap()
+                }
                 RedOp::MinI | RedOp::MinF => "<",
                 RedOp::MaxI | RedOp::MaxF => ">",
             };

@@ -154,6 +154,8 @@ const FEATURES: &[Feature] = &[
     Feature { present: |_, text| text.contains("#pragma omp ordered simd") },
     // empty inline assembly hiding a value
     Feature { present: |_, text| hides_values(text) },
+    // `&&` and `||` reductions
+    Feature { present: |_, text| text.contains("reduction(&&:") || text.contains("reduction(||:") },
 ];
 
 /// The first `count` seeds whose programs hold `feature`.
@@ -188,6 +190,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     let mut statics = 0;
     let mut ordered = 0;
     let mut asm = 0;
+    let mut logical = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -252,6 +255,8 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         let has_ordered = text.contains("#pragma omp ordered simd");
         ordered += usize::from(has_ordered);
         assert!(!has_ordered || draws_ordered_regions(seed), "seed {seed}");
+        let has_logical = text.contains("reduction(&&:") || text.contains("reduction(||:");
+        logical += usize::from(has_logical);
         let has_asm = hides_values(&text);
         asm += usize::from(has_asm);
         assert!(!has_asm || draws_inline_asm(seed), "seed {seed}");
@@ -292,6 +297,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             && !draws_guarded_divisions(seed)
             && !draws_ordered_regions(seed)
             && !draws_inline_asm(seed)
+            && !has_logical
             && !program.mixed_widths
         {
             let plain = GenConfig {
@@ -310,6 +316,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 static_functions: false,
                 ordered_regions: false,
                 inline_asm: false,
+                logical_reductions: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -333,6 +340,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((20..=150).contains(&atomics), "{atomics} of 200 programs hold atomics");
     assert!((10..=100).contains(&ordered), "{ordered} of 200 programs hold ordered regions");
     assert!((10..=100).contains(&asm), "{asm} of 200 programs hold inline assembly");
+    assert!((10..=120).contains(&logical), "{logical} of 200 programs reduce with && or ||");
     assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
     assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
     assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");

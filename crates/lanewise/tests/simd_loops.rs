@@ -602,6 +602,21 @@ fn inline_asm() {
     assert!(remarks.iter().all(|remark| remark["kind"] != "missed"), "{remarks:#?}");
 }
 
+/// `reduction(&&: b)` and `reduction(||: b)`, short circuits kept as
+/// branches on the accumulator or speculated into selects, agree with the
+/// serial loops. A short circuit that stores (the serial loop stops writing at the first
+/// failure) is no reduction: that loop is refused.
+#[test]
+fn logical_reductions() {
+    let remarks = check_source_with("logical_reductions", &[]);
+    let missed: Vec<&str> = remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .filter_map(|remark| remark["message"].as_str())
+        .collect();
+    assert_eq!(missed.len(), 1, "{missed:#?}");
+}
+
 /// A loop holding an `omp ordered simd` region: clang leaves its accesses
 /// unmarked (and the region's bounds out of the IR), so Lanewise leaves the
 /// loop to LLVM's vectorizer with a remark saying why; a histogram whose
@@ -858,6 +873,7 @@ fn every_source_has_a_test() {
         "speculative_calls",
         "inline_asm",
         "ordered_simd",
+        "logical_reductions",
         "atomics",
         "private_arrays",
         "invoke_calls",

@@ -38,6 +38,16 @@
 //! one operator or has a neutral element, runs once per iteration, and
 //! comes before every read of the phi (`check_update_precedes_reads`);
 //! other reads stay refused with the reason.
+//!
+//! `reduction(&&: b)` and `reduction(||: b)` keep their short circuit in
+//! clang's IR: the accumulator (an `i1`) is read only by a branch that
+//! skips the condition, and the update is the phi where the two paths meet
+//! ([`short_circuit_reduction`]). That is an `and` (or `or`) reduction whose
+//! lanes branch on their own partial result: a lane evaluates the
+//! condition while its own iterations all passed, where the serial loop
+//! stops at the first failure of any iteration; the result is the same,
+//! and the skipped code may read memory and call libm, but not write
+//! memory or call anything else.
 
 use std::collections::{HashMap, HashSet};
 
@@ -354,6 +364,10 @@ pub fn recognize_reduction(
     if !ty.is_scalar() || ty.is_ptr() {
         return Err(format!("its type {ty} cannot be reduced"));
     }
+    if let Some(reduction) = short_circuit_reduction(func, users, in_loop, exit, phi, init, update)
+    {
+        return Ok(reduction);
+    }
     let name = |value: Value| func.dfg.display_value(value);
     let phi_inst = func.dfg.defining_inst(phi).expect("a phi is an instruction");
     let mut members = vec![phi];
@@ -413,11 +427,28 @@ pub fn recognize_reduction(
             match data {
                 // Merges: classified once every member is known (below).
                 InstData::Phi { .. } => new_member = result,
-                InstData::Select { cond, .. } => {
+                InstData::Select { cond, if_true, if_false, .. } => {
                     if *cond == value {
-                        let why = format!("{} is used as a select condition", name(value));
-                        scan_reads.push((value, why));
-                        continue;
+                        // `b && c` as `select b, c, false`, `b || c` as
+                        // `select b, true, c` (a speculated short circuit).
+                        let constant = |value: Value, bit: u128| {
+                            func.dfg.constant(value) == Some(&Constant::Int(bit))
+                        };
+                        let logical = if ty != Type::BOOL {
+                            None
+                        } else if constant(*if_false, 0) && !member_set.contains(if_true) {
+                            Some(BinaryOp::And)
+                        } else if constant(*if_true, 1) && !member_set.contains(if_false) {
+                            Some(BinaryOp::Or)
+                        } else {
+                            None
+                        };
+                        let Some(op) = logical else {
+                            let why = format!("{} is used as a select condition", name(value));
+                            scan_reads.push((value, why));
+                            continue;
+                        };
+                        set_kind(ReductionKind::Binary(op))?;
                     }
                     new_member = result;
                 }
@@ -563,7 +594,9 @@ pub fn recognize_reduction(
             InstData::Select { cond, if_true, if_false, flags } => {
                 let (true_member, false_member) =
                     (member_set.contains(if_true), member_set.contains(if_false));
-                if true_member && false_member {
+                // Both merged, or the logical `and`/`or` of the accumulator
+                // (its condition; classified with the uses above).
+                if (true_member && false_member) || member_set.contains(cond) {
                     continue;
                 }
                 let accumulator = if true_member { *if_true } else { *if_false };
@@ -697,6 +730,129 @@ fn branch_min_max(
     let (if_true, if_false) = if assign_if_true { (x, m) } else { (m, x) };
     let pattern = min_max_select(func, *cond, if_true, if_false, m, FastMathFlags::default())?;
     Some((pattern, m))
+}
+
+/// `b = b && c` (or `b || c`) as clang lowers it, the accumulator `phi` an
+/// `i1` whose only use in the loop is the branch around the condition:
+///
+/// ```text
+/// decide:   br phi, evaluate, join        ; `||`: br phi, join, evaluate
+/// evaluate: ... c ...                     ; a region entered from `decide`
+/// join:     update = phi [false, decide], [c, ...], ...   ; `||`: true
+/// ```
+///
+/// The region may branch and merge (`b && x && y` gives more incoming
+/// values), load and call libm functions (whose only side effect is
+/// `errno`), but not store or call anything else with side effects,
+/// and every other phi of `join` takes the same value on every edge (so
+/// the branch decides the update alone). The update is read by nothing in
+/// the loop but the header phi. Returns the `and` (`or`) reduction, or
+/// `None` when `phi` does not have that shape.
+fn short_circuit_reduction(
+    func: &Function,
+    users: &HashMap<Value, Vec<Inst>>,
+    in_loop: &HashSet<Block>,
+    exit: Block,
+    phi: Value,
+    init: Value,
+    update: Value,
+) -> Option<Reduction> {
+    if *func.dfg.value_type(phi) != Type::BOOL {
+        return None;
+    }
+    let [branch] = users.get(&phi)?.as_slice() else { return None };
+    let InstData::Branch { cond, then_dest, else_dest } = func.dfg.inst(*branch) else {
+        return None;
+    };
+    if *cond != phi {
+        return None;
+    }
+    let decide = func.layout.inst_block(*branch)?;
+    let update_inst = func.dfg.defining_inst(update)?;
+    let InstData::Phi { incoming, .. } = func.dfg.inst(update_inst) else { return None };
+    let join = func.layout.inst_block(update_inst)?;
+    let (op, skipped, evaluate) = match (*then_dest == join, *else_dest == join) {
+        (false, true) => (BinaryOp::And, false, *then_dest),
+        (true, false) => (BinaryOp::Or, true, *else_dest),
+        _ => return None,
+    };
+    if loop_predecessors(func, in_loop, evaluate) != [decide] {
+        return None;
+    }
+    // The region: the blocks reached from `evaluate` before `join`, entered
+    // only through `evaluate` and left only to `join`.
+    let mut region = HashSet::from([evaluate]);
+    let mut worklist = vec![evaluate];
+    while let Some(block) = worklist.pop() {
+        let terminator = func.terminator(block)?;
+        for successor in func.dfg.inst(terminator).successors() {
+            if successor == join {
+                continue;
+            }
+            if successor == decide || !in_loop.contains(&successor) {
+                return None;
+            }
+            if region.insert(successor) {
+                worklist.push(successor);
+            }
+        }
+    }
+    for &block in &region {
+        if block != evaluate
+            && loop_predecessors(func, in_loop, block).iter().any(|b| !region.contains(b))
+        {
+            return None;
+        }
+        let writes = |inst: &Inst| match func.dfg.inst(*inst) {
+            // libm's `errno`, which the vector math does not keep either.
+            InstData::Call { callee, ret_ty, .. } => {
+                !crate::widen::calls::may_run_speculatively(callee, ret_ty)
+                    && func.dfg.inst(*inst).has_side_effects()
+            }
+            data => data.has_side_effects(),
+        };
+        if func.layout.block_insts(block).iter().any(writes) {
+            return None;
+        }
+    }
+    // The update: the skipped value from `decide`, anything from the region.
+    for &(block, value) in incoming {
+        let from_decide = block == decide
+            && func.dfg.constant(value) == Some(&Constant::Int(u128::from(skipped)));
+        if !(from_decide || region.contains(&block)) {
+            return None;
+        }
+    }
+    if !incoming.iter().any(|&(block, _)| block == decide) {
+        return None;
+    }
+    // Every other phi of `join` agrees on all its edges.
+    let decides_only_the_update =
+        func.layout.block_insts(join).iter().all(|&inst| match func.dfg.inst(inst) {
+            InstData::Phi { incoming, .. } if inst != update_inst => {
+                incoming.windows(2).all(|pair| pair[0].1 == pair[1].1)
+            }
+            _ => true,
+        });
+    // The update feeds the header phi and the exit's phis only.
+    let phi_inst = func.dfg.defining_inst(phi)?;
+    let update_only_carried = users.get(&update).into_iter().flatten().all(|&user| {
+        let block = func.layout.inst_block(user);
+        user == phi_inst
+            || (block == Some(exit) && matches!(func.dfg.inst(user), InstData::Phi { .. }))
+    });
+    if !decides_only_the_update || !update_only_carried {
+        return None;
+    }
+    Some(Reduction {
+        phi,
+        init,
+        update,
+        ty: Type::BOOL,
+        kind: ReductionKind::Binary(op),
+        members: vec![phi, update],
+        scan: false,
+    })
 }
 
 /// Whether the conditional branch `branch` decides a [`branch_min_max`]

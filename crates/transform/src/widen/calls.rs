@@ -248,7 +248,7 @@ fn fitting_call_count(variant: &VariantName, site: &CallSite<'_>) -> Option<u32>
 /// returns. A pure user function may still divide by zero or never return
 /// on an input the program never passes it (`if (x != 0) r = h(x)` with
 /// `h(x) = 1000 / x`), so its calls run only in active lanes.
-pub(super) fn may_run_speculatively(callee: &lanewise_ir::Callee, ret_ty: &Type) -> bool {
+pub(crate) fn may_run_speculatively(callee: &lanewise_ir::Callee, ret_ty: &Type) -> bool {
     match callee {
         lanewise_ir::Callee::Direct(name) => {
             name.starts_with("llvm.") || is_libm_function(name, ret_ty)
