@@ -90,7 +90,9 @@ pub fn c_value_type(ty: &IrType, attributes: &[String]) -> Result<CValueType, St
         size,
     };
     Ok(match ty {
-        IrType::Int(1) => value("_Bool", None, "LW_BOOL", 1),
+        // `_Bool` lanes travel as bytes holding 0 or 1 (GCC's callers of
+        // `_ZGVdN32v_f` for a `_Bool f(...)` pass and read `<32 x i8>`).
+        IrType::Int(1) => value("_Bool", Some("uint8_t"), "LW_BOOL", 1),
         IrType::Int(8) if zero_extended => value("uint8_t", Some("uint8_t"), "LW_I8", 1),
         IrType::Int(8) => value("int8_t", Some("int8_t"), "LW_I8", 1),
         IrType::Int(16) if zero_extended => value("uint16_t", Some("uint16_t"), "LW_I16", 2),

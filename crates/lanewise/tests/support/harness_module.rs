@@ -423,6 +423,12 @@ fn check_lane_type(ir_type: &IrType, scalar: &IrType) -> Result<(), String> {
         {
             Ok(())
         }
+        // `_Bool` lanes: a byte each.
+        IrType::Vector { element, .. }
+            if *scalar == IrType::Int(1) && **element == IrType::Int(8) =>
+        {
+            Ok(())
+        }
         // vectors of 2 to 8 bytes are classified INTEGER by the SysV ABI:
         // LLVM signatures carry them as one integer of the same size
         IrType::Int(bits)
