@@ -40,9 +40,11 @@
 //! other reads stay refused with the reason.
 //!
 //! `reduction(&&: b)` and `reduction(||: b)` keep their short circuit in
-//! clang's IR: the accumulator (an `i1`) is read only by a branch that
-//! skips the condition, and the update is the phi where the two paths meet
-//! ([`short_circuit_reduction`]). That is an `and` (or `or`) reduction whose
+//! clang's IR: the accumulator (an `i1`, or an `int` read as `b != 0`) is
+//! read only by a branch that skips the condition, and the update is the
+//! phi where the two paths meet ([`short_circuit_reduction`]); or clang
+//! speculated the condition into `select b, c, false`, or computes `(b !=
+//! 0) & c` and zero-extends it back (`is_boolean_view`). That is an `and` (or `or`) reduction whose
 //! lanes branch on their own partial result: a lane evaluates the
 //! condition while its own iterations all passed, where the serial loop
 //! stops at the first failure of any iteration; the result is the same,
@@ -52,8 +54,8 @@
 use std::collections::{HashMap, HashSet};
 
 use lanewise_ir::{
-    BinaryOp, Block, CallEffects, Callee, Constant, FastMathFlags, FloatPredicate, Function,
-    FunctionBuilder, Inst, InstData, IntPredicate, Type, Value,
+    BinaryOp, Block, CallEffects, Callee, CastOp, Constant, FastMathFlags, FloatPredicate,
+    Function, FunctionBuilder, Inst, InstData, IntPredicate, Type, Value,
 };
 
 /// The operator of a reduction.
@@ -377,6 +379,10 @@ pub fn recognize_reduction(
     // rest allows one (below), else the first of them is the refusal.
     let mut scan_reads: Vec<(Value, String)> = Vec::new();
     let feeds_update = values_feeding(func, in_loop, phi, update);
+    // `acc != 0` of an integer accumulator, combined with `&`/`|` (or a
+    // logical select) and zero-extended back: `int b; b = b && c` (see
+    // `is_boolean_view`).
+    let mut boolean_view = false;
     let mut kind: Option<ReductionKind> = None;
     let mut set_kind = |new: ReductionKind| -> Result<(), String> {
         let new = new.canonical(&ty);
@@ -434,7 +440,8 @@ pub fn recognize_reduction(
                         let constant = |value: Value, bit: u128| {
                             func.dfg.constant(value) == Some(&Constant::Int(bit))
                         };
-                        let logical = if ty != Type::BOOL {
+                        let select_ty = result.map(|result| func.dfg.value_type(result).clone());
+                        let logical = if select_ty != Some(Type::BOOL) {
                             None
                         } else if constant(*if_false, 0) && !member_set.contains(if_true) {
                             Some(BinaryOp::And)
@@ -450,6 +457,15 @@ pub fn recognize_reduction(
                         };
                         set_kind(ReductionKind::Binary(op))?;
                     }
+                    new_member = result;
+                }
+                InstData::Icmp { .. } if is_boolean_view(func, data, value, &ty) => {
+                    boolean_view = true;
+                    new_member = result;
+                }
+                InstData::Cast { op: CastOp::ZExt, to, .. }
+                    if boolean_view && *to == ty && *func.dfg.value_type(value) == Type::BOOL =>
+                {
                     new_member = result;
                 }
                 InstData::Icmp { lhs, rhs, .. } | InstData::Fcmp { lhs, rhs, .. } => {
@@ -622,6 +638,20 @@ pub fn recognize_reduction(
         }
         (None, None) => return Err("it is never updated".to_owned()),
     };
+    if boolean_view {
+        // Lanes combine with `&`/`|`, right for the 0 and 1 the updates give
+        // and for an initial 0 or 1 (a lane without iterations keeps it).
+        let logical = matches!(kind, ReductionKind::Binary(BinaryOp::And | BinaryOp::Or));
+        let zero_or_one =
+            matches!(func.dfg.constant(init), Some(Constant::Int(0)) | Some(Constant::Int(1)));
+        if !logical || !zero_or_one {
+            return Err(format!(
+                "it is read as `{} != 0`: only as the `&&` or `||` of a reduction that \
+                 starts at 0 or 1",
+                name(phi)
+            ));
+        }
+    }
     let scan = !scan_reads.is_empty();
     if scan && branch_form {
         return Err(format!(
@@ -732,22 +762,37 @@ fn branch_min_max(
     Some((pattern, m))
 }
 
-/// `b = b && c` (or `b || c`) as clang lowers it, the accumulator `phi` an
-/// `i1` whose only use in the loop is the branch around the condition:
+/// Whether `data` is `icmp ne value, 0` (or `0 != value`) on the integer
+/// accumulator type `ty`: the truth value of an `int` that a `&&` or `||`
+/// reduction reads.
+fn is_boolean_view(func: &Function, data: &InstData, value: Value, ty: &Type) -> bool {
+    let InstData::Icmp { pred: IntPredicate::Ne, lhs, rhs } = data else { return false };
+    let zero = |operand: &Value| func.dfg.constant(*operand) == Some(&Constant::Int(0));
+    matches!(ty, Type::Int(_))
+        && *ty != Type::BOOL
+        && ((*lhs == value && zero(rhs)) || (*rhs == value && zero(lhs)))
+}
+
+/// `b = b && c` (or `b || c`) as clang lowers it: a branch on the truth of
+/// the accumulator `phi` (an `i1`, or an integer read as `phi != 0` or
+/// `phi == 0`) around the condition:
 ///
 /// ```text
-/// decide:   br phi, evaluate, join        ; `||`: br phi, join, evaluate
-/// evaluate: ... c ...                     ; a region entered from `decide`
-/// join:     update = phi [false, decide], [c, ...], ...   ; `||`: true
+/// decide:   br truth(phi), evaluate, join     ; `||`: br truth(phi), join, evaluate
+/// evaluate: ... c ...                         ; a region entered from `decide`
+/// join:     update = phi [0, decide], [c, ...], [phi, ...]   ; `||`: 1 from `decide`
 /// ```
 ///
 /// The region may branch and merge (`b && x && y` gives more incoming
 /// values), load and call libm functions (whose only side effect is
-/// `errno`), but not store or call anything else with side effects,
-/// and every other phi of `join` takes the same value on every edge (so
-/// the branch decides the update alone). The update is read by nothing in
-/// the loop but the header phi. Returns the `and` (`or`) reduction, or
-/// `None` when `phi` does not have that shape.
+/// `errno`), but not store or call anything else with side effects. Other
+/// edges into `join` pass the accumulator on (an update under a condition:
+/// `if (x) b = b || c`). The other phis of `join` take the same value on
+/// the edges from `decide` and the region (the branch decides the update
+/// alone), the update feeds only the header phi and the exit's phis, and
+/// an integer accumulator starts at 0 or 1 (the lanes combine with `&` or
+/// `|`, and one without iterations keeps the initial value). Returns the
+/// `and` (`or`) reduction, or `None` when `phi` does not have that shape.
 fn short_circuit_reduction(
     func: &Function,
     users: &HashMap<Value, Vec<Inst>>,
@@ -757,25 +802,131 @@ fn short_circuit_reduction(
     init: Value,
     update: Value,
 ) -> Option<Reduction> {
-    if *func.dfg.value_type(phi) != Type::BOOL {
+    let ty = func.dfg.value_type(phi).clone();
+    if ty != Type::BOOL
+        && !matches!(func.dfg.constant(init), Some(Constant::Int(0)) | Some(Constant::Int(1)))
+    {
         return None;
     }
-    let [branch] = users.get(&phi)?.as_slice() else { return None };
-    let InstData::Branch { cond, then_dest, else_dest } = func.dfg.inst(*branch) else {
-        return None;
-    };
-    if *cond != phi {
+    // One short circuit after another (the copies of an unrolled body),
+    // each reading the previous one's result, up to the update.
+    let mut members = vec![phi];
+    let mut current = phi;
+    let mut kind = None;
+    while current != update {
+        let (op, join_value) = short_circuit_link(func, users, in_loop, current, &ty)?;
+        if kind.is_some_and(|kind| kind != op) {
+            return None;
+        }
+        kind = Some(op);
+        members.push(join_value);
+        current = join_value;
+    }
+    // The update feeds the header phi and the exit's phis only.
+    let phi_inst = func.dfg.defining_inst(phi)?;
+    let update_only_carried = users.get(&update).into_iter().flatten().all(|&user| {
+        let block = func.layout.inst_block(user);
+        user == phi_inst
+            || (block == Some(exit) && matches!(func.dfg.inst(user), InstData::Phi { .. }))
+    });
+    if !update_only_carried {
         return None;
     }
-    let decide = func.layout.inst_block(*branch)?;
-    let update_inst = func.dfg.defining_inst(update)?;
-    let InstData::Phi { incoming, .. } = func.dfg.inst(update_inst) else { return None };
-    let join = func.layout.inst_block(update_inst)?;
-    let (op, skipped, evaluate) = match (*then_dest == join, *else_dest == join) {
-        (false, true) => (BinaryOp::And, false, *then_dest),
-        (true, false) => (BinaryOp::Or, true, *else_dest),
-        _ => return None,
+    Some(Reduction {
+        phi,
+        init,
+        update,
+        ty,
+        kind: ReductionKind::Binary(kind?),
+        members,
+        scan: false,
+    })
+}
+
+/// One short circuit of [`short_circuit_reduction`] on `value` (the
+/// accumulator, or the result of the previous short circuit): its operator
+/// and the phi at its `join`, the only other reader of `value`.
+fn short_circuit_link(
+    func: &Function,
+    users: &HashMap<Value, Vec<Inst>>,
+    in_loop: &HashSet<Block>,
+    value: Value,
+    ty: &Type,
+) -> Option<(BinaryOp, Value)> {
+    // The truth test: `value` itself, or one `icmp ne/eq value, 0`; and the
+    // join's phi, which passes `value` on where the test is not reached.
+    let mut truth = None;
+    let mut join_phi = None;
+    for &user in users.get(&value)? {
+        let data = func.dfg.inst(user);
+        match data {
+            InstData::Branch { .. } if *ty == Type::BOOL && truth.is_none() => {
+                truth = Some((user, true));
+            }
+            InstData::Icmp { pred, lhs, rhs } if *ty != Type::BOOL && truth.is_none() => {
+                let zero = |operand: &Value| func.dfg.constant(*operand) == Some(&Constant::Int(0));
+                if !((*lhs == value && zero(rhs)) || (*rhs == value && zero(lhs))) {
+                    return None;
+                }
+                let result = func.dfg.result(user)?;
+                let [branch] = users.get(&result)?.as_slice() else { return None };
+                truth = match pred {
+                    IntPredicate::Ne => Some((*branch, true)),
+                    IntPredicate::Eq => Some((*branch, false)),
+                    _ => return None,
+                };
+            }
+            InstData::Phi { .. } if join_phi.is_none() => join_phi = Some(user),
+            _ => return None,
+        }
+    }
+    let (branch, then_if_true) = truth?;
+    let InstData::Branch { then_dest, else_dest, .. } = func.dfg.inst(branch) else {
+        return None;
     };
+    let decide = func.layout.inst_block(branch)?;
+    let (when_true, when_false) =
+        if then_if_true { (*then_dest, *else_dest) } else { (*else_dest, *then_dest) };
+    // `&&` skips to `join` when the value is false, `||` when true. The
+    // join's phi is the one that reads `value` (passing it on where the
+    // test is not reached), or else the one that takes the skipped
+    // constant from `decide`.
+    let takes_skipped = |inst: Inst, skipped: u128| match func.dfg.inst(inst) {
+        InstData::Phi { incoming, .. } => incoming.iter().any(|&(block, incoming)| {
+            block == decide
+                && func.dfg.constant(incoming) == Some(&Constant::Int(skipped))
+                && func.dfg.value_type(incoming) == ty
+        }),
+        _ => false,
+    };
+    let join_phi_in = |block: Block, skipped: u128| -> Option<Inst> {
+        match join_phi {
+            Some(inst) => (func.layout.inst_block(inst) == Some(block)).then_some(inst),
+            None => {
+                let found: Vec<Inst> = func
+                    .layout
+                    .block_insts(block)
+                    .iter()
+                    .copied()
+                    .filter(|&inst| takes_skipped(inst, skipped))
+                    .collect();
+                match found[..] {
+                    [inst] => Some(inst),
+                    _ => None,
+                }
+            }
+        }
+    };
+    let (op, skipped, evaluate, join, join_inst) =
+        match (join_phi_in(when_false, 0), join_phi_in(when_true, 1)) {
+            (Some(inst), None) => (BinaryOp::And, 0, when_true, when_false, inst),
+            (None, Some(inst)) => (BinaryOp::Or, 1, when_false, when_true, inst),
+            _ => return None,
+        };
+    if evaluate == join || !in_loop.contains(&join) {
+        return None;
+    }
+    let InstData::Phi { incoming, .. } = func.dfg.inst(join_inst) else { return None };
     if loop_predecessors(func, in_loop, evaluate) != [decide] {
         return None;
     }
@@ -797,62 +948,52 @@ fn short_circuit_reduction(
             }
         }
     }
+    let writes = |inst: &Inst| match func.dfg.inst(*inst) {
+        // libm's `errno`, which the vector math does not keep either.
+        InstData::Call { callee, ret_ty, .. } => {
+            !crate::widen::calls::may_run_speculatively(callee, ret_ty)
+                && func.dfg.inst(*inst).has_side_effects()
+        }
+        data => data.has_side_effects(),
+    };
     for &block in &region {
-        if block != evaluate
-            && loop_predecessors(func, in_loop, block).iter().any(|b| !region.contains(b))
-        {
+        let entered_elsewhere = block != evaluate
+            && loop_predecessors(func, in_loop, block).iter().any(|pred| !region.contains(pred));
+        if entered_elsewhere || func.layout.block_insts(block).iter().any(writes) {
             return None;
         }
-        let writes = |inst: &Inst| match func.dfg.inst(*inst) {
-            // libm's `errno`, which the vector math does not keep either.
-            InstData::Call { callee, ret_ty, .. } => {
-                !crate::widen::calls::may_run_speculatively(callee, ret_ty)
-                    && func.dfg.inst(*inst).has_side_effects()
+    }
+    // The join's phi: the skipped value from `decide`, anything from the
+    // region, `value` itself from elsewhere.
+    let mut from_decide = false;
+    for &(block, incoming_value) in incoming {
+        if block == decide {
+            from_decide = func.dfg.constant(incoming_value) == Some(&Constant::Int(skipped));
+            if !from_decide {
+                return None;
             }
-            data => data.has_side_effects(),
-        };
-        if func.layout.block_insts(block).iter().any(writes) {
+        } else if !region.contains(&block) && incoming_value != value {
             return None;
         }
     }
-    // The update: the skipped value from `decide`, anything from the region.
-    for &(block, value) in incoming {
-        let from_decide = block == decide
-            && func.dfg.constant(value) == Some(&Constant::Int(u128::from(skipped)));
-        if !(from_decide || region.contains(&block)) {
-            return None;
-        }
-    }
-    if !incoming.iter().any(|&(block, _)| block == decide) {
+    if !from_decide {
         return None;
     }
-    // Every other phi of `join` agrees on all its edges.
-    let decides_only_the_update =
+    // Every other phi of `join` agrees on the edges the branch decides.
+    let decided = |block: &Block| *block == decide || region.contains(block);
+    let decides_only_this =
         func.layout.block_insts(join).iter().all(|&inst| match func.dfg.inst(inst) {
-            InstData::Phi { incoming, .. } if inst != update_inst => {
-                incoming.windows(2).all(|pair| pair[0].1 == pair[1].1)
+            InstData::Phi { incoming, .. } if inst != join_inst => {
+                let mut values = incoming.iter().filter(|(block, _)| decided(block));
+                let first = values.next().map(|&(_, value)| value);
+                values.all(|&(_, value)| Some(value) == first)
             }
             _ => true,
         });
-    // The update feeds the header phi and the exit's phis only.
-    let phi_inst = func.dfg.defining_inst(phi)?;
-    let update_only_carried = users.get(&update).into_iter().flatten().all(|&user| {
-        let block = func.layout.inst_block(user);
-        user == phi_inst
-            || (block == Some(exit) && matches!(func.dfg.inst(user), InstData::Phi { .. }))
-    });
-    if !decides_only_the_update || !update_only_carried {
+    if !decides_only_this {
         return None;
     }
-    Some(Reduction {
-        phi,
-        init,
-        update,
-        ty: Type::BOOL,
-        kind: ReductionKind::Binary(op),
-        members: vec![phi, update],
-        scan: false,
-    })
+    Some((op, func.dfg.result(join_inst)?))
 }
 
 /// Whether the conditional branch `branch` decides a [`branch_min_max`]
