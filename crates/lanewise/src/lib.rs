@@ -1050,7 +1050,8 @@ fn record_declare_simd_remarks(report: &mut Report, scalar_name: &str, produced:
 /// called by vectorized code or named for clang's vectorizer) but does not
 /// define, and of every variant the attributes of a function defined here
 /// name but vectorization did not produce (a function Lanewise refused with
-/// `keep_going`): each calls the scalar function once per active lane, in
+/// `keep_going`; with [`VariantSelection::Referenced`] only those referenced):
+/// each calls the scalar function once per active lane, in
 /// lane order, behind the variant's ABI signature, as GCC's clones do.
 /// clang attaches `declare simd` attributes only to the declaration that
 /// carries the pragma, so a function declared with the pragma in a header
@@ -1080,8 +1081,10 @@ fn define_weak_variant_fallbacks(
             }
         }
         // The definition's translation unit owns every variant its
-        // attributes name (GCC's mangling of the AVX ones only if called).
-        let defines_scalar = defined.contains(&info.name);
+        // attributes name (GCC's mangling of the AVX ones only if called),
+        // unless the user asked for the referenced ones only.
+        let defines_scalar =
+            options.variants != VariantSelection::Referenced && defined.contains(&info.name);
         for mangled in &names {
             let owned = defines_scalar && info.variant_names.contains(mangled);
             if defined.contains(mangled) || !(owned || module.function_signature(mangled).is_ok()) {
