@@ -106,6 +106,15 @@ struct Checked {
     output: String,
 }
 
+/// The messages of the `missed` remarks among `remarks`.
+fn missed_messages(remarks: &[serde_json::Value]) -> Vec<&str> {
+    remarks
+        .iter()
+        .filter(|remark| remark["kind"] == "missed")
+        .filter_map(|remark| remark["message"].as_str())
+        .collect()
+}
+
 /// [`check_source_with`] with extra `lanewise` options.
 fn check_source_with_options(name: &str, extra_flags: &[&str], lanewise_flags: &[&str]) -> Checked {
     let (source, clang) = source_and_compiler(name);
@@ -604,16 +613,12 @@ fn inline_asm() {
 
 /// `reduction(&&: b)` and `reduction(||: b)`, short circuits kept as
 /// branches on the accumulator or speculated into selects, agree with the
-/// serial loops. A short circuit that stores (the serial loop stops writing at the first
-/// failure) is no reduction: that loop is refused.
+/// serial loops. A short circuit that stores (the serial loop stops
+/// writing at the first failure) is no reduction: that loop is refused.
 #[test]
 fn logical_reductions() {
     let remarks = check_source_with("logical_reductions", &[]);
-    let missed: Vec<&str> = remarks
-        .iter()
-        .filter(|remark| remark["kind"] == "missed")
-        .filter_map(|remark| remark["message"].as_str())
-        .collect();
+    let missed = missed_messages(&remarks);
     assert_eq!(missed.len(), 1, "{missed:#?}");
 }
 
@@ -626,11 +631,7 @@ fn logical_reductions() {
 #[test]
 fn ordered_simd() {
     let remarks = check_source_with("ordered_simd", &[]);
-    let missed: Vec<&str> = remarks
-        .iter()
-        .filter(|remark| remark["kind"] == "missed")
-        .filter_map(|remark| remark["message"].as_str())
-        .collect();
+    let missed = missed_messages(&remarks);
     assert_eq!(missed.len(), 1, "{missed:#?}");
     assert!(missed[0].contains("not marked independent"), "{missed:#?}");
 }
@@ -643,11 +644,7 @@ fn ordered_simd() {
 #[test]
 fn invoke_calls() {
     let remarks = check_source_with("invoke_calls", &["-fexceptions"]);
-    let missed: Vec<&str> = remarks
-        .iter()
-        .filter(|remark| remark["kind"] == "missed")
-        .filter_map(|remark| remark["message"].as_str())
-        .collect();
+    let missed = missed_messages(&remarks);
     assert_eq!(missed.len(), 1, "{missed:#?}");
     assert!(
         missed[0].contains(

@@ -80,6 +80,7 @@ pub mod reduction;
 mod rewrite;
 pub mod scan;
 pub mod shared_slots;
+mod short_circuit;
 pub mod tail;
 #[cfg(test)]
 mod tests;
