@@ -240,7 +240,12 @@ float __lw_lgammaf_r(float x, int *sign) __asm__("lgammaf_r");
 double __lw_lgamma_r(double x, int *sign) __asm__("lgamma_r");
 
 /* T: the floating type, LIMIT: the largest T below 1 (fract's bound; the
- * fraction of an infinity is +0, as in libclc and PoCL). */
+ * fraction of an infinity is +0, as in libclc and PoCL). remquo's quotient:
+ * OpenCL wants at least its 7 low bits, glibc gives 3, so the 7 come from
+ * |x| reduced modulo 128 |y| (`fmod` is exact), whose quotient by |y| has
+ * the same low 7 bits and parity (so the same rounding to even); the
+ * product's rounding error is far below the 0.5 `rint` allows. PoCL gives
+ * the same 7 bits. */
 #define POINTER_SCALAR(T, SPACE, LIMIT, LGAMMA_R, FREXP, MODF, REMQUO)                  \
     DEF T fract(T x, SPACE T *iptr) {                                                   \
         T whole = floor(x);                                                             \
@@ -261,7 +266,13 @@ double __lw_lgamma_r(double x, int *sign) __asm__("lgamma_r");
     }                                                                                   \
     DEF T remquo(T x, T y, SPACE int *quo) {                                            \
         int q;                                                                          \
-        T r = REMQUO(x, y, &q);                                                       \
+        T r = REMQUO(x, y, &q);                                                         \
+        if (isfinite(x) && !isnan(y) && y != (T)0) {                                    \
+            T ay = fabs(y);                                                             \
+            T m = fmod(fabs(x), ay * (T)128);                                           \
+            int k = (int)rint((m - remainder(m, ay)) / ay) & 127;                       \
+            q = signbit(x) != signbit(y) ? -k : k;                                      \
+        }                                                                               \
         *quo = q;                                                                       \
         return r;                                                                       \
     }                                                                                   \
