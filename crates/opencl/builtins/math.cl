@@ -112,16 +112,92 @@ BINARY(remainder, __builtin_remainderf, __builtin_remainder)
 
 TERNARY(fma, __builtin_fmaf, __builtin_fma)
 
+// ----- sinpi, cospi, tanpi, powr, pown, rootn: OpenCL's accuracy and edge cases -----
+// (OpenCL 1.2, sections 7.4 and 7.5.1). W is the type the float forms compute
+// in (double: their results are within an ulp).
+
+/* x reduced exactly to (-2, 2) by fmod (the period), then split into n/2 + y
+ * with n = rint(2 x) and |y| <= 1/4, both exact; n's two low bits pick sin
+ * or cos of pi y and its sign. Computing sin(pi x) directly loses every
+ * digit for large x and most of them near the integers. */
+#define PI_FUNCTIONS(T, W)                                                              \
+    DEF T sinpi(T x) {                                                                  \
+        if (!isfinite(x)) return x - x;                                                 \
+        T reduced = fmod(x, (T)2);                                                      \
+        T n = rint(reduced * (T)2);                                                     \
+        W y = (W)(reduced - n * (T)0.5) * (W)M_PI;                                      \
+        int quadrant = (int)n & 3;                                                      \
+        W r = quadrant == 0 ? sin(y) : quadrant == 1 ? cos(y)                           \
+            : quadrant == 2 ? -sin(y) : -cos(y);                                        \
+        /* sinpi(n) is +0 for positive n, -0 for negative n. */                         \
+        return r == (W)0 ? copysign((T)0, x) : (T)r;                                    \
+    }                                                                                   \
+    DEF T cospi(T x) {                                                                  \
+        if (!isfinite(x)) return x - x;                                                 \
+        T reduced = fmod(fabs(x), (T)2);                                                \
+        T n = rint(reduced * (T)2);                                                     \
+        W y = (W)(reduced - n * (T)0.5) * (W)M_PI;                                      \
+        int quadrant = (int)n & 3;                                                      \
+        W r = quadrant == 0 ? cos(y) : quadrant == 1 ? -sin(y)                          \
+            : quadrant == 2 ? -cos(y) : sin(y);                                         \
+        /* cospi(n + 0.5) is +0. */                                                     \
+        return r == (W)0 ? (T)0 : (T)r;                                                 \
+    }                                                                                   \
+    DEF T tanpi(T x) {                                                                  \
+        if (!isfinite(x)) return x - x;                                                 \
+        T reduced = fmod(x, (T)2);                                                      \
+        T n = rint(reduced * (T)2);                                                     \
+        T y = reduced - n * (T)0.5;                                                     \
+        int quadrant = (int)n & 3;                                                      \
+        if (y == (T)0) {                                                                \
+            /* tanpi(n + 0.5) is +inf for even n, -inf for odd n; tanpi(n) is */        \
+            /* copysign(0, n) for even n, copysign(0, -n) for odd n. */                 \
+            if (quadrant == 1) return (T)INFINITY;                                      \
+            if (quadrant == 3) return (T)-INFINITY;                                     \
+            return copysign((T)0, quadrant == 0 ? x : -x);                              \
+        }                                                                               \
+        W s = sin((W)y * (W)M_PI), c = cos((W)y * (W)M_PI);                             \
+        return (T)((quadrant & 1) ? -c / s : s / c);                                    \
+    }                                                                                   \
+    /* NaN for x < 0, powr(±0, ±0), powr(+inf, ±0), powr(+1, ±inf) and any NaN */       \
+    /* operand; powr(-0, y) is powr(+0, y). */                                          \
+    DEF T powr(T x, T y) {                                                              \
+        if (x < (T)0 || isnan(x) || isnan(y) || (x == (T)0 && y == (T)0)                \
+            || (isinf(x) && y == (T)0) || (x == (T)1 && isinf(y)))                      \
+            return (T)NAN;                                                              \
+        return pow(fabs(x), y);                                                         \
+    }                                                                                   \
+    /* n converted to W keeps its parity (a float does not above 2^24). */              \
+    DEF T pown(T x, int n) { return (T)pow((W)x, (W)n); }
+
+PI_FUNCTIONS(float, double)
+PI_FUNCTIONS(double, double)
+
+/* The real n-th root: of a negative x for odd n, NaN for even n and for
+ * n = 0; the sign of a zero or an infinity kept for odd n. The float form
+ * takes 1/n in double, which is exact enough; the double form adds the
+ * correction for 1/n's rounding, low = 1/n - e (an fma gives it exactly):
+ * x^(e + low) = x^e (1 + low ln x). */
+DEF float rootn(float x, int n) {
+    if (n == 0 || (x < 0.0f && (n & 1) == 0)) return NAN;
+    float r = (float)pow((double)fabs(x), 1.0 / (double)n);
+    return (n & 1) ? copysign(r, x) : r;
+}
+DEF double rootn(double x, int n) {
+    if (n == 0 || (x < 0.0 && (n & 1) == 0)) return (double)NAN;
+    double e = 1.0 / (double)n;
+    double r = pow(fabs(x), e);
+    if (r != 0.0 && isfinite(r)) {
+        double low = fma(-e, (double)n, 1.0) / (double)n;
+        r = fma(r, low * log(fabs(x)), r);
+    }
+    return (n & 1) ? copysign(r, x) : r;
+}
+
 // Functions defined from the ones above.
 #define DERIVED_FLOAT(T)                                                                \
     DEF T rsqrt(T x) { return (T)1 / sqrt(x); }                                         \
     DEF T mad(T a, T b, T c) { return a * b + c; }                                      \
-    DEF T powr(T x, T y) { return pow(x, y); }                                          \
-    DEF T pown(T x, int n) { return pow(x, (T)n); }                                     \
-    DEF T rootn(T x, int n) { return pow(x, (T)1 / (T)n); }                             \
-    DEF T sinpi(T x) { return sin(x * (T)M_PI); }                                       \
-    DEF T cospi(T x) { return cos(x * (T)M_PI); }                                       \
-    DEF T tanpi(T x) { return tan(x * (T)M_PI); }                                       \
     DEF T asinpi(T x) { return asin(x) / (T)M_PI; }                                     \
     DEF T acospi(T x) { return acos(x) / (T)M_PI; }                                     \
     DEF T atanpi(T x) { return atan(x) / (T)M_PI; }                                     \
@@ -200,17 +276,8 @@ VEC2(half_divide, float) VEC2(native_powr, float) VEC2(half_powr, float)
         return x.s0 * y.s0 + x.s1 * y.s1 + x.s2 * y.s2 + x.s3 * y.s3;                   \
     }                                                                                   \
     DEF T length(T x) { return fabs(x); }                                               \
-    DEF T length(T##2 x) { return sqrt(dot(x, x)); }                                    \
-    DEF T length(T##3 x) { return sqrt(dot(x, x)); }                                    \
-    DEF T length(T##4 x) { return sqrt(dot(x, x)); }                                    \
     DEF T distance(T x, T y) { return length(x - y); }                                  \
-    DEF T distance(T##2 x, T##2 y) { return length(x - y); }                            \
-    DEF T distance(T##3 x, T##3 y) { return length(x - y); }                            \
-    DEF T distance(T##4 x, T##4 y) { return length(x - y); }                            \
-    DEF T normalize(T x) { return sign(x); }                                            \
-    DEF T##2 normalize(T##2 x) { return x / length(x); }                                \
-    DEF T##3 normalize(T##3 x) { return x / length(x); }                                \
-    DEF T##4 normalize(T##4 x) { return x / length(x); }                                \
+    DEF T normalize(T x) { return x != x ? x : sign(x); }                               \
     DEF T##3 cross(T##3 a, T##3 b) {                                                    \
         return (T##3)(a.s1 * b.s2 - a.s2 * b.s1, a.s2 * b.s0 - a.s0 * b.s2,             \
                       a.s0 * b.s1 - a.s1 * b.s0);                                       \
@@ -222,13 +289,6 @@ VEC2(half_divide, float) VEC2(native_powr, float) VEC2(half_powr, float)
 GEOMETRIC(float)
 GEOMETRIC(double)
 
-DEF float fast_length(float x) { return length(x); }
-DEF float fast_length(float2 x) { return length(x); }
-DEF float fast_length(float3 x) { return length(x); }
-DEF float fast_length(float4 x) { return length(x); }
-DEF float4 fast_normalize(float4 x) { return normalize(x); }
-DEF float3 fast_normalize(float3 x) { return normalize(x); }
-DEF float2 fast_normalize(float2 x) { return normalize(x); }
 
 // ----- The functions with a pointer argument (in each address space) -----
 
@@ -267,6 +327,7 @@ double __lw_lgamma_r(double x, int *sign) __asm__("lgamma_r");
     DEF T remquo(T x, T y, SPACE int *quo) {                                            \
         int q;                                                                          \
         T r = REMQUO(x, y, &q);                                                         \
+        q = 0; /* when the remainder is a NaN (glibc leaves it unset) */                \
         if (isfinite(x) && !isnan(y) && y != (T)0) {                                    \
             T ay = fabs(y);                                                             \
             T m = fmod(fabs(x), ay * (T)128);                                           \
@@ -395,14 +456,67 @@ POINTER_FUNCTIONS_D(__local)
 
 DEF float ldexp(float x, int k) { return __builtin_ldexpf(x, k); }
 DEF double ldexp(double x, int k) { return __builtin_ldexp(x, k); }
-DEF int ilogb(float x) { return __builtin_ilogbf(x); }
-DEF int ilogb(double x) { return __builtin_ilogb(x); }
+/* glibc's ilogb of a NaN is INT_MIN (its FP_ILOGB0); OpenCL's FP_ILOGBNAN
+ * is INT_MAX. */
+DEF int ilogb(float x) { return isnan(x) ? FP_ILOGBNAN : __builtin_ilogbf(x); }
+DEF int ilogb(double x) { return isnan(x) ? FP_ILOGBNAN : __builtin_ilogb(x); }
 /* A quiet NaN whose payload holds `code` (as much of it as fits). */
 DEF float nan(uint code) { return as_float(0x7fc00000u | (code & 0x3fffffu)); }
 DEF double nan(ulong code) { return as_double(0x7ff8000000000000UL | (code & 0x7ffffffffffffUL)); }
 EACH_SIZE(EXPONENT_VECTOR, float, uint)
 EACH_SIZE(EXPONENT_VECTOR, double, ulong)
 
+/* length and normalize of 2-4 elements without overflow or underflow: the
+ * sum of squares in T when it lies in [TINY, inf) (TINY leaves room for the
+ * squares that underflowed), else of the elements scaled by a power of two
+ * (exact) that brings the largest to [1, 2). normalize returns a zero vector
+ * as it is, a vector with a NaN as NaNs, and treats infinite elements as
+ * +-1 and the others as 0 (OpenCL 2.0 wrote these cases down; 1.2 leaves
+ * them open). The rare cases sit behind a branch so the common one costs
+ * what it did. */
+#define SCALED_GEOMETRIC(T, n, TINY)                                                    \
+    DEF T __lw_largest_magnitude(T##n x);                                               \
+    DEF T length(T##n x) {                                                              \
+        T sum = dot(x, x);                                                              \
+        if (sum >= TINY && sum < (T)INFINITY) return sqrt(sum);                         \
+        if (isnan(sum)) return sum;                                                     \
+        if (any(isinf(x))) return (T)INFINITY;                                          \
+        T largest = __lw_largest_magnitude(x);                                          \
+        if (largest == (T)0) return (T)0;                                               \
+        int e = ilogb(largest);                                                         \
+        T##n y = ldexp(x, -e);                                                          \
+        return ldexp(sqrt(dot(y, y)), e);                                               \
+    }                                                                                   \
+    DEF T distance(T##n x, T##n y) { return length(x - y); }                            \
+    DEF T##n normalize(T##n x) {                                                        \
+        T sum = dot(x, x);                                                              \
+        if (sum >= TINY && sum < (T)INFINITY) return x / sqrt(sum);                     \
+        if (any(isnan(x))) return (T##n)((T)NAN);                                       \
+        if (any(isinf(x))) x = select(x * (T)0, copysign((T##n)(1), x), isinf(x));     \
+        T largest = __lw_largest_magnitude(x);                                          \
+        if (largest == (T)0) return x;                                                  \
+        T##n y = ldexp(x, -ilogb(largest));                                             \
+        return y / sqrt(dot(y, y));                                                     \
+    }
+
+DEF float __lw_largest_magnitude(float2 x) { return fmax(fabs(x.s0), fabs(x.s1)); }
+DEF float __lw_largest_magnitude(float3 x) { return fmax(fmax(fabs(x.s0), fabs(x.s1)), fabs(x.s2)); }
+DEF float __lw_largest_magnitude(float4 x) { return fmax(__lw_largest_magnitude(x.s012), fabs(x.s3)); }
+DEF double __lw_largest_magnitude(double2 x) { return fmax(fabs(x.s0), fabs(x.s1)); }
+DEF double __lw_largest_magnitude(double3 x) { return fmax(fmax(fabs(x.s0), fabs(x.s1)), fabs(x.s2)); }
+DEF double __lw_largest_magnitude(double4 x) { return fmax(__lw_largest_magnitude(x.s012), fabs(x.s3)); }
+SCALED_GEOMETRIC(float, 2, 0x1p-100f) SCALED_GEOMETRIC(float, 3, 0x1p-100f)
+SCALED_GEOMETRIC(float, 4, 0x1p-100f)
+SCALED_GEOMETRIC(double, 2, 0x1p-960) SCALED_GEOMETRIC(double, 3, 0x1p-960)
+SCALED_GEOMETRIC(double, 4, 0x1p-960)
+
+DEF float fast_length(float x) { return length(x); }
+DEF float fast_length(float2 x) { return length(x); }
+DEF float fast_length(float3 x) { return length(x); }
+DEF float fast_length(float4 x) { return length(x); }
+DEF float4 fast_normalize(float4 x) { return normalize(x); }
+DEF float3 fast_normalize(float3 x) { return normalize(x); }
+DEF float2 fast_normalize(float2 x) { return normalize(x); }
 DEF float fast_distance(float x, float y) { return distance(x, y); }
 DEF float fast_distance(float2 x, float2 y) { return distance(x, y); }
 DEF float fast_distance(float3 x, float3 y) { return distance(x, y); }
