@@ -51,8 +51,9 @@ use inkwell::llvm_sys::{
 };
 use lanewise_ir::{
     ArithFlags, AtomicAttrs, AtomicOrdering, AtomicRmwOp, BinaryOp, Block, CallEffects, Callee,
-    CastFlags, CastOp, Constant, FastMathFlags, FloatPredicate, Function, InstData, IntPredicate,
-    LandingPadClause, LifetimeMarker, LoopHints, SyncScope, Type, UnaryOp, Value, ValueDef,
+    CastFlags, CastOp, Constant, DataLayout, FastMathFlags, FloatPredicate, Function, InstData,
+    IntPredicate, LandingPadClause, LifetimeMarker, LoopHints, SyncScope, Type, UnaryOp, Value,
+    ValueDef,
 };
 
 use crate::module::BridgeError;
@@ -322,6 +323,7 @@ struct Lifter<'ctx> {
 pub(crate) fn lift_function<'ctx>(
     context: RawContext<'ctx>,
     function: RawValue<'ctx>,
+    data_layout: &DataLayout,
 ) -> Result<Function, BridgeError> {
     let function_name = function.name().unwrap_or_default();
     let signature_error = |message: String| BridgeError::Function {
@@ -419,6 +421,8 @@ pub(crate) fn lift_function<'ctx>(
         }
     }
 
+    lifter.copy_byval_params(context, function, data_layout)?;
+
     // Pass 2: the instructions themselves, and the loop hints of latches.
     let loop_kind = context.metadata_kind("llvm.loop");
     let placeholders = std::mem::take(&mut lifter.placeholder_list);
@@ -443,6 +447,57 @@ pub(crate) fn lift_function<'ctx>(
 }
 
 impl<'ctx> Lifter<'ctx> {
+    /// A `byval` parameter points to the callee's own copy of the caller's
+    /// argument, which the code generator makes at the call; the function
+    /// may write to it. A vector variant's (or a rewritten loop's) pointer
+    /// parameter is the caller's memory itself, so a `byval` parameter the
+    /// function does not mark `readonly` is copied into a stack slot at the
+    /// entry (an `alloca` and an `llvm.memcpy`), and its uses use the slot:
+    /// the lanes' writes then go to their own copies, as in the scalar
+    /// function, and never to the caller's (possibly constant) memory.
+    fn copy_byval_params(
+        &mut self,
+        context: RawContext<'ctx>,
+        function: RawValue<'ctx>,
+        data_layout: &DataLayout,
+    ) -> Result<(), BridgeError> {
+        let byval_kind = context.enum_attribute_kind("byval");
+        let readonly_kind = context.enum_attribute_kind("readonly");
+        let align_kind = context.enum_attribute_kind("align");
+        for (index, param) in function.params().into_iter().enumerate() {
+            let attribute_index = param_attribute_index(index as u32);
+            let Some(byval) = function.function_type_attribute(attribute_index, byval_kind) else {
+                continue;
+            };
+            if function.enum_attribute_value(attribute_index, readonly_kind).is_some() {
+                continue;
+            }
+            let ty = self.lift_type_here(byval)?;
+            let align = function
+                .enum_attribute_value(attribute_index, align_kind)
+                .map_or(data_layout.abi_align(&ty), |align| align.max(1));
+            let one = self.func.dfg.int_const(Type::I32, 1);
+            let alloca = InstData::Alloca { ty: ty.clone(), count: one, align: align as u32 };
+            let copy = self.insert_in_entry(alloca, Type::PTR);
+            self.func.dfg.value_names[copy] = param.name().map(|name| format!("{name}.copy"));
+            let size = self.func.dfg.int_const(Type::I64, u128::from(data_layout.alloc_size(&ty)));
+            let not_volatile = self.func.dfg.int_const(Type::BOOL, 0);
+            let memcpy = InstData::Call {
+                callee: Callee::Direct("llvm.memcpy.p0.p0.i64".to_owned()),
+                args: vec![copy, self.func.param_value(index), size, not_volatile],
+                ret_ty: Type::Void,
+                effects: CallEffects::SideEffects,
+                flags: FastMathFlags::default(),
+            };
+            let entry = self.func.entry_block().expect("the lifter creates the entry block first");
+            let inst = self.func.dfg.make_inst(memcpy, Type::Void);
+            self.func.layout.insert_inst_at(inst, entry, self.entry_insert_position);
+            self.entry_insert_position += 1;
+            self.values.insert(param, copy);
+        }
+        Ok(())
+    }
+
     fn unsupported(&self, message: impl Into<String>) -> BridgeError {
         BridgeError::Unsupported {
             function: self.function_name.clone(),

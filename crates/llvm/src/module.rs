@@ -790,7 +790,11 @@ impl<'ctx> LlvmModule<'ctx> {
     /// Lifts the defined function `name` into the Lanewise IR.
     pub fn lift(&self, name: &str) -> Result<Function, BridgeError> {
         let function = self.defined_function(name)?;
-        crate::lift::lift_function(RawContext::new(self.context), RawValue::from_inkwell(&function))
+        crate::lift::lift_function(
+            RawContext::new(self.context),
+            RawValue::from_inkwell(&function),
+            &self.data_layout(),
+        )
     }
 
     /// Adds `func` to the module as a new function with external linkage,

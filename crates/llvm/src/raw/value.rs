@@ -471,6 +471,23 @@ impl<'ctx> RawValue<'ctx> {
         // SAFETY: a non-null attribute LLVM returned.
         (!attribute.is_null()).then(|| unsafe { LLVMGetEnumAttributeValue(attribute) })
     }
+    /// The type of the type attribute `kind` (such as `byval`) at `index`
+    /// of a function, if it has one.
+    pub(crate) fn function_type_attribute(
+        self,
+        index: c_uint,
+        kind: c_uint,
+    ) -> Option<RawType<'ctx>> {
+        if kind == 0 || self.kind() != LLVMValueKind::LLVMFunctionValueKind {
+            return None;
+        }
+        // SAFETY: `self` is a function; the attribute, when LLVM returns
+        // one, is a type attribute because `kind` is a type kind.
+        unsafe {
+            let attribute = LLVMGetEnumAttributeAtIndex(self.raw, index, kind);
+            (!attribute.is_null()).then(|| RawType::wrap(LLVMGetTypeAttributeValue(attribute)))
+        }
+    }
     /// The type of the type attribute `kind` (such as `elementtype`) at
     /// `index` of a call site, if it has one.
     pub(crate) fn call_site_type_attribute(
