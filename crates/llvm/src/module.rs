@@ -1178,6 +1178,34 @@ impl<'ctx> LlvmModule<'ctx> {
         Ok((params, crate::lift::lift_type(ret).map_err(unsupported)?))
     }
 
+    /// For each parameter of the function `name`: the bytes of the struct it
+    /// points to if it is passed `byval` (the callee's copy of a struct
+    /// argument), else `None`.
+    pub fn byval_param_sizes(&self, name: &str) -> Result<Vec<Option<u64>>, BridgeError> {
+        let function = RawModule::new(&self.module)
+            .named_function(name)
+            .ok_or_else(|| BridgeError::UnknownFunction(name.to_owned()))?;
+        let byval_kind = RawContext::new(self.context).enum_attribute_kind("byval");
+        let data_layout = self.data_layout();
+        let mut sizes = Vec::new();
+        for index in 0..function.params().len() {
+            let attribute_index = crate::raw::param_attribute_index(index as u32);
+            let size = match function.function_type_attribute(attribute_index, byval_kind) {
+                Some(ty) => {
+                    let ty =
+                        crate::lift::lift_type(ty).map_err(|message| BridgeError::Function {
+                            function: name.to_owned(),
+                            message: format!("byval parameter {index}: {message}"),
+                        })?;
+                    Some(data_layout.alloc_size(&ty))
+                }
+                None => None,
+            };
+            sizes.push(size);
+        }
+        Ok(sizes)
+    }
+
     /// Declares the function `name` with this signature unless the module
     /// has a symbol of that name. Returns whether the module now has a
     /// function `name` of exactly this type.

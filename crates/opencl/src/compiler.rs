@@ -58,11 +58,16 @@ const X86_64_DATA_LAYOUT: &str =
 pub struct ParamInfo {
     pub ty: Type,
     pub size: usize,
+    /// A struct passed by value: the kernel takes a pointer (`byval`) to
+    /// its own copy, `size` is the struct's, and the trampolines pass a
+    /// pointer to the argument's bytes.
+    pub by_value: bool,
 }
 
 impl ParamInfo {
+    /// A buffer or `__local` pointer (not a struct passed by value).
     pub fn is_pointer(&self) -> bool {
-        self.ty.is_ptr()
+        self.ty.is_ptr() && !self.by_value
     }
 }
 
@@ -411,12 +416,13 @@ fn vectorize(
         for name in module.defined_function_names() {
             let Some(kernel) = name.strip_prefix(KERNEL_PREFIX) else { continue };
             let (params, _) = module.function_signature(&name)?;
+            let byval_sizes = module.byval_param_sizes(&name)?;
             let mut infos = Vec::new();
             let mut passable = true;
-            for ty in params {
+            for (ty, byval_size) in params.into_iter().zip(byval_sizes) {
                 passable &= ty.is_int() || ty.is_float() || ty.is_ptr() || ty.is_vector();
-                let size = data_layout.alloc_size(&ty) as usize;
-                infos.push(ParamInfo { ty, size });
+                let size = byval_size.unwrap_or_else(|| data_layout.alloc_size(&ty)) as usize;
+                infos.push(ParamInfo { ty, size, by_value: byval_size.is_some() });
             }
             if !passable {
                 let _ = writeln!(
@@ -613,10 +619,16 @@ fn trampolines(kernels: &[KernelInfo], widths: &[(Isa, u32)]) -> String {
         let types: Vec<String> = kernel.params.iter().map(|param| param.ty.to_string()).collect();
         let load_args = |text: &mut String| {
             let mut args = Vec::new();
-            for (index, ty) in types.iter().enumerate() {
+            for (index, (ty, param)) in types.iter().zip(&kernel.params).enumerate() {
                 let _ =
                     writeln!(text, "  %slot{index} = getelementptr ptr, ptr %args, i64 {index}");
                 let _ = writeln!(text, "  %pointer{index} = load ptr, ptr %slot{index}");
+                if param.by_value {
+                    // The kernel (`byval`) or its variant (which copies
+                    // first) takes the address of the struct's bytes.
+                    args.push(format!("ptr %pointer{index}"));
+                    continue;
+                }
                 let _ = writeln!(text, "  %arg{index} = load {ty}, ptr %pointer{index}, align 1");
                 args.push(format!("{ty} %arg{index}"));
             }

@@ -284,10 +284,24 @@ pub fn run(kernel: Arc<Kernel>, args: Vec<ArgValue>, range: NdRange) -> cl_int {
 }
 
 /// One thread's argument values: by-value bytes, buffer addresses, and
-/// its own `__local` memory.
+/// its own `__local` memory. Each value is kept in 16-byte words, so a
+/// struct passed by value is as aligned as its type asks (`byval` promises
+/// the kernel its alignment).
 struct ArgStorage {
-    values: Vec<Vec<u8>>,
+    values: Vec<Vec<u128>>,
     _local: Vec<Allocation>,
+}
+
+/// `bytes` in native-endian 16-byte words (the same bytes in memory).
+fn aligned_words(bytes: &[u8]) -> Vec<u128> {
+    bytes
+        .chunks(16)
+        .map(|chunk| {
+            let mut word = [0u8; 16];
+            word[..chunk.len()].copy_from_slice(chunk);
+            u128::from_ne_bytes(word)
+        })
+        .collect()
 }
 
 impl ArgStorage {
@@ -307,7 +321,7 @@ impl ArgStorage {
                     address.to_ne_bytes().to_vec()
                 }
             };
-            values.push(bytes);
+            values.push(aligned_words(&bytes));
         }
         Some(ArgStorage { values, _local: local })
     }

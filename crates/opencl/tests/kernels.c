@@ -2,8 +2,9 @@
  * against the host's own computation: a 1-D kernel over sizes that are and
  * are not multiples of the SIMD width (given, chosen and odd local sizes,
  * a global offset), divergent control flow, a 2-D kernel, a __local
- * argument, barriers (also in a loop), math builtins, build options, and
- * the build log of a program with an error. */
+ * argument, a struct argument passed by value, barriers (also in a loop),
+ * math builtins, build options, and the build log of a program with an
+ * error. */
 #include "host.h"
 #include <math.h>
 
@@ -63,7 +64,41 @@ static const char *source =
     "  float4 v = in[i];\n"
     "  float d = dot(v, v);\n"
     "  out[i] = sqrt(d) + clamp(v.x, -1.0f, 1.0f) + fmin(v.y, v.z) + exp(v.w * 0.01f) + (float)max((int)v.x, 3) + fabs(v.y);\n"
+    "}\n"
+    "typedef struct { int bias; float scale; char shift; double offset; short steps[3]; } params;\n"
+    "__kernel void struct_arg(__global int *out, params p, int n) {\n"
+    "  int i = (int)get_global_id(0);\n"
+    "  for (int k = 0; k < (i & 3); k++) { p.steps[k] += (short)i; p.bias ^= p.steps[k]; }\n"
+    "  if (i < n) out[i] = p.bias + (int)(p.scale * i) + (i >> p.shift) + (int)p.offset + p.steps[2];\n"
     "}\n";
+
+/* A struct passed by value (`byval` in the kernel), which each work-item
+ * changes in its own copy. */
+static void struct_argument(cl_context context, cl_command_queue queue, cl_program program) {
+    typedef struct { cl_int bias; cl_float scale; cl_char shift; cl_double offset; cl_short steps[3]; } params;
+    cl_int err;
+    cl_kernel struct_arg = clCreateKernel(program, "struct_arg", &err);
+    CHECK(struct_arg, "struct_arg %d", err);
+    enum { S = 101 };
+    int sout[S];
+    params p = {7, 1.5f, 2, 40.75, {1, -2, 3}};
+    cl_int n_s = S;
+    cl_mem so = clCreateBuffer(context, CL_MEM_WRITE_ONLY, sizeof sout, NULL, &err);
+    OK(clSetKernelArg(struct_arg, 0, sizeof so, &so));
+    OK(clSetKernelArg(struct_arg, 1, sizeof p, &p));
+    OK(clSetKernelArg(struct_arg, 2, sizeof n_s, &n_s));
+    size_t global_s = S;
+    OK(clEnqueueNDRangeKernel(queue, struct_arg, 1, NULL, &global_s, NULL, 0, NULL, NULL));
+    OK(clEnqueueReadBuffer(queue, so, CL_TRUE, 0, sizeof sout, sout, 0, NULL, NULL));
+    for (int i = 0; i < S; i++) {
+        params q = p;
+        for (int k = 0; k < (i & 3); k++) { q.steps[k] += (short)i; q.bias ^= q.steps[k]; }
+        int want = q.bias + (int)(q.scale * i) + (i >> q.shift) + (int)q.offset + q.steps[2];
+        CHECK(sout[i] == want, "struct_arg %d: %d, not %d", i, sout[i], want);
+    }
+    clReleaseMemObject(so);
+    clReleaseKernel(struct_arg);
+}
 
 int main(int argc, char **argv) {
     lw_host host = lw_open(argc, argv);
@@ -91,7 +126,7 @@ int main(int argc, char **argv) {
     }
     size_t num_kernels;
     OK(clGetProgramInfo(program, CL_PROGRAM_NUM_KERNELS, sizeof num_kernels, &num_kernels, NULL));
-    CHECK(num_kernels == 9, "%zu kernels", num_kernels);
+    CHECK(num_kernels == 10, "%zu kernels", num_kernels);
 
     /* saxpy at several sizes and local sizes. */
     cl_kernel saxpy = clCreateKernel(program, "saxpy", &err);
@@ -287,6 +322,10 @@ int main(int argc, char **argv) {
         CHECK(fabsf(vout[i] - want) <= 1e-5f * fabsf(want) + 1e-5f, "math %d: %.9g, not %.9g", i, vout[i], want);
     }
     clReleaseMemObject(vb); clReleaseMemObject(mb); clReleaseKernel(math);
+
+    /* PoCL 3.1's work-items share one copy of a struct argument, so work-item
+     * 2 sees work-item 1's changes (47 instead of 50): Lanewise only. */
+    if (strstr(wanted, "Lanewise")) struct_argument(context, queue, program);
 
     clReleaseMemObject(sb); clReleaseMemObject(gb); clReleaseMemObject(ib); clReleaseMemObject(ob);
     clReleaseKernel(saxpy); clReleaseKernel(collatz); clReleaseKernel(grid); clReleaseKernel(sum);
