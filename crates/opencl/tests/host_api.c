@@ -213,7 +213,13 @@ int main(int argc, char **argv) {
     CHECK(destructor_calls == 0, "still referenced");
     OK(clReleaseMemObject(b));
     OK(clFinish(queue));
-    CHECK(destructor_calls == 2, "destructor ran: %d", destructor_calls);
+    /* Lanewise deletes the buffer at its last release; the specification
+     * lets an implementation delete it later (PoCL sometimes has not yet
+     * after clFinish), so elsewhere only "not twice". */
+    if (strstr(wanted, "Lanewise"))
+        CHECK(destructor_calls == 2, "destructor ran: %d", destructor_calls);
+    else
+        CHECK(destructor_calls == 0 || destructor_calls == 2, "destructor ran: %d", destructor_calls);
 
     OK(clReleaseMemObject(sub));
     OK(clReleaseMemObject(a));
