@@ -345,6 +345,10 @@ pub enum Arg {
     /// `(depth - 1)`: a recursive function's call of itself, on its own
     /// depth parameter (see [`Recursion`]).
     Depth(String),
+    /// `lw_recs[k]` for a `uniform` record parameter ([`ParamKind::Record`]).
+    UniformRecord(u32),
+    /// `lw_recs[(unsigned)(index) & 3u]` for a varying record parameter.
+    Record(Expr),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -439,7 +443,7 @@ impl Expr {
             Expr::Call { args, .. } => args
                 .iter_mut()
                 .filter_map(|arg| match arg {
-                    Arg::Varying(expr) => Some(expr),
+                    Arg::Varying(expr) | Arg::Record(expr) => Some(expr),
                     _ => None,
                 })
                 .collect(),
@@ -460,7 +464,7 @@ impl Expr {
             Expr::Call { args, .. } => args
                 .iter()
                 .filter_map(|arg| match arg {
-                    Arg::Varying(expr) => Some(expr),
+                    Arg::Varying(expr) | Arg::Record(expr) => Some(expr),
                     _ => None,
                 })
                 .collect(),
@@ -747,6 +751,13 @@ pub enum ParamKind {
     },
     /// `T *p` with `linear(p)`: stores `*p`, never reads it.
     LinearOut(Ty),
+    /// `struct lw_rec p` passed by value (in memory: clang's `byval`),
+    /// `uniform(p)` or varying: its members are variables of the function
+    /// (`p.i`, `p.f`, ...), which it reads and assigns, so each call changes
+    /// its own copy of the caller's record (a constant of [`RECORDS`]).
+    Record {
+        uniform: bool,
+    },
 }
 
 impl ParamKind {
@@ -758,6 +769,16 @@ impl ParamKind {
         }
     }
 }
+
+/// `static const struct lw_rec lw_recs[4]`: the records calls pass to
+/// [`ParamKind::Record`] parameters.
+pub const RECORDS: &str = "static const struct lw_rec lw_recs[4] = {
+    {-7, 3000000000u, 1.5f, -2.25, -5000000000L, -300, 200},
+    {12, 5u, -0.125f, 1e10, 77L, 32000, 0},
+    {0, 0u, 0.0f, -0.0, 0L, 0, 255},
+    {-2147483647, 4294967295u, 3e38f, 1e-300, 9000000000000000000L, -32768, 1},
+};
+";
 
 /// Elements of the global tables `g_T` (a power of two).
 pub const TABLE_LEN: u32 = 64;

@@ -69,6 +69,9 @@ pub struct GenConfig {
     /// `long`, `short` and `unsigned char` values beside the 32-bit and
     /// `double` ones ([`Program::mixed_widths`], in some programs).
     pub mixed_widths: bool,
+    /// Declare-simd functions with a `struct lw_rec` parameter passed by
+    /// value ([`ParamKind::Record`], some functions).
+    pub record_params: bool,
 }
 
 impl Default for GenConfig {
@@ -97,6 +100,7 @@ impl Default for GenConfig {
             ordered_regions: true,
             inline_asm: true,
             logical_reductions: true,
+            record_params: true,
         }
     }
 }
@@ -126,6 +130,7 @@ pub fn generate_with(seed: u64, config: &GenConfig) -> Program {
         inline_asm: config.inline_asm && draws_inline_asm(seed),
         logical_reductions: config.logical_reductions,
         logical_rng: Rng::new(seed ^ 0x1091_0000_0000_0000),
+        record_param_rng: Rng::new(seed ^ 0x2ecb_0000_0000_0000),
         record_rng: Rng::new(seed ^ 0x5ec0_0000_0000_0000),
         midway_rng: Rng::new(seed ^ 0x3d1d_0000_0000_0000),
     };
@@ -319,6 +324,9 @@ struct Generator {
     logical_reductions: bool,
     /// Which reductions are `&&` or `||`: a stream of its own.
     logical_rng: Rng,
+    /// Which functions take a record by value ([`GenConfig::record_params`]):
+    /// a stream of its own, so programs without one are those of before.
+    record_param_rng: Rng,
     /// The current kernel holds its one ordered region already (clang:
     /// "exactly one 'ordered' directive must appear in the loop body").
     ordered_written: bool,
@@ -431,8 +439,23 @@ impl Generator {
                     scope.linear_in_params.push((param_name.clone(), ty, step));
                 }
                 ParamKind::LinearOut(ty) => scope.out_pointers.push((param_name.clone(), ty)),
+                ParamKind::Record { .. } => unreachable!("drawn after the scalar parameters"),
             }
             params.push(Param { name: param_name, kind });
+        }
+        if !recursive && self.config.record_params && self.record_param_rng.chance(20) {
+            let name = self.name("a");
+            let uniform = self.record_param_rng.chance(50);
+            for &ty in self.types() {
+                scope.vars.push(Var {
+                    name: format!("{name}.{}", ty.suffix()),
+                    ty,
+                    assignable: true,
+                    uniform,
+                });
+            }
+            let position = self.record_param_rng.range(0, params.len() as i64) as usize;
+            params.insert(position, Param { name, kind: ParamKind::Record { uniform } });
         }
         let inbranch = match self.rng.weighted(&[30, 40, 30]) {
             0 => Some(true),
@@ -683,8 +706,12 @@ impl Generator {
     fn call_the_uncalled(&mut self, kernels: &mut [Kernel]) {
         let mut called = std::collections::BTreeSet::new();
         for function in &self.functions {
-            collect_calls(&function.body, &mut called);
-            collect_expr_calls(&function.result, &mut called);
+            // A recursive function's call of itself does not call it.
+            let mut calls = std::collections::BTreeSet::new();
+            collect_calls(&function.body, &mut calls);
+            collect_expr_calls(&function.result, &mut calls);
+            calls.remove(&function.name);
+            called.extend(calls);
         }
         for kernel in kernels.iter() {
             collect_calls(&kernel.body, &mut called);
@@ -1348,6 +1375,12 @@ impl Generator {
             let arg = match param.kind {
                 ParamKind::Varying(ty) => Arg::Varying(self.expr(scope, ty, depth)),
                 ParamKind::Uniform(ty) => Arg::Uniform(self.literal(ty)),
+                ParamKind::Record { uniform: true } => {
+                    Arg::UniformRecord(self.record_param_rng.range(0, 3) as u32)
+                }
+                ParamKind::Record { uniform: false } => {
+                    Arg::Record(self.expr(scope, Ty::Int, depth))
+                }
                 ParamKind::LinearInt { step } => {
                     let bases: Vec<&(String, i32)> = scope
                         .linear_bases

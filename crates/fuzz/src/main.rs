@@ -123,6 +123,9 @@ struct Cli {
     /// Generate no `reduction(&&: r)` or `reduction(||: r)`.
     #[arg(long)]
     no_logical_reductions: bool,
+    /// Generate no declare-simd functions with a struct parameter passed by value.
+    #[arg(long)]
+    no_record_params: bool,
     /// Generate no `static` declare-simd functions.
     #[arg(long)]
     no_static_functions: bool,
@@ -205,6 +208,7 @@ fn main() -> ExitCode {
         ordered_regions: !cli.no_ordered_regions,
         inline_asm: !cli.no_inline_asm,
         logical_reductions: !cli.no_logical_reductions,
+        record_params: !cli.no_record_params,
         static_functions: !cli.no_static_functions,
         lanes_independent: !cli.no_lanes_independent,
         ..GenConfig::default()

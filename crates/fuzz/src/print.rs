@@ -41,8 +41,16 @@ pub(crate) fn print_body(program: &Program) -> String {
         out.push_str(NODE_POOL);
     }
     let arrays = program.functions.iter().flat_map(|function| &function.arrays);
-    if arrays.chain(program.kernels.iter().flat_map(|kernel| &kernel.arrays)).any(|a| a.record) {
+    let record_params = program.functions.iter().any(|function| {
+        function.params.iter().any(|param| matches!(param.kind, ParamKind::Record { .. }))
+    });
+    if record_params
+        || arrays.chain(program.kernels.iter().flat_map(|kernel| &kernel.arrays)).any(|a| a.record)
+    {
         out.push_str(RECORD_TYPE);
+    }
+    if record_params {
+        out.push_str(RECORDS);
     }
     for function in &program.functions {
         out.push('\n');
@@ -313,14 +321,16 @@ fn print_function(out: &mut String, function: &Function) {
     }
     for param in &function.params {
         match param.kind {
-            ParamKind::Uniform(_) | ParamKind::UniformTable(_) => {
+            ParamKind::Uniform(_)
+            | ParamKind::UniformTable(_)
+            | ParamKind::Record { uniform: true } => {
                 write!(pragma, " uniform({})", param.name).unwrap()
             }
             ParamKind::LinearInt { step } | ParamKind::LinearIn { step, .. } => {
                 write!(pragma, " linear({}:{step})", param.name).unwrap()
             }
             ParamKind::LinearOut(_) => write!(pragma, " linear({})", param.name).unwrap(),
-            ParamKind::Varying(_) => {}
+            ParamKind::Varying(_) | ParamKind::Record { uniform: false } => {}
         }
     }
     out.push_str(&pragma);
@@ -346,6 +356,7 @@ fn print_function(out: &mut String, function: &Function) {
                 format!("const {} *{}", ty.c_name(), param.name)
             }
             ParamKind::LinearOut(ty) => format!("{} *{}", ty.c_name(), param.name),
+            ParamKind::Record { .. } => format!("struct lw_rec {}", param.name),
         })
         .collect();
     let params = if params.is_empty() { "void".to_owned() } else { params.join(", ") };
@@ -1180,6 +1191,8 @@ fn argument(arg: &Arg) -> String {
         Arg::Pointer(PointerArg::Table(name) | PointerArg::Param(name)) => name.clone(),
         Arg::Pointer(PointerArg::Element { array, scale }) => format!("&{array}[{scale} * i]"),
         Arg::Depth(depth) => format!("({depth} - 1)"),
+        Arg::UniformRecord(index) => format!("lw_recs[{index}]"),
+        Arg::Record(index) => format!("lw_recs[(unsigned)({}) & 3u]", expr(index)),
     }
 }
 

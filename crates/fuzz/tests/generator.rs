@@ -3,7 +3,7 @@
 //! ones (unused names), also with `-fopenmp-simd` (the clauses are valid),
 //! and run clean under UBSan (no undefined behaviour by construction).
 
-use lanewise_fuzz::ast::{stmt_blocks, LoopDirection, Program, Stmt};
+use lanewise_fuzz::ast::{stmt_blocks, LoopDirection, ParamKind, Program, Stmt};
 use lanewise_fuzz::gen::{
     draws_atomics, draws_cond_inits, draws_guarded_divisions, draws_inline_asm, draws_mixed_widths,
     draws_ordered_regions, draws_short_vectors, generate_with, GenConfig,
@@ -125,8 +125,14 @@ const FEATURES: &[Feature] = &[
     // libm functions of two and three operands
     Feature { present: |_, text| text.contains("fmod") && text.contains("copysign") },
     Feature { present: |_, text| text.contains("fmaf(") || text.contains("fma(") },
-    // private arrays filled by initializer lists
-    Feature { present: |_, text| text.contains("] = {") },
+    // private arrays filled by initializer lists (not the records' table)
+    Feature {
+        present: |_, text| {
+            text.matches("] = {").count() > usize::from(text.contains("lw_recs[4] = {"))
+        },
+    },
+    // records passed by value
+    Feature { present: |_, text| text.contains("struct lw_rec a") },
     // walks along the links of the node pool
     Feature { present: |_, text| text.contains("const struct lw_node *") },
     // whole records copied between elements of a private array
@@ -191,6 +197,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     let mut ordered = 0;
     let mut asm = 0;
     let mut logical = 0;
+    let mut record_params = 0;
     for seed in 0..200 {
         let program = generate(seed);
         let text = print_program(&program);
@@ -223,7 +230,17 @@ fn optional_features_are_drawn_apart_and_well_formed() {
         }
         let has_records = has_records(&program);
         records += usize::from(has_records);
-        assert_eq!(has_records, text.contains("struct lw_rec {"), "seed {seed}");
+        let has_record_params = program.functions.iter().any(|function| {
+            function.params.iter().any(|param| matches!(param.kind, ParamKind::Record { .. }))
+        });
+        record_params += usize::from(has_record_params);
+        assert_eq!(
+            has_records || has_record_params,
+            text.contains("struct lw_rec {"),
+            "seed {seed}"
+        );
+        assert_eq!(has_record_params, text.contains("struct lw_rec a"), "seed {seed}");
+        assert_eq!(has_record_params, text.contains("static const struct lw_rec lw_recs[4]"));
         let has_midway = has_midway_entries(&text);
         midways += usize::from(has_midway);
         let has_cond_inits = text.contains("#pragma clang diagnostic ignored");
@@ -298,6 +315,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
             && !draws_ordered_regions(seed)
             && !draws_inline_asm(seed)
             && !has_logical
+            && !has_record_params
             && !program.mixed_widths
         {
             let plain = GenConfig {
@@ -317,6 +335,7 @@ fn optional_features_are_drawn_apart_and_well_formed() {
                 ordered_regions: false,
                 inline_asm: false,
                 logical_reductions: false,
+                record_params: false,
                 ..GenConfig::default()
             };
             assert_eq!(program, generate_with(seed, &plain), "seed {seed} changed");
@@ -341,6 +360,10 @@ fn optional_features_are_drawn_apart_and_well_formed() {
     assert!((10..=100).contains(&ordered), "{ordered} of 200 programs hold ordered regions");
     assert!((10..=100).contains(&asm), "{asm} of 200 programs hold inline assembly");
     assert!((10..=120).contains(&logical), "{logical} of 200 programs reduce with && or ||");
+    assert!(
+        (10..=150).contains(&record_params),
+        "{record_params} of 200 programs pass records by value"
+    );
     assert!((20..=150).contains(&divisions), "{divisions} of 200 programs divide");
     assert!((20..=150).contains(&mixed), "{mixed} of 200 programs mix widths");
     assert!((20..=150).contains(&linears), "{linears} of 200 programs have linear variables");
