@@ -1091,7 +1091,7 @@ fn define_weak_variant_fallbacks(
                 continue;
             }
             // Only valid variants of this very function (see `parse_variant_of`).
-            let Ok(variant) = parse_variant_of(mangled, &info.name, None) else { continue };
+            let Ok(variant) = parse_variant_of(mangled, &info.name, None, false) else { continue };
             let Ok((param_types, ret_ty)) = module.function_signature(&info.name) else {
                 continue;
             };
@@ -1176,9 +1176,10 @@ fn vectorize_declare_simd_function(
     report: &mut Report,
 ) -> Result<Vec<String>, Error> {
     let param_count = module.function_signature(scalar_name).ok().map(|(params, _)| params.len());
+    let sret = module.returns_through_pointer(scalar_name);
     let mut variants = Vec::new();
     for mangled in variant_names {
-        match parse_variant_of(mangled, scalar_name, param_count) {
+        match parse_variant_of(mangled, scalar_name, param_count, sret) {
             Ok(variant) => variants.push((mangled, variant)),
             Err(error) if options.keep_going => {
                 report.remarks.push(Remark {
@@ -1214,10 +1215,11 @@ fn vectorize_declare_simd_function(
         if variant.params.len() != scalar.params.len() {
             return Err(Error::Variant {
                 variant: mangled.clone(),
-                message: format!(
-                    "names {} parameters but `{scalar_name}` has {}",
+                message: parameter_count_mismatch(
                     variant.params.len(),
-                    scalar.params.len()
+                    scalar_name,
+                    scalar.params.len(),
+                    module.returns_through_pointer(scalar_name),
                 ),
             });
         }
@@ -1306,11 +1308,13 @@ fn repair_local_variant_attributes(module: &mut LlvmModule<'_>, report: &mut Rep
 
 /// Parses the `_ZGV` attribute `mangled` of the function `scalar_name` and
 /// checks that it names that function and, when `param_count` is known, as
-/// many parameters as it has.
+/// many parameters as it has (`sret`: the function returns a struct through
+/// a pointer parameter, see [`parameter_count_mismatch`]).
 fn parse_variant_of(
     mangled: &str,
     scalar_name: &str,
     param_count: Option<usize>,
+    sret: bool,
 ) -> Result<VariantName, Error> {
     let variant_error = |message: String| Error::Variant { variant: mangled.to_owned(), message };
     let variant = VariantName::parse(mangled).map_err(|error| variant_error(error.to_string()))?;
@@ -1321,12 +1325,26 @@ fn parse_variant_of(
         )));
     }
     if let Some(count) = param_count.filter(|count| *count != variant.params.len()) {
-        return Err(variant_error(format!(
-            "names {} parameters but `{scalar_name}` has {count}",
-            variant.params.len()
+        return Err(variant_error(parameter_count_mismatch(
+            variant.params.len(),
+            scalar_name,
+            count,
+            sret,
         )));
     }
     Ok(variant)
+}
+
+/// A `_ZGV` attribute names `named` parameters where the LLVM function has
+/// `count`; `sret`: the function returns a struct through a pointer
+/// parameter, which clang adds to those of the source.
+fn parameter_count_mismatch(named: usize, scalar_name: &str, count: usize, sret: bool) -> String {
+    let why = if sret {
+        ": it returns a struct through a pointer (`sret`), which vector variants do not support"
+    } else {
+        ""
+    };
+    format!("names {named} parameters but `{scalar_name}` has {count}{why}")
 }
 
 pub(crate) fn lift(

@@ -1178,6 +1178,19 @@ impl<'ctx> LlvmModule<'ctx> {
         Ok((params, crate::lift::lift_type(ret).map_err(unsupported)?))
     }
 
+    /// Whether the function `name` returns a struct through a pointer
+    /// parameter (`sret`, as clang returns structs over 16 bytes).
+    pub fn returns_through_pointer(&self, name: &str) -> bool {
+        let Some(function) = RawModule::new(&self.module).named_function(name) else {
+            return false;
+        };
+        let sret_kind = RawContext::new(self.context).enum_attribute_kind("sret");
+        (0..function.params().len()).any(|index| {
+            let attribute_index = crate::raw::param_attribute_index(index as u32);
+            function.function_type_attribute(attribute_index, sret_kind).is_some()
+        })
+    }
+
     /// For each parameter of the function `name`: the bytes of the struct it
     /// points to if it is passed `byval` (the callee's copy of a struct
     /// argument), else `None`.
