@@ -666,6 +666,50 @@ int main(void) {
     assert_eq!(execute(&directory.join("none")), execute(&clang));
 }
 
+/// A `declare simd` function whose signature Lanewise cannot lift (`long
+/// double`, x86's 80-bit type) is refused on its own: the file's other
+/// functions and loops are still vectorized (the whole file was compiled
+/// without variants when annotating the calls for LLVM's vectorizer met
+/// that signature).
+#[test]
+fn functions_of_unsupported_types_leave_the_file_vectorized() {
+    let directory = scratch("driver-unsupported-type");
+    let source = r#"#include <stdio.h>
+#pragma omp declare simd notinbranch
+long double widen(long double x) { return x * 3.0L + 1.0L; }
+#pragma omp declare simd notinbranch
+int twice(int x) { return x > 3 ? 2 * x : x; }
+int out[64];
+long double wide[64];
+int main(void) {
+#pragma omp simd
+    for (int i = 0; i < 64; i++) out[i] = twice(i);
+    for (int i = 0; i < 64; i++) wide[i] = widen((long double)i);
+    long sum = 0;
+    for (int i = 0; i < 64; i++) sum += out[i] * (long)wide[i];
+    printf("%ld\n", sum);
+    return 0;
+}
+"#;
+    fs::write(directory.join("wide.c"), source).unwrap();
+    let output = lanewise_cc(
+        &directory,
+        &["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-Rpass=lanewise", "wide.c", "-o", "wide"],
+    );
+    assert_success(&output, "lanewise cc");
+    let stderr = text(&output.stderr);
+    assert!(!stderr.contains("Lanewise failed"), "{stderr}");
+    assert!(stderr.contains("vectorized `twice` as `_ZGVdN8v_twice`"), "{stderr}");
+    assert!(stderr.contains("`x86_fp80` is not supported"), "{stderr}");
+    let clang = directory.join("wide-clang");
+    run(Command::new(CLANG)
+        .args(["-O2", "-fopenmp-simd"])
+        .arg(directory.join("wide.c"))
+        .arg("-o")
+        .arg(&clang));
+    assert_eq!(execute(&directory.join("wide")), execute(&clang));
+}
+
 #[test]
 fn standard_input_and_response_files() {
     let directory = scratch("driver-stdin");
