@@ -10,7 +10,7 @@
 # apt-get only when something is missing. Works as root without sudo.
 set -euo pipefail
 
-packages=(llvm-22 llvm-22-dev llvm-22-tools clang-22 libclang-rt-22-dev libclang-22-dev zlib1g-dev libzstd-dev libxml2-dev libffi-dev gcc g++ libc6-dev cmake opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo pocl-opencl-icd)
+packages=(llvm-22 llvm-22-dev llvm-22-tools clang-22 libclang-rt-22-dev libclang-22-dev libomp-22-dev zlib1g-dev libzstd-dev libxml2-dev libffi-dev gcc g++ libc6-dev cmake opencl-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo pocl-opencl-icd)
 
 missing=()
 for package in "${packages[@]}"; do

@@ -784,6 +784,7 @@ fn vectorize_module_timed(module: &mut LlvmModule<'_>, options: &Options) -> Res
         module.add_utilization_runtime()?;
     }
     let mut report = Report::default();
+    module.name_unnamed_globals();
     repair_local_variant_attributes(module, &mut report);
     let mut produced_names = Vec::new();
     match &options.mode {

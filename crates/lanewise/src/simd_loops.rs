@@ -68,7 +68,8 @@ use lanewise_transform::loop_vectorize::narrow::narrow_truncated_phis;
 use lanewise_transform::loop_vectorize::recurrence::rematerialize_load_recurrences;
 use lanewise_transform::loop_vectorize::{
     choose_tail, find_simd_loops, outline_loop_body, plan_simd_loop, rewrite_loop,
-    scalar_remainder_body, LoopCallTargets, SimdLoopCandidate, TailCosts,
+    scalar_remainder_body, widen_truncated_exit_test, LoopCallTargets, SimdLoopCandidate,
+    TailCosts,
 };
 use lanewise_transform::loop_vectorize::{latency, profit};
 
@@ -251,6 +252,8 @@ fn vectorize_loop(
     let isa = best_isa(target_features);
     let function_name = work.name.clone();
     let refusal = |message: String| Error::Analysis { function: function_name.clone(), message };
+    // `parallel for simd` under -fopenmp tests the truncated counter.
+    widen_truncated_exit_test(work, loops, candidate);
     let plan = time("simd loops: plan", || plan_simd_loop(work, loops, candidate))
         .map_err(|r| refusal(r.message))?;
     let forced_width = candidate.hints.width.filter(|width| *width >= 2);

@@ -211,6 +211,8 @@ fn check_source_with_options(name: &str, extra_flags: &[&str], lanewise_flags: &
         .arg("-lm"));
     run(Command::new(clang)
         .args(["-O3", MARCH, "-Wno-override-module"])
+        // The OpenMP runtime, for a program with `parallel` regions.
+        .args(extra_flags.iter().filter(|flag| **flag == "-fopenmp"))
         .arg(&output)
         .arg("-o")
         .arg(&vectorized_binary)
@@ -636,6 +638,15 @@ fn ordered_simd() {
     assert!(missed[0].contains("not marked independent"), "{missed:#?}");
 }
 
+/// `#pragma omp parallel for simd` under -fopenmp (clang's outlined loop
+/// tests a truncated 64-bit counter and reads unnamed globals): both loops
+/// are vectorized and agree with clang's build.
+#[test]
+fn parallel_for_simd() {
+    let remarks = check_source_with("parallel_for_simd", &["-fopenmp"]);
+    assert!(missed_messages(&remarks).is_empty(), "{remarks:#?}");
+}
+
 /// C++ loops whose calls may throw (`invoke`s unwinding to clang's
 /// terminate landing pad outside the loop) are vectorized and agree with
 /// clang's build; their bodies call, and the landing pads only the loops
@@ -870,6 +881,7 @@ fn every_source_has_a_test() {
         "speculative_calls",
         "inline_asm",
         "ordered_simd",
+        "parallel_for_simd",
         "logical_reductions",
         "atomics",
         "private_arrays",

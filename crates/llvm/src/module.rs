@@ -1401,6 +1401,28 @@ impl<'ctx> LlvmModule<'ctx> {
         self.module.get_function(name).is_some_and(|function| function.count_basic_blocks() > 0)
     }
 
+    /// Names the module's unnamed global variables and functions
+    /// (`__lanewise.unnamed.N`, LLVM makes each unique): Lanewise's IR refers
+    /// to globals by name. clang's `-fopenmp` outlined regions read unnamed
+    /// `ident_t` records (`@0`, `@1`); they are private or internal, so the
+    /// name appears in no symbol table. Returns how many were named.
+    pub fn name_unnamed_globals(&mut self) -> usize {
+        let mut named = 0;
+        for global in self.module.get_globals() {
+            if global.get_name().to_bytes().is_empty() {
+                global.set_name(&format!("__lanewise.unnamed.{named}"));
+                named += 1;
+            }
+        }
+        for function in self.module.get_functions() {
+            if function.get_name().to_bytes().is_empty() {
+                function.as_global_value().set_name(&format!("__lanewise.unnamed.{named}"));
+                named += 1;
+            }
+        }
+        named
+    }
+
     /// Makes every global variable the module defines and may write
     /// (not `constant`) thread-local; returns their names. The OpenCL
     /// platform's use: in an OpenCL 1.2 program such a global is a

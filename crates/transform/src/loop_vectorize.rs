@@ -84,6 +84,7 @@ mod short_circuit;
 pub mod tail;
 #[cfg(test)]
 mod tests;
+mod truncated_exit;
 pub mod width;
 
 use std::collections::{HashMap, HashSet};
@@ -98,6 +99,7 @@ pub use outline::{outline_loop_body, scalar_remainder_body, LoopCallTargets, LAN
 pub use reduction::{recognize_reduction, Reduction, ReductionKind};
 pub use rewrite::rewrite_loop;
 pub use tail::{choose_tail, TailCosts, TailForm, TailPolicy};
+pub use truncated_exit::widen_truncated_exit_test;
 pub use width::DataProfile;
 
 /// Why a loop is left scalar.
