@@ -5,8 +5,8 @@
  * bound plus one (`trunc(iv + 1) == ub + 1`); the outlined function also
  * reads clang's unnamed `ident_t` records. Lanewise widens the exit test
  * (`truncated_exit`) and names the records: both loops are vectorized, the
- * one with a reduction included, and agree with clang's build on any
- * number of threads. */
+ * one with a reduction included, and agree with clang's build (run with the
+ * runtime's default number of threads). */
 #include "lw_loops.h"
 NOINLINE float settle(float x) {
   int steps = 0;
