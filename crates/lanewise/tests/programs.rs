@@ -648,22 +648,30 @@ int main(void) {
     return 0;
 }
 "#;
-    fs::write(directory.join("none.c"), source).unwrap();
-    let output = lanewise_cc(
-        &directory,
-        &["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-Rpass=lanewise", "none.c", "-o", "none"],
-    );
+    let stderr = build_vectorized_and_compare_with_clang(&directory, "none", source);
+    assert!(stderr.contains("vectorized `twice` as `_ZGVdN8v_twice`"), "{stderr}");
+}
+
+/// Writes `source` to `NAME.c` in `directory`, builds it with `lanewise cc
+/// -O2 -march=x86-64-v3` (which must succeed and not fall back to
+/// compiling without Lanewise) and with clang, checks that both programs
+/// print the same, and returns lanewise's stderr (with `-Rpass=lanewise`).
+fn build_vectorized_and_compare_with_clang(directory: &Path, name: &str, source: &str) -> String {
+    let file = format!("{name}.c");
+    fs::write(directory.join(&file), source).unwrap();
+    let flags = ["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-Rpass=lanewise"];
+    let output = lanewise_cc(directory, &[&flags[..], &[&file, "-o", name]].concat());
     assert_success(&output, "lanewise cc");
     let stderr = text(&output.stderr);
     assert!(!stderr.contains("Lanewise failed"), "{stderr}");
-    assert!(stderr.contains("vectorized `twice` as `_ZGVdN8v_twice`"), "{stderr}");
-    let clang = directory.join("none-clang");
+    let clang = directory.join(format!("{name}-clang"));
     run(Command::new(CLANG)
         .args(["-O2", "-fopenmp-simd"])
-        .arg(directory.join("none.c"))
+        .arg(directory.join(&file))
         .arg("-o")
         .arg(&clang));
-    assert_eq!(execute(&directory.join("none")), execute(&clang));
+    assert_eq!(execute(&directory.join(name)), execute(&clang));
+    stderr
 }
 
 /// A `declare simd` function whose signature Lanewise cannot lift (`long
@@ -691,23 +699,9 @@ int main(void) {
     return 0;
 }
 "#;
-    fs::write(directory.join("wide.c"), source).unwrap();
-    let output = lanewise_cc(
-        &directory,
-        &["-O2", "-fopenmp-simd", "-march=x86-64-v3", "-Rpass=lanewise", "wide.c", "-o", "wide"],
-    );
-    assert_success(&output, "lanewise cc");
-    let stderr = text(&output.stderr);
-    assert!(!stderr.contains("Lanewise failed"), "{stderr}");
+    let stderr = build_vectorized_and_compare_with_clang(&directory, "wide", source);
     assert!(stderr.contains("vectorized `twice` as `_ZGVdN8v_twice`"), "{stderr}");
     assert!(stderr.contains("`x86_fp80` is not supported"), "{stderr}");
-    let clang = directory.join("wide-clang");
-    run(Command::new(CLANG)
-        .args(["-O2", "-fopenmp-simd"])
-        .arg(directory.join("wide.c"))
-        .arg("-o")
-        .arg(&clang));
-    assert_eq!(execute(&directory.join("wide")), execute(&clang));
 }
 
 #[test]
