@@ -17,9 +17,10 @@ use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// The prefixes of the names a program body defines at file scope (its
-/// tables `g_`/`in_`/`out_`/`at_`, its `lw_` random state and helpers);
-/// with its functions', its kernels' names and `main` they are renamed.
-const PROGRAM_NAME_PREFIXES: [&str; 5] = ["g_", "in_", "out_", "at_", "lw_"];
+/// tables `g_`/`in_`/`out_`/`at_`, the ordered regions' counters `ord_u`,
+/// its `lw_` random state and helpers); with its functions', its kernels'
+/// names and `main` they are renamed.
+const PROGRAM_NAME_PREFIXES: [&str; 6] = ["g_", "in_", "out_", "at_", "ord_", "lw_"];
 
 /// The programs as one C file.
 pub fn print_batch(programs: &[Program]) -> String {
@@ -136,5 +137,23 @@ mod tests {
         }
         // The shared helpers keep their names.
         assert!(batch.contains("lw_print_i(") && !batch.contains("p0_lw_print_i"));
+    }
+
+    /// Each program's `omp ordered simd` counters are its own (two
+    /// programs' `static unsigned ord_u[4];` are one array in C and a
+    /// redefinition in C++).
+    #[test]
+    fn ordered_region_counters_are_per_program() {
+        let programs: Vec<Program> = (0..200)
+            .map(generate)
+            .filter(|program| crate::print_program(program).contains("static unsigned ord_u[4];"))
+            .take(2)
+            .collect();
+        assert_eq!(programs.len(), 2, "two programs with ordered regions among seeds 0..200");
+        let batch = print_batch(&programs);
+        assert!(!batch.contains("static unsigned ord_u[4];"), "{batch}");
+        for index in 0..2 {
+            assert!(batch.contains(&format!("static unsigned p{index}_ord_u[4];")), "{batch}");
+        }
     }
 }
