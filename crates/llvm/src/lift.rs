@@ -313,6 +313,7 @@ struct Lifter<'ctx> {
     /// Where the next materialized constant expression goes in the entry block.
     entry_insert_position: usize,
     memory_attribute_kind: u32,
+    returns_twice_attribute_kind: u32,
     element_type_attribute_kind: u32,
     location: Location<'ctx>,
     /// Every lifted LLVM instruction, its placeholder and its block's name.
@@ -359,6 +360,7 @@ pub(crate) fn lift_function<'ctx>(
         blocks: HashMap::new(),
         entry_insert_position: 0,
         memory_attribute_kind: context.enum_attribute_kind("memory"),
+        returns_twice_attribute_kind: context.enum_attribute_kind("returns_twice"),
         element_type_attribute_kind: context.enum_attribute_kind("elementtype"),
         location: Location { block: String::new(), inst: None },
         placeholder_list: Vec::new(),
@@ -1007,6 +1009,22 @@ impl<'ctx> Lifter<'ctx> {
             return Err(self.unsupported("calls with operand bundles are not supported"));
         }
         let called = inst.called_value().ok_or_else(|| self.unsupported("call without callee"))?;
+        // `setjmp` and its kind: a later `longjmp` returns through the call
+        // again, to one lane of a vector variant or loop that went on.
+        let returns_twice_kind = self.returns_twice_attribute_kind;
+        let returns_twice =
+            inst.enum_attribute_value(FUNCTION_ATTRIBUTE_INDEX, returns_twice_kind).is_some()
+                || (called.is_function()
+                    && called
+                        .enum_attribute_value(FUNCTION_ATTRIBUTE_INDEX, returns_twice_kind)
+                        .is_some());
+        if returns_twice {
+            return Err(self.unsupported(format!(
+                "`{}` returns twice (as setjmp does): a longjmp would resume one lane of code \
+                 that runs all of them",
+                called.name().unwrap_or_else(|| "the callee".to_owned())
+            )));
+        }
         let function_type = inst.called_function_type().and_then(RawType::function_signature);
         let callee_is_symbol = matches!(
             called.kind(),
