@@ -1220,7 +1220,7 @@ fn vectorize_declare_simd_function(
                     variant.params.len(),
                     scalar_name,
                     scalar.params.len(),
-                    module.returns_through_pointer(scalar_name),
+                    sret,
                 ),
             });
         }

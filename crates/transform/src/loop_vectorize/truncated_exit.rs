@@ -101,10 +101,14 @@ pub fn widen_truncated_exit_test(
         func.layout.insert_inst_before(inst, preheader_end);
         func.dfg.result(inst).expect("arithmetic has a result")
     };
-    let trunc = CastOp::Trunc;
     let start_low = insert(
         func,
-        InstData::Cast { op: trunc, arg: start, to: narrow.clone(), flags: CastFlags::default() },
+        InstData::Cast {
+            op: CastOp::Trunc,
+            arg: start,
+            to: narrow.clone(),
+            flags: CastFlags::default(),
+        },
         narrow.clone(),
     );
     let distance = insert(
