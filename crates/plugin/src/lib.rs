@@ -33,14 +33,27 @@ use lanewise_llvm::plugin::{PluginStage, RemarkSink};
 use lanewise_llvm::LlvmModule;
 
 /// LLVM's `PassPluginLibraryInfo` (llvm/Plugins/PassPlugin.h), which the
-/// entry point returns by value.
+/// entry point returns by value, field for field: LLVM 22.1 added
+/// `PreCodeGenCallback` without a new API version, and a struct without it
+/// left that field to whatever the caller's stack held, which clang then
+/// called (a crash on every compilation on one machine, none on another).
+/// The shim checks the size against the header at compile time
+/// ([`PASS_PLUGIN_INFO_BYTES`]).
 #[repr(C)]
 pub struct PassPluginLibraryInfo {
     api_version: u32,
     plugin_name: *const c_char,
     plugin_version: *const c_char,
     register_pass_builder_callbacks: unsafe extern "C" fn(*mut c_void),
+    /// `bool (*)(Module &, TargetMachine &, CodeGenFileType,
+    /// raw_pwrite_stream &)`: none, so clang generates code itself.
+    pre_code_gen_callback: Option<unsafe extern "C" fn()>,
 }
+
+/// `sizeof(llvm::PassPluginLibraryInfo)` in LLVM 22.1 (src/shim.cpp
+/// asserts the same number against the header).
+const PASS_PLUGIN_INFO_BYTES: usize = 40;
+const _: () = assert!(std::mem::size_of::<PassPluginLibraryInfo>() == PASS_PLUGIN_INFO_BYTES);
 
 /// LLVM_PLUGIN_API_VERSION of LLVM 22 (the shim checks it at compile time).
 const PLUGIN_API_VERSION: u32 = 2;
@@ -60,6 +73,7 @@ pub extern "C" fn llvmGetPassPluginInfo() -> PassPluginLibraryInfo {
         plugin_name: c"lanewise".as_ptr(),
         plugin_version: c"0.1".as_ptr(),
         register_pass_builder_callbacks: lanewise_register_pass_builder_callbacks,
+        pre_code_gen_callback: None,
     }
 }
 

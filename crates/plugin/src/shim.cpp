@@ -52,6 +52,10 @@ struct LanewisePass : llvm::PassInfoMixin<LanewisePass> {
 // (src/lib.rs): a cdylib exports only Rust's symbols. It returns this
 // function as the callback that registers the pass.
 static_assert(LLVM_PLUGIN_API_VERSION == 2, "update PLUGIN_API_VERSION in src/lib.rs");
+// src/lib.rs returns llvm::PassPluginLibraryInfo by value from a struct of
+// its own: their layouts must agree (LLVM 22.1 added PreCodeGenCallback).
+static_assert(sizeof(llvm::PassPluginLibraryInfo) == 40,
+              "update PassPluginLibraryInfo and PASS_PLUGIN_INFO_BYTES in src/lib.rs");
 
 extern "C" void lanewise_register_pass_builder_callbacks(llvm::PassBuilder &builder) {
   // Before the simplification passes: the `omp simd` loops are kept from
