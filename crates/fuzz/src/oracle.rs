@@ -542,15 +542,24 @@ pub fn fails_as(
 mod tests {
     use super::*;
 
-    /// Every CPU runs the baseline and its own `native` code; an SSE4a
-    /// target runs only where /proc/cpuinfo lists `sse4a`.
+    /// Every CPU runs the baseline and its own `native` code; znver4 code
+    /// (SSE4a, AVX-512) runs only where /proc/cpuinfo lists both.
     #[test]
-    fn the_host_runs_its_own_code_and_sse4a_only_where_it_has_it() {
+    fn the_host_runs_its_own_code_and_znver4_only_where_it_has_its_extensions() {
         assert!(host_runs("clang-22", "x86-64"));
         assert!(host_runs("clang-22", "native"));
         let cpuinfo = fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let has_sse4a = cpuinfo.split_whitespace().any(|flag| flag == "sse4a");
-        assert_eq!(host_runs("clang-22", "znver4"), has_sse4a || cpuinfo.is_empty());
+        let has = |flag: &str| cpuinfo.split_whitespace().any(|cpu_flag| cpu_flag == flag);
+        let runs_znver4 = host_runs("clang-22", "znver4");
+        if cpuinfo.is_empty() {
+            assert!(runs_znver4, "unknown hosts are assumed to run everything");
+        } else if !has("sse4a") || !has("avx512f") {
+            // Intel (no SSE4a) and AMD Zen 1-3 (no AVX-512).
+            assert!(!runs_znver4);
+        } else if has("avx512_bf16") && has("avx512_vnni") && has("avx512_vbmi2") {
+            // Zen 4 and later.
+            assert!(runs_znver4);
+        }
     }
 
     /// A timed-out build takes the processes it started with it.
