@@ -113,13 +113,18 @@ impl<'f> FunctionBuilder<'f> {
     }
 
     pub fn gep(&mut self, source_ty: Type, base: Value, indices: Vec<Value>) -> Value {
-        // A GEP with a vector base or vector index yields a vector of pointers.
+        // A GEP with a vector base or vector index yields a vector of
+        // pointers, in the base's address space.
         let lanes = std::iter::once(base)
             .chain(indices.iter().copied())
             .find_map(|value| self.func.dfg.value_type(value).lanes());
+        let pointer = match self.func.dfg.value_type(base).scalar_type() {
+            Type::Ptr(space) => Type::Ptr(*space),
+            _ => Type::PTR,
+        };
         let ty = match lanes {
-            Some(lanes) => Type::PTR.vector_of(lanes),
-            None => Type::PTR,
+            Some(lanes) => pointer.vector_of(lanes),
+            None => pointer,
         };
         self.ins_value(InstData::Gep { source_ty, base, indices, inbounds: true }, ty)
     }
@@ -182,5 +187,26 @@ fn bool_like(operand_ty: &Type) -> Type {
     match operand_ty.lanes() {
         Some(lanes) => Type::BOOL.vector_of(lanes),
         None => Type::BOOL,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gep_keeps_its_base_address_space() {
+        let params = vec![Type::Ptr(1), Type::I64, Type::I64.vector_of(4)];
+        let mut func = Function::new("gep", params, Type::Void);
+        let (base, index, indices) =
+            (func.param_value(0), func.param_value(1), func.param_value(2));
+        let mut b = FunctionBuilder::new(&mut func);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let scalar = b.gep(Type::I32, base, vec![index]);
+        let vector = b.gep(Type::I32, base, vec![indices]);
+        b.ret(None);
+        assert_eq!(*func.dfg.value_type(scalar), Type::Ptr(1));
+        assert_eq!(*func.dfg.value_type(vector), Type::Ptr(1).vector_of(4));
     }
 }

@@ -595,6 +595,7 @@ impl Driver {
             safety_net: self.safety_net(),
             speculative_loads: self.speculative_loads(),
             wide_cells: self.on_off_switch("LANEWISE_WIDE_CELLS"),
+            gather_forms: self.on_off_switch("LANEWISE_GATHER_FORMS"),
             exact_vector_math: self.exact_vector_math(),
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,

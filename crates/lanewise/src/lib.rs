@@ -44,11 +44,11 @@ use lanewise_transform::widen::{
     MemoryAccessStats,
 };
 use lanewise_transform::{
-    bound_loops_without_active_lanes, guard_divergent_regions, interleave_private_arrays,
-    lower_vector_abi, mark_blocks_with_an_active_lane, narrow_divergent_loops,
-    pair_adjacent_gathers, share_uniform_allocas, skip_loops_without_active_lanes,
-    split_private_structs, widen_mask_phis, BlockPredicates, NarrowConfig, NarrowReport,
-    RegionCosts, WidenConfig,
+    bound_loops_without_active_lanes, choose_gather_forms, guard_divergent_regions,
+    interleave_private_arrays, lower_vector_abi, mark_blocks_with_an_active_lane,
+    narrow_divergent_loops, pair_adjacent_gathers, share_uniform_allocas,
+    skip_loops_without_active_lanes, split_private_structs, widen_mask_phis, BlockPredicates,
+    NarrowConfig, NarrowReport, RegionCosts, WidenConfig,
 };
 
 pub use basic_blocks::{Slp, SlpFunction};
@@ -227,6 +227,11 @@ pub struct Options {
     /// gather of 64-bit elements (`--gather-pairs`,
     /// `transform::widen::gather_pairs`).
     pub gather_pairs: bool,
+    /// Lanewise's forms of gathers where LLVM expands gathers into per-lane
+    /// loads, a branch per lane under a mask (`--gather-forms`,
+    /// `transform::widen::gather_forms`): masked gathers as gather
+    /// instructions, unmasked ones as scalar loads.
+    pub gather_forms: bool,
     /// Basic-block (SLP) vectorization of every function, after everything
     /// else ([`basic_blocks`]).
     pub slp: Slp,
@@ -301,6 +306,7 @@ impl Default for Options {
             wide_cells: true,
             exact_vector_math: true,
             gather_pairs: true,
+            gather_forms: true,
             slp: Slp::Off,
         }
     }
@@ -425,6 +431,11 @@ pub struct MemoryCounts {
     /// Pairs of gathers of neighbouring 32-bit elements fused into one
     /// gather of 64-bit elements (`--gather-pairs`).
     pub paired_gathers: usize,
+    /// Where LLVM expands gathers into per-lane loads (`--gather-forms`):
+    /// gathers under an all-true mask made scalar loads,
+    pub unmasked_gathers_as_loads: usize,
+    /// and masked gathers kept for the gather instruction.
+    pub masked_gathers_as_instructions: usize,
     /// Masked vector loads of consecutive elements (contiguous loads and
     /// the consecutive fast paths of gathers) unmasked where they stay
     /// within a page with an active lane (`--speculative-loads`).
@@ -454,6 +465,8 @@ impl From<MemoryAccessStats> for MemoryCounts {
             uniform_private_arrays: 0,
             split_private_structs: 0,
             paired_gathers: 0,
+            unmasked_gathers_as_loads: 0,
+            masked_gathers_as_instructions: 0,
             speculative_loads: stats.speculative,
         }
     }
@@ -634,6 +647,13 @@ fn push_function_summary(text: &mut String, function: &ProducedFunction) {
             "  gather pairs: {} pairs of gathers of neighbouring elements fused into \
              one gather of 64-bit elements each (--gather-pairs)\n",
             memory.paired_gathers
+        ));
+    }
+    if memory.unmasked_gathers_as_loads + memory.masked_gathers_as_instructions > 0 {
+        text.push_str(&format!(
+            "  gather forms: {} unmasked gathers as scalar loads, {} masked gathers as gather \
+             instructions (LLVM would expand them with a branch per lane; --gather-forms)\n",
+            memory.unmasked_gathers_as_loads, memory.masked_gathers_as_instructions
         ));
     }
     if memory.wide_cell_arrays > 0 {

@@ -211,6 +211,14 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     gather_pairs: OnOffArg,
 
+    /// Where LLVM expands gathers into one load per lane, a branch on each
+    /// lane's mask bit under a mask (AVX2 targets without fast gathers:
+    /// x86-64-v3, Haswell, Broadwell, AMD Zen 1-3), Lanewise chooses the
+    /// form: masked gathers as gather instructions, unmasked ones as scalar
+    /// loads.
+    #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
+    gather_forms: OnOffArg,
+
     /// Basic-block (SLP) vectorization of every function of the module,
     /// after everything else: Lanewise's own (Foss 2013), LLVM's
     /// `slp-vectorizer` pass, or none.
@@ -473,6 +481,7 @@ fn run(cli: Cli) -> Result<(), String> {
         wide_cells: cli.wide_cells == OnOffArg::On,
         exact_vector_math: cli.exact_vector_math == OnOffArg::On,
         gather_pairs: cli.gather_pairs == OnOffArg::On,
+        gather_forms: cli.gather_forms == OnOffArg::On,
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

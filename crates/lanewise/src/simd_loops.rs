@@ -362,8 +362,16 @@ fn vectorize_loop(
                 return Err(refusal(estimate.refusal_message()));
             }
         }
-        let left_wide =
-            finish_variant(&mut vector, &mut produced, isa, target_features, data_layout, options)?;
+        let expands_gathers = crate::variant::expands_gathers(module, &work.name, isa);
+        let left_wide = finish_variant(
+            &mut vector,
+            &mut produced,
+            isa,
+            target_features,
+            expands_gathers,
+            data_layout,
+            options,
+        )?;
         // An inner loop whose loads wait for the previous iteration's data
         // (a binary search) and that narrowing cannot take: twice the lanes
         // (four registers per value) hide more of the load latency instead
@@ -375,7 +383,11 @@ fn vectorize_loop(
             continue;
         }
         let added = time("lower", || {
-            module.add_internal_function(&vector, &work.name, isa.target_features())
+            module.add_internal_function(
+                &vector,
+                &work.name,
+                &crate::variant::lowering_features(isa, &produced.memory),
+            )
         });
         if let Err(error) = added {
             for name in &names {

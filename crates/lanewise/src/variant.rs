@@ -68,11 +68,13 @@ pub(crate) fn vectorize_variant(
     if produced.safety_net && options.safety_net == SafetyNetMode::Adaptive {
         module.add_safety_net_state(&safety_net_state(name))?;
     }
+    let expands_gathers = expands_gathers(module, &scalar.name, variant.isa);
     finish_variant(
         &mut vector,
         &mut produced,
         variant.isa,
         &target_features,
+        expands_gathers,
         data_layout,
         options,
     )?;
@@ -80,7 +82,11 @@ pub(crate) fn vectorize_variant(
     check(&vector, Pass::Abi, options)?;
 
     pass_times::time("lower", || {
-        module.add_vector_function(&vector, &scalar.name, variant.isa.target_features())
+        module.add_vector_function(
+            &vector,
+            &scalar.name,
+            &lowering_features(variant.isa, &produced.memory),
+        )
     })?;
     if produced.safety_net {
         module.redirect_calls(name, &per_lane_callee(&scalar.name), &scalar.name);
@@ -436,7 +442,12 @@ fn refuse_types_without_vector_abi(scalar: &Function, params: &[ParamSpec]) -> R
 /// ([`widen_masks_below_avx512vl`]; narrowing needs the `<W x i1>` masks:
 /// a mask's lanes past the live count must be false in a narrow copy), then
 /// gathers of neighbouring elements in pairs ([`pair_adjacent_gathers`],
-/// unless `--gather-pairs off`).
+/// unless `--gather-pairs off`), then, where the code generator expands
+/// gathers into per-lane loads (`expands_gathers`, from
+/// `LlvmModule::expands_masked_gathers`), Lanewise's form of each gather
+/// ([`choose_gather_forms`], unless `--gather-forms off`; the caller adds
+/// [`FAST_GATHER`] to the function's features where masked gathers stay
+/// for the gather instruction: [`lowering_features`]).
 /// Returns the divergent loops narrowing left as they were, by header name,
 /// with the reason (empty when narrowing does not apply to the target).
 pub(crate) fn finish_variant(
@@ -444,6 +455,7 @@ pub(crate) fn finish_variant(
     produced: &mut ProducedFunction,
     isa: Isa,
     target_features: &str,
+    expands_gathers: bool,
     data_layout: &DataLayout,
     options: &Options,
 ) -> Result<Vec<(String, String)>, Error> {
@@ -455,8 +467,36 @@ pub(crate) fn finish_variant(
         produced.memory.paired_gathers =
             pass_times::time("gather pairs", || pair_adjacent_gathers(vector, data_layout, isa));
     }
+    // Widening emits gathers for AVX2 and AVX-512 only.
+    if options.gather_forms && expands_gathers && matches!(isa, Isa::Avx2 | Isa::Avx512) {
+        let forms = pass_times::time("gather forms", || choose_gather_forms(vector));
+        produced.memory.unmasked_gathers_as_loads = forms.unmasked_as_loads;
+        produced.memory.masked_gathers_as_instructions = forms.masked_as_instructions;
+    }
     check(vector, Pass::Narrow, options)?;
     Ok(narrowing.refused)
+}
+
+/// Whether LLVM expands gathers into per-lane loads in a function built
+/// like `function` for `isa` (`LlvmModule::expands_masked_gathers`). A
+/// module whose target cannot compile the probe keeps LLVM's forms.
+pub(crate) fn expands_gathers(module: &LlvmModule<'_>, function: &str, isa: Isa) -> bool {
+    module.expands_masked_gathers(function, isa.target_features()).unwrap_or(false)
+}
+
+/// The tuning feature that lets LLVM emit gather instructions for
+/// `llvm.masked.gather` on targets it expands them for otherwise.
+pub(crate) const FAST_GATHER: &str = "+fast-gather";
+
+/// The target features to lower a function produced for `isa` with: the
+/// ISA's, and [`FAST_GATHER`] where [`choose_gather_forms`] kept masked
+/// gathers for the gather instruction.
+pub(crate) fn lowering_features(isa: Isa, memory: &MemoryCounts) -> Vec<&'static str> {
+    let mut features = isa.target_features().to_vec();
+    if memory.masked_gathers_as_instructions > 0 {
+        features.push(FAST_GATHER);
+    }
+    features
 }
 
 /// AVX-512VL mask registers hold `<W x i1>` at every width: where the

@@ -77,6 +77,9 @@ thread_local! {
     /// Lanewise's canonicalizing pipeline took 0.8 ms per function).
     static TARGET_MACHINES: RefCell<HashMap<String, Rc<TargetMachine>>> =
         RefCell::new(HashMap::new());
+    /// The answers of [`LlvmModule::expands_masked_gathers`], by target
+    /// triple and function attributes.
+    static GATHER_PROBES: RefCell<HashMap<String, bool>> = RefCell::new(HashMap::new());
 }
 
 /// The pipeline [`LlvmModule::canonicalize`] runs: SSA construction, CFG
@@ -580,6 +583,66 @@ impl<'ctx> LlvmModule<'ctx> {
         let machine = Rc::new(machine);
         TARGET_MACHINES.with_borrow_mut(|machines| machines.insert(triple_text, machine.clone()));
         Ok(machine)
+    }
+
+    /// Whether LLVM's code generator expands a masked gather into scalar
+    /// loads, one behind a branch per lane, in a function compiled like
+    /// `function` with `isa_features` added (a variant of it), rather than
+    /// emitting a gather instruction. LLVM 22 emits them on AVX-512 targets
+    /// and on AVX2 targets tuned for Skylake or later Intel cores, and
+    /// expands them elsewhere (`x86-64-v3`, Haswell, AMD Zen 1-3). The
+    /// answer comes from the code generator itself: a probe function with
+    /// `function`'s `target-cpu`, `tune-cpu` and the merged
+    /// `target-features` is compiled to assembly, which either holds a
+    /// gather instruction or not. Answers are cached per attribute set.
+    /// (`lanewise_transform::choose_gather_forms` serves such targets.)
+    pub fn expands_masked_gathers(
+        &self,
+        function: &str,
+        isa_features: &[&str],
+    ) -> Result<bool, BridgeError> {
+        let scalar_features = self.function_target_features(function);
+        let mut attributes = String::new();
+        for key in ["target-cpu", "tune-cpu"] {
+            if let Some(value) = self.function_attribute(function, key) {
+                attributes.push_str(&format!("\"{key}\"=\"{value}\" "));
+            }
+        }
+        let features = crate::lower::merge_target_features(&scalar_features, isa_features);
+        attributes.push_str(&format!("\"target-features\"=\"{features}\""));
+        let machine = self.target_machine()?;
+        let key = format!("{} {attributes}", machine.get_triple().as_str().to_string_lossy());
+        if let Some(expands) = GATHER_PROBES.with_borrow(|probes| probes.get(&key).copied()) {
+            return Ok(expands);
+        }
+        let probe = format!(
+            "define <8 x i32> @probe(<8 x ptr> %addrs, <8 x i1> %mask) #0 {{\n\
+             \x20 %v = call <8 x i32> @llvm.masked.gather.v8i32.v8p0(<8 x ptr> align 4 %addrs, \
+             <8 x i1> %mask, <8 x i32> poison)\n\
+             \x20 ret <8 x i32> %v\n\
+             }}\n\
+             attributes #0 = {{ {attributes} }}\n"
+        );
+        let context = Context::create();
+        let buffer = inkwell::memory_buffer::MemoryBuffer::create_from_memory_range_copy(
+            probe.as_bytes(),
+            "gather_probe",
+        );
+        let module = context.create_module_from_ir(buffer).map_err(|message| {
+            BridgeError::Parse { path: "gather_probe".to_owned(), message: message.to_string() }
+        })?;
+        module.set_triple(&machine.get_triple());
+        let assembly = machine
+            .write_to_memory_buffer(&module, inkwell::targets::FileType::Assembly)
+            .map_err(|message| BridgeError::Target {
+                triple: machine.get_triple().as_str().to_string_lossy().into_owned(),
+                message: format!("compiling the gather probe: {message}"),
+            })?;
+        let text = String::from_utf8_lossy(assembly.as_slice());
+        // `vpgatherdd`, `vgatherdps` and their kin (AVX2, AVX-512).
+        let expands = !(text.contains("vpgather") || text.contains("vgather"));
+        GATHER_PROBES.with_borrow_mut(|probes| probes.insert(key, expands));
+        Ok(expands)
     }
 
     /// Runs a function pass pipeline on the defined function `name`.

@@ -620,3 +620,35 @@ entry:
             || lowered_text.contains("ptrtoint ptr @g")
     );
 }
+
+/// LLVM 22 expands masked gathers into per-lane loads on AVX2 targets
+/// without fast gathers and keeps `vpgatherdd` on the others; the probe of
+/// `expands_masked_gathers` reads that from the code generator.
+#[test]
+fn the_gather_probe_knows_which_targets_expand_gathers() {
+    let cases = [
+        ("x86-64-v3", None, "", true),
+        ("znver3", None, "", true),
+        ("haswell", None, "", true),
+        ("skylake", None, "", false),
+        ("x86-64-v4", None, "", false),
+        // A variant adds AVX2 to a function built for plain x86-64: generic
+        // tuning, so expanded; with `tune-cpu` skylake, a gather.
+        ("x86-64", None, "+avx2", true),
+        ("x86-64", Some("skylake"), "+avx2", false),
+        // Without AVX2 there is no gather instruction at all.
+        ("x86-64", None, "", true),
+    ];
+    for (cpu, tune, isa_feature, expected) in cases {
+        let tune_attribute =
+            tune.map(|tune| format!(" \"tune-cpu\"=\"{tune}\"")).unwrap_or_default();
+        let text = format!(
+            "target triple = \"x86_64-unknown-linux-gnu\"\n\
+             define void @f() #0 {{\n  ret void\n}}\n\
+             attributes #0 = {{ \"target-cpu\"=\"{cpu}\"{tune_attribute} }}\n"
+        );
+        let features: Vec<&str> = [isa_feature].into_iter().filter(|f| !f.is_empty()).collect();
+        let expands = with_text(&text, |module| module.expands_masked_gathers("f", &features));
+        assert_eq!(expands, expected, "target-cpu {cpu}, tune-cpu {tune:?}, {features:?}");
+    }
+}

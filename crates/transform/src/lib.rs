@@ -60,6 +60,7 @@ pub use private_memory::{interleave_private_arrays, InterleaveReport};
 pub use struct_split::split_private_structs;
 pub use uniform_memory::share_uniform_allocas;
 pub use vector_math::VectorMath;
+pub use widen::gather_forms::{choose_gather_forms, GatherForms};
 pub use widen::gather_pairs::pair_adjacent_gathers;
 pub use widen::{
     widen_function, widen_function_masked, widen_function_with_stats, MemoryAccessStats, ValueMap,

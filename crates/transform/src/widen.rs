@@ -91,6 +91,7 @@ mod builtins;
 pub mod calls;
 mod division;
 mod dynamic;
+pub mod gather_forms;
 pub mod gather_pairs;
 mod lane_loops;
 pub mod masked;

@@ -1421,6 +1421,7 @@ fn reciprocal_quotients_are_exact_below_two_to_the_fifty() {
 
 mod atomics;
 mod dynamic;
+mod gather_forms;
 mod gather_pairs;
 mod masked;
 mod page_safe_loads;
