@@ -362,7 +362,7 @@ fn vectorize_loop(
                 return Err(refusal(estimate.refusal_message()));
             }
         }
-        let expands_gathers = crate::variant::expands_gathers(module, &work.name, isa);
+        let expands_gathers = crate::variant::expands_gathers(module, &work.name, isa, options);
         let left_wide = finish_variant(
             &mut vector,
             &mut produced,

@@ -68,7 +68,7 @@ pub(crate) fn vectorize_variant(
     if produced.safety_net && options.safety_net == SafetyNetMode::Adaptive {
         module.add_safety_net_state(&safety_net_state(name))?;
     }
-    let expands_gathers = expands_gathers(module, &scalar.name, variant.isa);
+    let expands_gathers = expands_gathers(module, &scalar.name, variant.isa, options);
     finish_variant(
         &mut vector,
         &mut produced,
@@ -467,8 +467,7 @@ pub(crate) fn finish_variant(
         produced.memory.paired_gathers =
             pass_times::time("gather pairs", || pair_adjacent_gathers(vector, data_layout, isa));
     }
-    // Widening emits gathers for AVX2 and AVX-512 only.
-    if options.gather_forms && expands_gathers && matches!(isa, Isa::Avx2 | Isa::Avx512) {
+    if expands_gathers {
         let forms = pass_times::time("gather forms", || choose_gather_forms(vector));
         produced.memory.unmasked_gathers_as_loads = forms.unmasked_as_loads;
         produced.memory.masked_gathers_as_instructions = forms.masked_as_instructions;
@@ -477,11 +476,20 @@ pub(crate) fn finish_variant(
     Ok(narrowing.refused)
 }
 
-/// Whether LLVM expands gathers into per-lane loads in a function built
-/// like `function` for `isa` (`LlvmModule::expands_masked_gathers`). A
+/// Whether gather forms apply to a function built like `function` for
+/// `isa`: they are on (`--gather-forms`), the ISA is one widening emits
+/// gathers for (AVX2, AVX-512), and LLVM expands gathers into per-lane
+/// loads there (`LlvmModule::expands_masked_gathers`, asked only then). A
 /// module whose target cannot compile the probe keeps LLVM's forms.
-pub(crate) fn expands_gathers(module: &LlvmModule<'_>, function: &str, isa: Isa) -> bool {
-    module.expands_masked_gathers(function, isa.target_features()).unwrap_or(false)
+pub(crate) fn expands_gathers(
+    module: &LlvmModule<'_>,
+    function: &str,
+    isa: Isa,
+    options: &Options,
+) -> bool {
+    options.gather_forms
+        && matches!(isa, Isa::Avx2 | Isa::Avx512)
+        && module.expands_masked_gathers(function, isa.target_features()).unwrap_or(false)
 }
 
 /// The tuning feature that lets LLVM emit gather instructions for
