@@ -59,8 +59,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use clap::ValueEnum;
 use lanewise::pass_times::time;
 use lanewise::{
-    Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report, SafetyNetMode, Slp,
-    TailPolicy, VariantSelection, VectorMath,
+    FlattenNests, Mode, NarrowLoops, Options, OutputFormat, Remark, RemarkKind, Report,
+    SafetyNetMode, Slp, TailPolicy, VariantSelection, VectorMath,
 };
 
 use crate::{SlpAlgorithmArg, SlpArg};
@@ -596,6 +596,7 @@ impl Driver {
             speculative_loads: self.speculative_loads(),
             wide_cells: self.on_off_switch("LANEWISE_WIDE_CELLS"),
             gather_forms: self.on_off_switch("LANEWISE_GATHER_FORMS"),
+            flatten_nests: self.flatten_nests(),
             exact_vector_math: self.exact_vector_math(),
             // Step 3's `-O3` cleans the added functions up.
             cleanup: false,
@@ -760,6 +761,28 @@ impl Driver {
                     );
                 }
                 NarrowLoops::Auto
+            }
+        }
+    }
+
+    /// `LANEWISE_FLATTEN_NESTS=auto|off|always` (`--flatten-nests` of the
+    /// `lanewise` command). An unknown value is a warning and means `auto`.
+    fn flatten_nests(&self) -> FlattenNests {
+        let Ok(value) = std::env::var("LANEWISE_FLATTEN_NESTS") else {
+            return FlattenNests::Auto;
+        };
+        match value.as_str() {
+            "" | "auto" => FlattenNests::Auto,
+            "off" => FlattenNests::Off,
+            "always" => FlattenNests::Always,
+            other => {
+                if !self.invocation.no_warnings {
+                    eprintln!(
+                        "lanewise cc: warning: LANEWISE_FLATTEN_NESTS={other}: expected auto, \
+                         off or always; using auto"
+                    );
+                }
+                FlattenNests::Auto
             }
         }
     }

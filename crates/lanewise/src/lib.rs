@@ -32,6 +32,7 @@ use lanewise_ir::vfabi::{is_supported_width, Isa, ParamKind, ParamSpec, VariantN
 use lanewise_ir::{verify_function, CallEffects, Callee, DataLayout, Function, InstData, Type};
 use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::abi::has_vector_abi;
+use lanewise_transform::divergent_loops::flatten_nests::{flatten_divergent_nests, NestProfit};
 use lanewise_transform::dynamic_variants::{
     add_safety_net, may_run_per_lane, per_lane_callee, PerLaneForm, NET_BEGIN, NET_END,
 };
@@ -63,6 +64,20 @@ pub(crate) use variant::{
     finish_variant, has_target_feature, vectorize_variant, widen_masks_below_avx512vl,
     widen_variant, widen_variant_once,
 };
+
+/// Whether a divergent loop nested in a divergent loop becomes one loop
+/// with its parent (`--flatten-nests`,
+/// `lanewise_transform::divergent_loops::flatten_nests`).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum FlattenNests {
+    /// Where the inner loop's body outweighs the outer loop's code and the
+    /// blends of the two headers' phis (`is_worth_flattening`).
+    Auto,
+    /// Never.
+    Off,
+    /// Every eligible nest, whatever it costs: for tests.
+    Always,
+}
 
 /// A pass after which the IR can be dumped.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -232,6 +247,9 @@ pub struct Options {
     /// `transform::widen::gather_forms`): masked gathers as gather
     /// instructions, unmasked ones as scalar loads.
     pub gather_forms: bool,
+    /// Divergent loops nested in divergent loops become one loop (see
+    /// [`FlattenNests`]).
+    pub flatten_nests: FlattenNests,
     /// Basic-block (SLP) vectorization of every function, after everything
     /// else ([`basic_blocks`]).
     pub slp: Slp,
@@ -307,6 +325,7 @@ impl Default for Options {
             exact_vector_math: true,
             gather_pairs: true,
             gather_forms: true,
+            flatten_nests: FlattenNests::Auto,
             slp: Slp::Off,
         }
     }
@@ -403,6 +422,9 @@ pub struct LoopCounts {
     /// Divergent loops of the vector function given narrow copies
     /// ([`NarrowLoops`]).
     pub narrowed: usize,
+    /// Divergent loops nested in divergent loops that became one loop with
+    /// their parent (`--flatten-nests`).
+    pub flattened_nests: usize,
     /// Divergent loops whose live-outs needed no tracker: a lane that left
     /// computes the values it left with (`transform::exit_stable`).
     pub exit_stable: usize,
@@ -506,6 +528,7 @@ impl ProducedFunction {
             bounded_when_inactive: 0,
             unbounded_when_inactive: 0,
             narrowed: 0,
+            flattened_nests: 0,
             exit_stable: linearized.loops_exit_stable,
         };
         self.masked.blocks = linearized.predicates.masked_blocks(func).count();
@@ -642,6 +665,13 @@ fn push_function_summary(text: &mut String, function: &ProducedFunction) {
         function.calls.vector_variant,
         function.calls.per_lane,
     ));
+    if function.loops.flattened_nests > 0 {
+        text.push_str(&format!(
+            "  flattened nests: {} nests of two divergent loops made one loop each \
+             (--flatten-nests)\n",
+            function.loops.flattened_nests
+        ));
+    }
     if memory.paired_gathers > 0 {
         text.push_str(&format!(
             "  gather pairs: {} pairs of gathers of neighbouring elements fused into \

@@ -13,8 +13,8 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 
 use lanewise::{
-    ExplicitRequest, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass, SafetyNetMode,
-    Slp, SlpAlgorithm, TailPolicy, VariantSelection, VectorMath,
+    ExplicitRequest, FlattenNests, LinearizeMode, Mode, NarrowLoops, Options, OutputFormat, Pass,
+    SafetyNetMode, Slp, SlpAlgorithm, TailPolicy, VariantSelection, VectorMath,
 };
 use lanewise_ir::vfabi::{is_supported_width, parse_shapes, Isa, MAX_WIDTH};
 
@@ -219,6 +219,13 @@ struct Cli {
     #[arg(long, value_enum, value_name = "on|off", default_value_t = OnOffArg::On)]
     gather_forms: OnOffArg,
 
+    /// A divergent loop nested in a divergent loop becomes one loop, whose
+    /// iterations each lane spends on its own next step (an inner
+    /// iteration, or the outer loop's code around its inner loop), so that
+    /// lanes wait only for the lane with the most steps.
+    #[arg(long, value_enum, default_value_t = FlattenNestsArg::Auto)]
+    flatten_nests: FlattenNestsArg,
+
     /// Basic-block (SLP) vectorization of every function of the module,
     /// after everything else: Lanewise's own (Foss 2013), LLVM's
     /// `slp-vectorizer` pass, or none.
@@ -272,6 +279,17 @@ enum SafetyNetArg {
     Off,
     /// Always per-lane calls of the scalar function.
     PerLane,
+}
+
+#[derive(Copy, Clone, Debug, ValueEnum)]
+enum FlattenNestsArg {
+    /// Where the inner loop's body outweighs the outer loop's code and the
+    /// blends of the two headers' phis.
+    Auto,
+    /// Never.
+    Off,
+    /// Every eligible nest, whatever it costs (for tests).
+    Always,
 }
 
 #[derive(Copy, Clone, Debug, ValueEnum)]
@@ -482,6 +500,11 @@ fn run(cli: Cli) -> Result<(), String> {
         exact_vector_math: cli.exact_vector_math == OnOffArg::On,
         gather_pairs: cli.gather_pairs == OnOffArg::On,
         gather_forms: cli.gather_forms == OnOffArg::On,
+        flatten_nests: match cli.flatten_nests {
+            FlattenNestsArg::Auto => FlattenNests::Auto,
+            FlattenNestsArg::Off => FlattenNests::Off,
+            FlattenNestsArg::Always => FlattenNests::Always,
+        },
         keep_going: cli.keep_going,
         verify_each: cli.verify_each,
         instrument_utilization: cli.instrument_utilization,

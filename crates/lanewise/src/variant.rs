@@ -299,6 +299,23 @@ pub(crate) fn widen_variant_once(
                 interleave_private_arrays(&mut work, variant.width, data_layout, &index_varies);
             Ok((split_structs, uniform_allocas, interleaved))
         })?;
+
+    // A divergent loop nested in a divergent loop becomes one loop, in which
+    // each lane waits only for the lane with the most steps.
+    let flattened_nests = if options.flatten_nests != FlattenNests::Off {
+        let (loops, info) = divergence(&work)?;
+        let headers = info.divergent_loops().iter().map(|lp| loops.header(*lp)).collect();
+        pass_times::time("flatten nests", || {
+            let profit = match options.flatten_nests {
+                FlattenNests::Always => NestProfit::Always,
+                _ => NestProfit::Costs(boscc_region_costs(&work, &info, variant.width).expensive),
+            };
+            flatten_divergent_nests(&mut work, &headers, &options.group_functions, &profit)
+        })
+        .map_err(|error| analysis_error(error.to_string()))?
+    } else {
+        0
+    };
     let (mut loops, mut facts) = analyze(&work)?;
 
     // BOSCC before linearization: costly regions behind a divergent branch
@@ -352,6 +369,8 @@ pub(crate) fn widen_variant_once(
         produced.record_uniform_control_flow(&work, &loops);
         BlockPredicates::all_active()
     };
+
+    produced.loops.flattened_nests = flattened_nests;
 
     // Shapes of the rewritten function: all its branches must be uniform now.
     let shapes =

@@ -845,8 +845,9 @@ fn environment_number(name: &str) -> Option<u64> {
     Some(value.trim().parse().unwrap_or_else(|_| panic!("{name} must be a number, not `{value}`")))
 }
 
-/// The modules to run: (kernel, seeds of its functions).
-fn modules_to_run() -> Vec<(Kernel, Vec<u64>)> {
+/// The modules to run: (kernel, seeds of its functions). `suffix` ends the
+/// modules' names and files (tests running at once write their own).
+fn modules_to_run(suffix: &str) -> Vec<(Kernel, Vec<u64>)> {
     let seeds: Vec<u64> = match environment_number("LANEWISE_RANDOM_CFG_ONLY") {
         Some(seed) => vec![seed],
         None => {
@@ -864,7 +865,7 @@ fn modules_to_run() -> Vec<(Kernel, Vec<u64>)> {
     seeds
         .chunks(FUNCTIONS_PER_MODULE as usize)
         .filter_map(|range| {
-            let name = format!("random_cfg_{}_{}", range[0], range[range.len() - 1]);
+            let name = format!("random_cfg_{}_{}{suffix}", range[0], range[range.len() - 1]);
             let chunk: Vec<u64> = range
                 .iter()
                 .copied()
@@ -933,7 +934,7 @@ fn generated_modules_are_valid_llvm_ir() {
 
 #[test]
 fn random_control_flow_agrees_with_the_scalar_function_on_machine_code() {
-    let modules = modules_to_run();
+    let modules = modules_to_run("");
     let cases: Vec<(Kernel, &str)> = modules
         .iter()
         .flat_map(|(kernel, _)| {
@@ -986,6 +987,39 @@ fn random_control_flow_agrees_with_the_scalar_function_on_machine_code() {
         .map(|report| report.label.as_str())
         .collect();
     assert!(untested.is_empty(), "modules with no variant executed: {untested:?}");
+}
+
+/// The same functions with every eligible nest of divergent loops made one
+/// loop, whatever it costs (`--flatten-nests always`; by default only
+/// nests with a costly inner body are, which random functions rarely
+/// have), at -O2 (whose loops are in the rotated form flattening sees in
+/// real code).
+#[test]
+fn random_control_flow_agrees_with_every_nest_flattened() {
+    let modules = modules_to_run("_flat");
+    let reports = run_in_parallel(&modules, |(kernel, _)| {
+        run_lanewise_case(&LanewiseCase {
+            kernel,
+            optimization: "-O2",
+            gcc_caller: false,
+            lanewise_flags: &["--flatten-nests", "always"],
+            clang_flags: &[],
+        })
+    });
+    let failures: String = reports.iter().map(CaseReport::failure_text).collect();
+    assert!(failures.is_empty(), "random CFG functions miscompiled when flat:\n{failures}");
+    let flattened: u64 = reports
+        .iter()
+        .filter_map(|report| {
+            std::fs::read_to_string(report.work_directory.join("report.json")).ok()
+        })
+        .filter_map(|text| serde_json::from_str::<serde_json::Value>(&text).ok())
+        .flat_map(|json| json["functions"].as_array().cloned().unwrap_or_default())
+        .map(|function| function["loops"]["flattened_nests"].as_u64().unwrap_or(0))
+        .sum();
+    let variant_runs: usize = reports.iter().map(|report| report.passed.len()).sum();
+    println!("random CFG, every nest flat: {variant_runs} variant runs passed, {flattened} nests flattened");
+    assert!(flattened >= 20, "only {flattened} nests were flattened: the test covers too little");
 }
 
 /// Sums the branch and loop counts of the lanewise reports, to show what the run covered.

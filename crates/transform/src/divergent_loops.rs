@@ -63,6 +63,8 @@
 //! iteration; a divergent branch that reconverges inside the iteration does
 //! not.
 
+pub mod flatten_nests;
+
 use std::collections::{HashMap, HashSet};
 
 use lanewise_analysis::{Loop, LoopUses, UseSite};

@@ -32,6 +32,10 @@ struct Repair<'a> {
     /// `(value, block)` -> the value at the entry of `block`.
     at_entry: HashMap<(Value, Block), Value>,
     inserted_phis: usize,
+    /// Whether a read reaching the header of a loop that contains the
+    /// definition yields the default (linearization: see the module docs)
+    /// instead of a phi over the loop's entries and back edges.
+    defaults_at_headers: bool,
 }
 
 impl Repair<'_> {
@@ -68,7 +72,8 @@ impl Repair<'_> {
             return *known;
         }
         let loops = &self.snapshot.loops;
-        let stale = loops.loop_of_header(block).is_some_and(|lp| loops.contains(lp, def_block));
+        let stale = self.defaults_at_headers
+            && loops.loop_of_header(block).is_some_and(|lp| loops.contains(lp, def_block));
         let preds = self.snapshot.cfg.preds(block).to_vec();
         let result = if Some(block) == self.snapshot.cfg.entry_block() || stale || preds.is_empty()
         {
@@ -114,6 +119,26 @@ pub fn repair_ssa(
     is_mask: &dyn Fn(Value) -> bool,
     needed_at_entry: &mut [(Value, Block)],
 ) -> usize {
+    repair(func, snapshot, is_mask, needed_at_entry, true)
+}
+
+/// Restores SSA dominance in `func` after a CFG edit that kept every
+/// execution path's values, only routing paths differently (loop-nest
+/// flattening, `divergent_loops::flatten_nests`): a use reads the value its
+/// path last defined, through phis wherever paths meet, loop headers
+/// included (Braun et al.); where no path defines it, `poison`. Returns
+/// the number of phis inserted.
+pub fn repair_ssa_along_paths(func: &mut Function, snapshot: &CfgSnapshot) -> usize {
+    repair(func, snapshot, &|_| false, &mut [], false)
+}
+
+fn repair(
+    func: &mut Function,
+    snapshot: &CfgSnapshot,
+    is_mask: &dyn Fn(Value) -> bool,
+    needed_at_entry: &mut [(Value, Block)],
+    defaults_at_headers: bool,
+) -> usize {
     let def_block_of = |func: &Function, value: Value| match func.dfg.value_def(value) {
         ValueDef::Result(inst) => func.layout.inst_block(*inst),
         _ => None,
@@ -155,7 +180,13 @@ pub fn repair_ssa(
             }
         }
     }
-    let mut repair = Repair { snapshot, is_mask, at_entry: HashMap::new(), inserted_phis: 0 };
+    let mut repair = Repair {
+        snapshot,
+        is_mask,
+        at_entry: HashMap::new(),
+        inserted_phis: 0,
+        defaults_at_headers,
+    };
     let mut per_inst: HashMap<Inst, HashMap<Value, Value>> = HashMap::new();
     for (site, value, block) in broken {
         let def_block = def_block_of(func, value).expect("instruction result in the layout");
