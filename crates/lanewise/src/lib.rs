@@ -1081,13 +1081,18 @@ fn record_declare_simd_remarks(report: &mut Report, scalar_name: &str, produced:
             0 => String::new(),
             stable => format!(", {stable} exit-stable"),
         };
+        let flattened = match function.loops.flattened_nests {
+            0 => String::new(),
+            1 => ", 1 nest flattened".to_owned(),
+            nests => format!(", {nests} nests flattened"),
+        };
         report.remarks.push(Remark {
             kind: RemarkKind::Passed,
             function: scalar_name.to_owned(),
             location: String::new(),
             message: format!(
                 "vectorized `{scalar_name}` as `{}` ({} lanes, isa {}{}{divergent}{narrowed}\
-                 {exit_stable})",
+                 {exit_stable}{flattened})",
                 function.name,
                 function.width,
                 function.isa,
