@@ -93,16 +93,14 @@ pub fn flatten_divergent_nests(
         else {
             return Ok(flattened);
         };
-        let outer_header = snapshot.loops.header(outer);
+        let (outer_header, inner_header) =
+            (snapshot.loops.header(outer), snapshot.loops.header(inner));
         let preheader = ensure_preheader(func, &snapshot, outer);
-        // A new preheader changes the CFG: take the nest again from a
-        // fresh snapshot.
+        // A new preheader changes the CFG: take the nest again, by its
+        // headers, from a fresh snapshot.
         let snapshot = CfgSnapshot::compute(func)?;
         let outer = snapshot.loops.loop_of_header(outer_header).expect("the outer loop stays");
-        let inner = snapshot
-            .loops
-            .loop_of_header(snapshot.loops.header(inner))
-            .expect("the inner loop stays");
+        let inner = snapshot.loops.loop_of_header(inner_header).expect("the inner loop stays");
         let flat = flatten_nest(func, &snapshot, preheader, outer, inner);
         divergent_headers.insert(flat);
         let snapshot = CfgSnapshot::compute(func)?;

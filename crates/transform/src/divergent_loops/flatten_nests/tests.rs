@@ -20,6 +20,9 @@ struct Extras {
     store_in_outer: bool,
     /// An element equal to 7 leaves both loops at once, returning `-sum`.
     break_out_of_both: bool,
+    /// The entry branches straight into the outer loop (no preheader of
+    /// its own: flattening makes one).
+    no_preheader: bool,
 }
 
 /// `ragged(ptr counts, ptr data, i32 item) -> i32`: `counts[item & 63] &
@@ -40,7 +43,7 @@ fn ragged(extras: Extras) -> (Function, [Block; 2]) {
     let c63 = func.dfg.int_const(Type::I32, 63);
     let mut b = FunctionBuilder::new(&mut func);
     let entry = b.create_block(Some("entry"));
-    let outer_pre = b.create_block(Some("outer.pre"));
+    let preheader = b.create_block(Some("outer.pre"));
     let outer = b.create_block(Some("outer"));
     let inner_pre = b.create_block(Some("inner.pre"));
     let inner = b.create_block(Some("inner"));
@@ -59,11 +62,17 @@ fn ragged(extras: Extras) -> (Function, [Block; 2]) {
     let (_, first) = element(&mut b, counts, item);
     let segments = b.binary(BinaryOp::And, first, c15);
     let none = b.icmp(IntPredicate::Eq, segments, c0);
-    b.branch(none, done, outer_pre);
-
-    b.switch_to_block(outer_pre);
     let item7 = b.binary(BinaryOp::Mul, item, c7);
-    b.jump(outer);
+    // The block the outer loop is entered from.
+    let outer_pre = if extras.no_preheader {
+        b.branch(none, done, outer);
+        entry
+    } else {
+        b.branch(none, done, preheader);
+        b.switch_to_block(preheader);
+        b.jump(outer);
+        preheader
+    };
 
     b.switch_to_block(outer);
     let j = b.phi(Type::I32, vec![(outer_pre, c0)]);
@@ -126,6 +135,9 @@ fn ragged(extras: Extras) -> (Function, [Block; 2]) {
     b.ret(Some(result));
     if !extras.break_out_of_both {
         func.layout.remove_block(broke);
+    }
+    if extras.no_preheader {
+        func.layout.remove_block(preheader);
     }
     (func, [outer, inner])
 }
@@ -211,7 +223,16 @@ fn stores_between_inner_loops_happen_in_the_same_order() {
 
 #[test]
 fn a_break_out_of_both_loops_leaves_the_flat_loop() {
-    assert_same_meaning(Extras { break_out_of_both: true, store_in_outer: true });
+    assert_same_meaning(Extras {
+        break_out_of_both: true,
+        store_in_outer: true,
+        ..Extras::default()
+    });
+}
+
+#[test]
+fn an_outer_loop_entered_from_a_branch_gets_a_preheader() {
+    assert_same_meaning(Extras { no_preheader: true, ..Extras::default() });
 }
 
 /// Only nests of two divergent loops become flat.
