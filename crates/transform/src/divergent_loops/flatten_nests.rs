@@ -28,6 +28,12 @@
 //!   ... outer latch -> flat
 //! ```
 //!
+//! The back edges then meet in one new latch (`ensure_jump_latch`), whose
+//! phis join the inner and the outer paths: the divergence analysis finds
+//! `in_inner` varying by the join of divergent paths there; at a header
+//! with several back edges it took it for uniform (an irreducible loop
+//! around another, random CFG seed 2964).
+//!
 //! Each lane executes the same instructions in the same order as before, so
 //! the function's per-lane meaning is unchanged (checked in the reference
 //! interpreter); values that crossed from the outer loop's body into the
@@ -64,8 +70,8 @@ use lanewise_analysis::{IrreducibleError, Loop};
 use lanewise_ir::{Block, Callee, Function, Inst, InstData, Type, Value};
 
 use crate::cfg_canon::{
-    block_phis, bool_const, ensure_preheader, insert_phi, new_block_after, phi_incoming, poison,
-    replace_uses, result_of, set_phi_incoming, CfgSnapshot,
+    block_phis, bool_const, ensure_jump_latch, ensure_preheader, insert_phi, new_block_after,
+    phi_incoming, poison, replace_uses, result_of, set_phi_incoming, CfgSnapshot,
 };
 use crate::one_lane_builtins::SPMD_BUILTINS;
 use crate::ssa_repair::repair_ssa_along_paths;
@@ -103,6 +109,13 @@ pub fn flatten_divergent_nests(
         let inner = snapshot.loops.loop_of_header(inner_header).expect("the inner loop stays");
         let flat = flatten_nest(func, &snapshot, preheader, outer, inner);
         divergent_headers.insert(flat);
+        // One latch, where the paths from the inner and the outer loop's
+        // back edges meet in ordinary phis (the divergence analysis sees
+        // a join of divergent paths there; at a header with several back
+        // edges it would not, and `in_inner` would pass for uniform).
+        let snapshot = CfgSnapshot::compute(func)?;
+        let flat_loop = snapshot.loops.loop_of_header(flat).expect("flat heads a loop");
+        ensure_jump_latch(func, &snapshot, flat_loop);
         let snapshot = CfgSnapshot::compute(func)?;
         repair_ssa_along_paths(func, &snapshot);
         flattened += 1;
