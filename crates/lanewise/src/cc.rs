@@ -683,21 +683,14 @@ impl Driver {
     /// `lanewise` command; clang's command line has no room for it). An
     /// unknown value is a warning and means `auto`.
     fn simd_tail(&self) -> TailPolicy {
-        let Ok(value) = std::env::var("LANEWISE_SIMD_TAIL") else { return TailPolicy::Auto };
-        match value.as_str() {
-            "" | "auto" => TailPolicy::Auto,
-            "masked" => TailPolicy::Masked,
-            "scalar" => TailPolicy::Scalar,
-            other => {
-                if !self.invocation.no_warnings {
-                    eprintln!(
-                        "lanewise cc: warning: LANEWISE_SIMD_TAIL={other}: expected auto, masked \
-                         or scalar; using auto"
-                    );
-                }
-                TailPolicy::Auto
-            }
-        }
+        self.env_choice(
+            "LANEWISE_SIMD_TAIL",
+            &[
+                ("auto", TailPolicy::Auto),
+                ("masked", TailPolicy::Masked),
+                ("scalar", TailPolicy::Scalar),
+            ],
+        )
     }
 
     /// `LANEWISE_VARIANTS=all|shared|referenced` (`--variants` of the
@@ -730,84 +723,59 @@ impl Driver {
     /// An `on|off` environment variable whose default is `on`; an unknown
     /// value is a warning and means `on`.
     fn on_off_switch(&self, variable: &str) -> bool {
-        let Ok(value) = std::env::var(variable) else { return true };
-        match value.as_str() {
-            "" | "on" => true,
-            "off" => false,
-            other => {
-                if !self.invocation.no_warnings {
-                    eprintln!(
-                        "lanewise cc: warning: {variable}={other}: expected on or off; using on"
-                    );
-                }
-                true
-            }
+        self.env_choice(variable, &[("on", true), ("off", false)])
+    }
+
+    /// The value of environment variable `variable` among `choices`, the
+    /// first of which is the default ([`parse_choice`]); an unknown value
+    /// is a warning and means the default.
+    fn env_choice<T: Copy>(&self, variable: &str, choices: &[(&str, T)]) -> T {
+        let value = std::env::var(variable).ok();
+        let (choice, warning) = parse_choice(variable, value.as_deref(), choices);
+        if let Some(warning) = warning.filter(|_| !self.invocation.no_warnings) {
+            eprintln!("lanewise cc: warning: {warning}");
         }
+        choice
     }
 
     /// `LANEWISE_NARROW_LOOPS=auto|off|always` (`--narrow-loops` of the
     /// `lanewise` command). An unknown value is a warning and means `auto`.
     fn narrow_loops(&self) -> NarrowLoops {
-        let Ok(value) = std::env::var("LANEWISE_NARROW_LOOPS") else { return NarrowLoops::Auto };
-        match value.as_str() {
-            "" | "auto" => NarrowLoops::Auto,
-            "off" => NarrowLoops::Off,
-            "always" => NarrowLoops::Always,
-            other => {
-                if !self.invocation.no_warnings {
-                    eprintln!(
-                        "lanewise cc: warning: LANEWISE_NARROW_LOOPS={other}: expected auto, off \
-                         or always; using auto"
-                    );
-                }
-                NarrowLoops::Auto
-            }
-        }
+        self.env_choice(
+            "LANEWISE_NARROW_LOOPS",
+            &[
+                ("auto", NarrowLoops::Auto),
+                ("off", NarrowLoops::Off),
+                ("always", NarrowLoops::Always),
+            ],
+        )
     }
 
     /// `LANEWISE_FLATTEN_NESTS=auto|off|always` (`--flatten-nests` of the
     /// `lanewise` command). An unknown value is a warning and means `auto`.
     fn flatten_nests(&self) -> FlattenNests {
-        let Ok(value) = std::env::var("LANEWISE_FLATTEN_NESTS") else {
-            return FlattenNests::Auto;
-        };
-        match value.as_str() {
-            "" | "auto" => FlattenNests::Auto,
-            "off" => FlattenNests::Off,
-            "always" => FlattenNests::Always,
-            other => {
-                if !self.invocation.no_warnings {
-                    eprintln!(
-                        "lanewise cc: warning: LANEWISE_FLATTEN_NESTS={other}: expected auto, \
-                         off or always; using auto"
-                    );
-                }
-                FlattenNests::Auto
-            }
-        }
+        self.env_choice(
+            "LANEWISE_FLATTEN_NESTS",
+            &[
+                ("auto", FlattenNests::Auto),
+                ("off", FlattenNests::Off),
+                ("always", FlattenNests::Always),
+            ],
+        )
     }
 
     /// `LANEWISE_SAFETY_NET=adaptive|off|per-lane` (`--safety-net` of the
     /// `lanewise` command). An unknown value is a warning and means
     /// `adaptive`.
     fn safety_net(&self) -> SafetyNetMode {
-        let Ok(value) = std::env::var("LANEWISE_SAFETY_NET") else {
-            return SafetyNetMode::Adaptive;
-        };
-        match value.as_str() {
-            "" | "adaptive" => SafetyNetMode::Adaptive,
-            "off" => SafetyNetMode::Off,
-            "per-lane" => SafetyNetMode::PerLane,
-            other => {
-                if !self.invocation.no_warnings {
-                    eprintln!(
-                        "lanewise cc: warning: LANEWISE_SAFETY_NET={other}: expected adaptive, \
-                         off or per-lane; using adaptive"
-                    );
-                }
-                SafetyNetMode::Adaptive
-            }
-        }
+        self.env_choice(
+            "LANEWISE_SAFETY_NET",
+            &[
+                ("adaptive", SafetyNetMode::Adaptive),
+                ("off", SafetyNetMode::Off),
+                ("per-lane", SafetyNetMode::PerLane),
+            ],
+        )
     }
 
     fn print_remarks(&self, report: &Report, locations: &FunctionLocations) {
@@ -1200,6 +1168,31 @@ fn is_source_location(location: &str) -> bool {
     let middle = parts.next();
     let numeric = |text: &str| !text.is_empty() && text.chars().all(|c| c.is_ascii_digit());
     numeric(last) && middle.is_some_and(|middle| numeric(middle) || parts.next().is_some())
+}
+
+/// The choice `value` names among `choices`, the first of which is the
+/// default (`value` unset or empty), and, for a value that names none, the
+/// default with a warning naming `variable` and the choices.
+fn parse_choice<T: Copy>(
+    variable: &str,
+    value: Option<&str>,
+    choices: &[(&str, T)],
+) -> (T, Option<String>) {
+    let (default_name, default) = choices[0];
+    let value = value.unwrap_or_default();
+    if value.is_empty() {
+        return (default, None);
+    }
+    if let Some((_, choice)) = choices.iter().find(|(name, _)| *name == value) {
+        return (*choice, None);
+    }
+    let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+    let (last, others) = names.split_last().expect("at least one choice");
+    let warning = format!(
+        "{variable}={value}: expected {} or {last}; using {default_name}",
+        others.join(", ")
+    );
+    (default, Some(warning))
 }
 
 #[cfg(test)]

@@ -300,23 +300,36 @@ pub(crate) fn widen_variant_once(
             Ok((split_structs, uniform_allocas, interleaved))
         })?;
 
+    let (mut loops, mut facts) = analyze(&work)?;
+
     // A divergent loop nested in a divergent loop becomes one loop, in which
-    // each lane waits only for the lane with the most steps.
-    let flattened_nests = if options.flatten_nests != FlattenNests::Off {
-        let (loops, info) = divergence(&work)?;
-        let headers = info.divergent_loops().iter().map(|lp| loops.header(*lp)).collect();
+    // each lane waits only for the lane with the most steps. The shapes (for
+    // the costs) are computed again only where such a nest exists.
+    let has_divergent_nest = loops.loops().any(|outer| {
+        let is_divergent = |lp| facts.divergent_loop_headers.contains(&loops.header(lp));
+        matches!(loops.children(outer), [inner] if is_divergent(outer) && is_divergent(*inner))
+    });
+    let flattened_nests = if options.flatten_nests != FlattenNests::Off && has_divergent_nest {
+        let (_, info) = divergence(&work)?;
+        let profit = match options.flatten_nests {
+            FlattenNests::Always => NestProfit::Always,
+            _ => NestProfit::Costs(boscc_region_costs(&work, &info, variant.width).expensive),
+        };
         pass_times::time("flatten nests", || {
-            let profit = match options.flatten_nests {
-                FlattenNests::Always => NestProfit::Always,
-                _ => NestProfit::Costs(boscc_region_costs(&work, &info, variant.width).expensive),
-            };
-            flatten_divergent_nests(&mut work, &headers, &options.group_functions, &profit)
+            flatten_divergent_nests(
+                &mut work,
+                &facts.divergent_loop_headers,
+                &options.group_functions,
+                &profit,
+            )
         })
         .map_err(|error| analysis_error(error.to_string()))?
     } else {
         0
     };
-    let (mut loops, mut facts) = analyze(&work)?;
+    if flattened_nests > 0 {
+        (loops, facts) = analyze(&work)?;
+    }
 
     // BOSCC before linearization: costly regions behind a divergent branch
     // are jumped over when no lane takes the branch towards them; the new

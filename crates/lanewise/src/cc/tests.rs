@@ -277,3 +277,22 @@ fn the_scalar_fallback_defines_the_spmd_builtins_it_calls() {
     assert_eq!(scalar_with_one_lane_builtins(&plain, &dir.join("plain.bc")), plain);
     let _ = fs::remove_dir_all(&dir);
 }
+
+/// `LANEWISE_*` switches: unset and empty mean the first choice, a known
+/// name its value, anything else the first choice with a warning that
+/// lists the choices.
+#[test]
+fn environment_choices_default_to_the_first_and_warn_on_unknown_values() {
+    let choices = [("auto", 0), ("off", 1), ("always", 2)];
+    assert_eq!(parse_choice("LANEWISE_X", None, &choices), (0, None));
+    assert_eq!(parse_choice("LANEWISE_X", Some(""), &choices), (0, None));
+    assert_eq!(parse_choice("LANEWISE_X", Some("always"), &choices), (2, None));
+    assert_eq!(
+        parse_choice("LANEWISE_X", Some("sometimes"), &choices),
+        (0, Some("LANEWISE_X=sometimes: expected auto, off or always; using auto".to_owned()))
+    );
+    assert_eq!(
+        parse_choice("LANEWISE_Y", Some("yes"), &[("on", true), ("off", false)]),
+        (true, Some("LANEWISE_Y=yes: expected on or off; using on".to_owned()))
+    );
+}
