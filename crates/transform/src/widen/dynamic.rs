@@ -158,6 +158,15 @@ impl Tested {
     }
 }
 
+/// An index whose lanes count up by one unless one scalar test fails (see
+/// [`Widener::extended_index_test`]).
+enum IndexRun {
+    /// `op(narrow)`, a zero or sign extension of a `Strided(1)` integer.
+    Extended { op: CastOp, narrow: Value },
+    /// `wide & low_mask`, `low_mask = 2^k - 1`, of a `Strided(1)` integer.
+    LowBits { wide: Value, low_mask: u128 },
+}
+
 /// A likely stride and the parameters it assumes consecutive (see
 /// [`Widener::likely_stride`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -916,48 +925,132 @@ impl Widener<'_> {
     /// indices `i0 + j` extend to `ext(i0) + j` unless they wrap, so the
     /// addresses are consecutive exactly when `i0 <= MAX - (W-1)` (`MAX` of
     /// the extension's signedness). One scalar comparison, where the
-    /// general test compares W addresses. Returns the condition and the
-    /// address of lane 0 (`None` when the address is not of this form).
+    /// general test compares W addresses. The same for an index `i & M`
+    /// with `M = 2^k - 1` (LLVM's form of `zext(trunc(i))`, an `int`
+    /// position it proved non-negative: `v[i - k - 1]`): the lanes hold
+    /// `(i0 & M) + j` while `i0 & M <= M - (W-1)`, which the guard pages'
+    /// scans of tests/programs test on every step of their inner loops
+    /// (two W-lane comparisons of 64-bit indices per load before). GEPs of
+    /// uniform offsets may follow the root (`&v[i & M] - 1`). Returns the
+    /// condition and the address of lane 0 (`None` when the address is not
+    /// of this form).
     fn extended_index_test(
         &mut self,
         addr: Value,
         elem_bytes: u64,
     ) -> Result<Option<(Value, Value)>, WidenError> {
-        let Some(gep) = self.scalar.dfg.defining_inst(addr) else { return Ok(None) };
-        let InstData::Gep { source_ty, base, indices, .. } = self.scalar.dfg.inst(gep).clone()
-        else {
-            return Ok(None);
+        // The GEPs of uniform offsets after the root, outermost first.
+        let mut steps = Vec::new();
+        let mut current = addr;
+        let (source_ty, base, index) = loop {
+            let Some(gep) = self.scalar.dfg.defining_inst(current) else { return Ok(None) };
+            let InstData::Gep { source_ty, base, indices, .. } = self.scalar.dfg.inst(gep).clone()
+            else {
+                return Ok(None);
+            };
+            if self.shapes.is_uniform(base) {
+                if indices.len() != 1 {
+                    return Ok(None);
+                }
+                break (source_ty, base, indices[0]);
+            }
+            if steps.len() == HEURISTIC_DEPTH as usize
+                || !indices.iter().all(|index| self.shapes.is_uniform(*index))
+            {
+                return Ok(None);
+            }
+            steps.push(gep);
+            current = base;
         };
-        if indices.len() != 1
-            || self.data_layout.alloc_size(&source_ty) != elem_bytes
-            || !self.shapes.is_uniform(base)
-        {
+        if self.data_layout.alloc_size(&source_ty) != elem_bytes {
             return Ok(None);
         }
-        let Some(extension) = self.scalar.dfg.defining_inst(indices[0]) else { return Ok(None) };
-        let InstData::Cast { op, arg: index, .. } = self.scalar.dfg.inst(extension).clone() else {
-            return Ok(None);
+        let Some(run) = self.index_run(index) else { return Ok(None) };
+        let wide_ty = self.scalar.dfg.value_type(index).clone();
+        let (ok, first_index) = match run {
+            IndexRun::Extended { op, narrow } => {
+                let first = self.lane0(narrow)?;
+                let ok = self.run_does_not_wrap(first, op);
+                let extended = self.append_value(
+                    InstData::Cast {
+                        op,
+                        arg: first,
+                        to: wide_ty.clone(),
+                        flags: Default::default(),
+                    },
+                    wide_ty,
+                );
+                (ok, extended)
+            }
+            IndexRun::LowBits { wide, low_mask } => {
+                let first = self.lane0(wide)?;
+                let low_mask_value = self.func.dfg.int_const(wide_ty.clone(), low_mask);
+                let low = self.append_value(
+                    InstData::Binary {
+                        op: BinaryOp::And,
+                        lhs: first,
+                        rhs: low_mask_value,
+                        flags: Default::default(),
+                    },
+                    wide_ty.clone(),
+                );
+                let limit = self.func.dfg.int_const(wide_ty, low_mask - u128::from(self.width - 1));
+                let ok = self.append_value(
+                    InstData::Icmp { pred: IntPredicate::Ule, lhs: low, rhs: limit },
+                    Type::BOOL,
+                );
+                (ok, low)
+            }
         };
-        let Type::Int(bits) = self.scalar.dfg.value_type(index).clone() else { return Ok(None) };
-        if self.run_limit(op, bits).is_none()
-            || self.shapes.shape(index).shape != lanewise_analysis::Shape::Strided(1)
-        {
-            return Ok(None);
-        }
-        let wide_ty = self.scalar.dfg.value_type(indices[0]).clone();
-        let first_index = self.lane0(index)?;
-        let ok = self.run_does_not_wrap(first_index, op);
-        let extended = self.append_value(
-            InstData::Cast { op, arg: first_index, to: wide_ty.clone(), flags: Default::default() },
-            wide_ty,
-        );
         let base = self.lane0(base)?;
         let pointer_ty = self.func.dfg.value_type(base).clone();
-        let first = self.append_value(
-            InstData::Gep { source_ty, base, indices: vec![extended], inbounds: false },
-            pointer_ty,
+        let mut first = self.append_value(
+            InstData::Gep { source_ty, base, indices: vec![first_index], inbounds: false },
+            pointer_ty.clone(),
         );
+        for &step in steps.iter().rev() {
+            let InstData::Gep { source_ty, indices, .. } = self.scalar.dfg.inst(step).clone()
+            else {
+                unreachable!("a step is a GEP")
+            };
+            let indices =
+                indices.into_iter().map(|index| self.lane0(index)).collect::<Result<_, _>>()?;
+            first = self.append_value(
+                InstData::Gep { source_ty, base: first, indices, inbounds: false },
+                pointer_ty.clone(),
+            );
+        }
         Ok(Some((ok, first)))
+    }
+
+    /// `index` (of the scalar function) as a run of consecutive indices
+    /// whose wrapping one scalar comparison rules out (see
+    /// [`Widener::extended_index_test`]), or `None`.
+    fn index_run(&self, index: Value) -> Option<IndexRun> {
+        let strided_by_one =
+            |value: Value| self.shapes.shape(value).shape == lanewise_analysis::Shape::Strided(1);
+        let inst = self.scalar.dfg.defining_inst(index)?;
+        match self.scalar.dfg.inst(inst) {
+            InstData::Cast { op, arg, .. } => {
+                let Type::Int(bits) = self.scalar.dfg.value_type(*arg) else { return None };
+                (self.run_limit(*op, *bits).is_some() && strided_by_one(*arg))
+                    .then_some(IndexRun::Extended { op: *op, narrow: *arg })
+            }
+            InstData::Binary { op: BinaryOp::And, lhs, rhs, .. } => {
+                let (wide, mask) = match (
+                    self.scalar.dfg.int_constant(*rhs),
+                    self.scalar.dfg.int_constant(*lhs),
+                ) {
+                    (Some(mask), _) => (*lhs, mask),
+                    (None, Some(mask)) => (*rhs, mask),
+                    (None, None) => return None,
+                };
+                let is_low_mask = mask != 0 && (mask & (mask + 1)) == 0;
+                (is_low_mask && mask >= u128::from(self.width - 1) && strided_by_one(wide))
+                    .then_some(IndexRun::LowBits { wide, low_mask: mask })
+            }
+            _ => None,
+        }
     }
 
     /// `address` in every lane (in its address space, not necessarily 0).

@@ -350,3 +350,45 @@ fn address_chains_are_tested_on_their_root_indices() {
         |rng: &mut Rng| Val::int(32, (u128::from(rng.below(200)) + (1 << 32) - 100) & 0xffff_ffff);
     check_differential_with_consecutive_vectors(&scalar, &vector, &config, &[middle, index], 60);
 }
+
+/// `p[(i & 255) - 1]` with `i` a linear 64-bit index (LLVM's form of
+/// `v[i - 1]` for an `int i` it proved non-negative: `zext(trunc(i))` as
+/// `i & 0xffffffff`, then a GEP by a constant). The lanes' indices count up
+/// from `i0 & 255` unless they wrap within the vector, so the fast path
+/// tests one scalar (`(i0 & 255) <= 255 - 7` at W = 8), not the W indices
+/// (tests/programs guard_page_scans paid two W-lane comparisons of 64-bit
+/// indices per load in its inner loops), and loads at `p + (i0 & 255) - 1`.
+#[test]
+fn low_bit_masks_of_linear_indices_get_a_scalar_wrap_test() {
+    let mut scalar = Function::new("masked", vec![Type::PTR, Type::I64], Type::F32);
+    let (p, i) = (scalar.param_value(0), scalar.param_value(1));
+    let mut b = FunctionBuilder::new(&mut scalar);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let low_mask = b.iconst(Type::I64, 255);
+    let index = b.binary(BinaryOp::And, i, low_mask);
+    let element = b.gep(Type::F32, p, vec![index]);
+    let minus_four = b.iconst(Type::I64, -4);
+    let address = b.gep(Type::I8, element, vec![minus_four]);
+    let loaded = b.load(Type::F32, address, 4);
+    b.ret(Some(loaded));
+
+    let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR]);
+    let vector = widen_under(&scalar, &config, &BlockPredicates::all_active());
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
+    let wrap_test = count(&vector, |data| {
+        matches!(data, InstData::Icmp { pred: IntPredicate::Ule, rhs, .. }
+            if vector.dfg.int_constant(*rhs) == Some(248))
+    });
+    assert_eq!(wrap_test, 1, "{vector}");
+    let vector_compares = count(
+        &vector,
+        |data| matches!(data, InstData::Icmp { lhs, .. } if vector.dfg.value_type(*lhs).is_vector()),
+    );
+    assert_eq!(vector_compares, 0, "no test of the W indices:\n{vector}");
+    // Starts on both sides of the wrap at 248 and of 256 (index 0: the
+    // element before `p + 4`).
+    let past_first = |_: &mut Rng| Val::Ptr(MEMORY_BASE + 4);
+    let any_start = |rng: &mut Rng| Val::int(64, u128::from(rng.below(600)));
+    check_differential(&scalar, &vector, &config, &[past_first, any_start], 80);
+}
