@@ -67,6 +67,9 @@ pub struct DataFlowGraph {
 pub struct BlockData {
     /// The name from the input, if any (used in dumps and diagnostics).
     pub name: Option<String>,
+    /// A path its producer knows to be rare (the page-crossing fallbacks of
+    /// page-safe loads, once per page): cost models leave it out.
+    pub cold: bool,
 }
 
 impl DataFlowGraph {
@@ -76,7 +79,7 @@ impl DataFlowGraph {
 
     /// Creates a block; it is not in the layout until inserted there.
     pub fn make_block(&mut self, name: Option<String>) -> Block {
-        self.blocks.push(BlockData { name })
+        self.blocks.push(BlockData { name, cold: false })
     }
 
     /// Creates an instruction, and its result value of type `result_ty`

@@ -19,6 +19,8 @@
 //!   lane in the vector body also extracts its arguments and inserts its
 //!   result (a per-lane call under a mask is counted for every lane although
 //!   only the active ones call: the guard chain still tests all W lanes);
+//! * cold blocks (rare paths, see `lanewise_ir::BlockData::cold`) cost
+//!   nothing;
 //! * an instruction inside an inner loop is weighted
 //!   [`INNER_LOOP_WEIGHT`] per nesting level, as for the choice of W;
 //! * a scalar iteration also pays [`SCALAR_ITERATION_OVERHEAD`] (the
@@ -184,7 +186,7 @@ pub fn function_cost(func: &Function, register_bits: u32) -> u64 {
     // block counts once.
     let loops = LoopInfo::compute(func, &cfg, &domtree).ok();
     let mut total: u64 = 0;
-    for &block in func.layout.blocks() {
+    for &block in func.layout.blocks().iter().filter(|block| !func.dfg.blocks[**block].cold) {
         let depth = loops.as_ref().map_or(0, |loops| loops.loop_depth(block));
         let weight = INNER_LOOP_WEIGHT.saturating_pow(depth.min(4));
         let block_cost: u64 = func

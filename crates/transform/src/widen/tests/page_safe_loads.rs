@@ -219,3 +219,40 @@ fn speculative_loads_agree_with_the_scalar_lanes_at_page_and_memory_edges() {
         assert!(speculative_runs > 100, "W={width}: {speculative_runs} runs could speculate");
     }
 }
+
+/// Where the vector crosses into the next page, the masked path loads with
+/// the masked load only when no lane or active lanes in both pages are
+/// active, and else gathers the active lanes: a masked load whose masked-off lanes fall into
+/// an unmapped page takes a microcode assist on x86 (tests/programs
+/// guard_page_scans). SSE has no masked loads (LLVM loads lane by lane),
+/// so its masked path stays as it was.
+#[test]
+fn loads_across_a_page_gather_unless_active_lanes_read_both_pages() {
+    let (scalar, predicates) = guarded_load_kernel();
+    let mut avx512 = config(16, Isa::Avx512, &[UNIFORM, LINEAR, VECTOR, VECTOR]);
+    avx512.masked = true;
+    let vector = widen_masked(&scalar, &avx512, &predicates).function;
+    assert_eq!(count_blocks_named(&vector, ".crossing"), 1, "{vector}");
+    assert_eq!(count_blocks_named(&vector, ".gather"), 1, "{vector}");
+    let cold: Vec<String> = vector
+        .layout
+        .blocks()
+        .iter()
+        .filter(|block| vector.dfg.blocks[**block].cold)
+        .map(|block| vector.block_name(*block))
+        .collect();
+    assert_eq!(cold.len(), 2, "{cold:?}");
+    assert!(cold.iter().all(|name| name.ends_with(".crossing") || name.ends_with(".gather")));
+    assert_eq!(count(&vector, is_masked_load), 1);
+    let gathers = count(&vector, |data| matches!(data, InstData::Gather { .. }));
+    assert_eq!(gathers, 1, "{vector}");
+    // The test shifts the packed mask by the lanes in the first page.
+    let shifts = count(&vector, |data| matches!(data, InstData::Binary { op: BinaryOp::LShr, .. }));
+    assert_eq!(shifts, 1, "{vector}");
+
+    let mut sse = config(4, Isa::Sse, &[UNIFORM, LINEAR, VECTOR, VECTOR]);
+    sse.masked = true;
+    let vector = widen_masked(&scalar, &sse, &predicates).function;
+    assert_eq!(count_blocks_named(&vector, ".crossing"), 0, "{vector}");
+    assert_eq!(count(&vector, |data| matches!(data, InstData::Gather { .. })), 0);
+}
