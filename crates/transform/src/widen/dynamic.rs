@@ -1046,7 +1046,11 @@ impl Widener<'_> {
                     (None, None) => return None,
                 };
                 let is_low_mask = mask != 0 && (mask & (mask + 1)) == 0;
-                (is_low_mask && mask >= u128::from(self.width - 1) && strided_by_one(wide))
+                // A GEP sign-extends an index narrower than a pointer: the
+                // lanes stay consecutive only below the sign bit.
+                let bits = self.scalar.dfg.value_type(wide).int_bits()?;
+                let fits = bits == 64 || (bits < 64 && mask < 1u128 << (bits - 1));
+                (is_low_mask && fits && mask >= u128::from(self.width - 1) && strided_by_one(wide))
                     .then_some(IndexRun::LowBits { wide, low_mask: mask })
             }
             _ => None,

@@ -190,82 +190,97 @@ impl Widener<'_> {
         // AVX and AVX2 `vmaskmov` and AVX-512 masked moves take the assist;
         // SSE has no masked loads (LLVM loads lane by lane), AVX no gathers.
         let gathers = matches!(self.config.isa, Isa::Avx2 | Isa::Avx512);
-        let may_cross =
-            in_page.is_some() && gathers && elem_bytes == self.data_layout.store_size(&elem_ty);
+        let may_cross = in_page.is_some()
+            && gathers
+            && vector_ty.lanes().is_some_and(|lanes| lanes <= 64)
+            && elem_bytes == self.data_layout.store_size(&elem_ty);
         if may_cross {
-            // No lane active: the masked load, as without the test. Else the
-            // vector crosses into the next page: the masked load where the
-            // active lanes lie in both pages, else a gather of the active
-            // lanes (see the module docs). Both tests are rare (once per
-            // page of a run), so cost models leave them out.
-            let lanes = vector_ty.lanes().unwrap_or(1);
-            let packed = self.append_value(
-                InstData::Cast {
-                    op: CastOp::Bitcast,
-                    arg: mask,
-                    to: Type::Int(lanes),
-                    flags: Default::default(),
-                },
-                Type::Int(lanes),
-            );
-            let no_lane = self.func.dfg.int_const(Type::Int(lanes), 0);
-            let none_active = self.append_value(
-                InstData::Icmp { pred: IntPredicate::Eq, lhs: packed, rhs: no_lane },
-                Type::BOOL,
-            );
-            let crossing = self.func.dfg.make_block(Some(format!("{prefix}.crossing")));
-            let masked_load = self.func.dfg.make_block(Some(format!("{prefix}.masked_load")));
-            let gather = self.func.dfg.make_block(Some(format!("{prefix}.gather")));
-            self.func.dfg.blocks[crossing].cold = true;
-            self.func.dfg.blocks[gather].cold = true;
-            self.func.layout.insert_block_after(crossing, slow);
-            self.func.layout.insert_block_after(masked_load, crossing);
-            self.func.layout.insert_block_after(gather, masked_load);
-            self.append(
-                InstData::Branch { cond: none_active, then_dest: masked_load, else_dest: crossing },
-                Type::Void,
-            );
-            self.current = Some(crossing);
-            let on_both = self.active_lanes_on_both_pages(addr, elem_bytes, packed, lanes);
-            self.append(
-                InstData::Branch { cond: on_both, then_dest: masked_load, else_dest: gather },
-                Type::Void,
-            );
-            self.current = Some(masked_load);
-            let masked = self.masked_load_to(vector_ty, addr, align, mask, join);
-            incoming.push((masked_load, masked));
-            self.current = Some(gather);
-            let address_splat = self
-                .append_value(InstData::Splat { scalar: addr, lanes }, Type::PTR.vector_of(lanes));
-            let lane_numbers: Vec<Value> = (0..lanes)
-                .map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane)))
-                .collect();
-            let ramp = self
-                .func
-                .dfg
-                .make_const(Type::I64.vector_of(lanes), Constant::Aggregate(lane_numbers));
-            let addrs = self.append_value(
-                InstData::Gep {
-                    source_ty: elem_ty,
-                    base: address_splat,
-                    indices: vec![ramp],
-                    inbounds: false,
-                },
-                Type::PTR.vector_of(lanes),
-            );
-            let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
-            let gathered = self.append_value(
-                InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align },
-                vector_ty.clone(),
-            );
-            self.append(InstData::Jump { dest: join }, Type::Void);
-            incoming.push((gather, gathered));
+            incoming.extend(self.page_crossing_paths(&prefix, vector_ty, addr, align, mask, join));
         } else {
             let masked = self.masked_load_to(vector_ty, addr, align, mask, join);
             incoming.push((slow, masked));
         }
         self.current = Some(join);
         self.append_value(InstData::Phi { ty: vector_ty.clone(), incoming }, vector_ty.clone())
+    }
+
+    /// The masked path of a load that may cross into the next page, from
+    /// the current block (see the module docs): with no lane active, the
+    /// masked load, as without the test; else the vector crosses into the
+    /// next page, and it is the masked load where the active lanes lie in
+    /// both pages, else a gather of the active lanes. The tests and the
+    /// gather are cold blocks (once per page of a run). Returns the blocks
+    /// that jump to `join` and their values.
+    fn page_crossing_paths(
+        &mut self,
+        prefix: &str,
+        vector_ty: &Type,
+        addr: Value,
+        align: u32,
+        mask: Value,
+        join: lanewise_ir::Block,
+    ) -> Vec<(lanewise_ir::Block, Value)> {
+        let elem_ty = vector_ty.scalar_type().clone();
+        let elem_bytes = self.data_layout.alloc_size(&elem_ty);
+        let lanes = vector_ty.lanes().unwrap_or(1);
+        let packed = self.append_value(
+            InstData::Cast {
+                op: CastOp::Bitcast,
+                arg: mask,
+                to: Type::Int(lanes),
+                flags: Default::default(),
+            },
+            Type::Int(lanes),
+        );
+        let no_lane = self.func.dfg.int_const(Type::Int(lanes), 0);
+        let none_active = self.append_value(
+            InstData::Icmp { pred: IntPredicate::Eq, lhs: packed, rhs: no_lane },
+            Type::BOOL,
+        );
+        let before = self.current.expect("a current block");
+        let crossing = self.func.dfg.make_block(Some(format!("{prefix}.crossing")));
+        let masked_load = self.func.dfg.make_block(Some(format!("{prefix}.masked_load")));
+        let gather = self.func.dfg.make_block(Some(format!("{prefix}.gather")));
+        self.func.dfg.blocks[crossing].cold = true;
+        self.func.dfg.blocks[gather].cold = true;
+        self.func.layout.insert_block_after(crossing, before);
+        self.func.layout.insert_block_after(masked_load, crossing);
+        self.func.layout.insert_block_after(gather, masked_load);
+        self.append(
+            InstData::Branch { cond: none_active, then_dest: masked_load, else_dest: crossing },
+            Type::Void,
+        );
+        self.current = Some(crossing);
+        let on_both = self.active_lanes_on_both_pages(addr, elem_bytes, packed, lanes);
+        self.append(
+            InstData::Branch { cond: on_both, then_dest: masked_load, else_dest: gather },
+            Type::Void,
+        );
+        self.current = Some(masked_load);
+        let masked = self.masked_load_to(vector_ty, addr, align, mask, join);
+        self.current = Some(gather);
+        // A part of a vector of several registers has fewer lanes than W.
+        let pointers_ty = Type::PTR.vector_of(lanes);
+        let address_splat =
+            self.append_value(InstData::Splat { scalar: addr, lanes }, pointers_ty.clone());
+        let lane_numbers: Vec<Value> =
+            (0..lanes).map(|lane| self.func.dfg.int_const(Type::I64, u128::from(lane))).collect();
+        let ramp =
+            self.func.dfg.make_const(Type::I64.vector_of(lanes), Constant::Aggregate(lane_numbers));
+        let gep = InstData::Gep {
+            source_ty: elem_ty,
+            base: address_splat,
+            indices: vec![ramp],
+            inbounds: false,
+        };
+        let addrs = self.append_value(gep, pointers_ty);
+        let passthru = self.func.dfg.make_const(vector_ty.clone(), Constant::Poison);
+        let gathered = self.append_value(
+            InstData::Gather { ty: vector_ty.clone(), addrs, mask, passthru, align },
+            vector_ty.clone(),
+        );
+        self.append(InstData::Jump { dest: join }, Type::Void);
+        vec![(masked_load, masked), (gather, gathered)]
     }
 
     /// The masked load of `vector_ty` at `addr` in the current block, which

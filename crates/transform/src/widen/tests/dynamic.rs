@@ -392,3 +392,29 @@ fn low_bit_masks_of_linear_indices_get_a_scalar_wrap_test() {
     let any_start = |rng: &mut Rng| Val::int(64, u128::from(rng.below(600)));
     check_differential(&scalar, &vector, &config, &[past_first, any_start], 80);
 }
+
+/// The same with an `i32` index `i & 0xffffffff` (an identity that LLVM
+/// folds, but not every producer does): the GEP sign-extends it, so lanes
+/// 0x7fffffff and 0x80000000 are 2^32 elements apart and the scalar test
+/// of the low bits does not apply; a 31-bit mask keeps the indices
+/// non-negative and gets it.
+#[test]
+fn low_bit_masks_of_narrow_indices_stay_below_the_sign_bit() {
+    let wrap_tests = |low_mask: i128| {
+        let mut scalar = Function::new("masked32", vec![Type::PTR, Type::I32], Type::F32);
+        let (p, i) = (scalar.param_value(0), scalar.param_value(1));
+        let mut b = FunctionBuilder::new(&mut scalar);
+        let entry = b.create_block(Some("entry"));
+        b.switch_to_block(entry);
+        let low_mask = b.iconst(Type::I32, low_mask);
+        let index = b.binary(BinaryOp::And, i, low_mask);
+        let address = b.gep(Type::F32, p, vec![index]);
+        let loaded = b.load(Type::F32, address, 4);
+        b.ret(Some(loaded));
+        let config = config(8, Isa::Avx2, &[UNIFORM, LINEAR]);
+        let vector = widen_under(&scalar, &config, &BlockPredicates::all_active());
+        count(&vector, |data| matches!(data, InstData::Icmp { pred: IntPredicate::Ule, .. }))
+    };
+    assert_eq!(wrap_tests(0xffff_ffff), 0, "a sign-extended index may wrap");
+    assert_eq!(wrap_tests(0x7fff_ffff), 1);
+}
