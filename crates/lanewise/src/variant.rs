@@ -66,7 +66,9 @@ pub(crate) fn vectorize_variant(
         )?,
     };
     if produced.safety_net && options.safety_net == SafetyNetMode::Adaptive {
-        module.add_safety_net_state(&safety_net_state(name))?;
+        let state = safety_net_state(name);
+        let name_symbol = lanewise_transform::dynamic_variants::net_name_symbol(&state);
+        module.add_safety_net_state(&state, &name_symbol, name)?;
     }
     let expands_gathers = expands_gathers(module, &scalar.name, variant.isa, options);
     finish_variant(

@@ -109,3 +109,71 @@ fn instrumented_programs_print_their_simd_utilization() {
     assert!(ratio > 0.0 && ratio < 1.0, "utilization {ratio}");
     assert!(active < slots && slots % 8 == 0, "{active} of {slots}");
 }
+
+/// `LANEWISE_NET_TRACE`: a program whose variants have the run-time
+/// safety net prints each of its decisions on stderr (the variant, the
+/// cycles per active lane of both forms, the form chosen and for how many
+/// calls) when the variable is set, and nothing when it is unset or `0`.
+/// The driver calls the Collatz variant 400 times: the first decision
+/// comes after 32 measured calls.
+#[test]
+fn safety_net_decisions_are_traced_on_request() {
+    const NET_DRIVER: &str = r#"
+typedef int v8i __attribute__((ext_vector_type(8)));
+v8i _ZGVdN8v_steps(v8i);
+int main(void) {
+    long total = 0;
+    for (int call = 0; call < 400; call++) {
+        v8i n = {call, call + 1, 3 * call, 7, 27, call % 5, 97, 1};
+        total += _ZGVdN8v_steps(n)[4];
+    }
+    return total != 400 * 111;
+}
+"#;
+    let scratch = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("net_trace");
+    std::fs::create_dir_all(&scratch).unwrap();
+    std::fs::write(scratch.join("kernels.c"), KERNELS).unwrap();
+    std::fs::write(scratch.join("driver.c"), NET_DRIVER).unwrap();
+    run(Command::new(env!("CARGO_BIN_EXE_lanewise")).current_dir(&scratch).args([
+        "cc",
+        "-O2",
+        "-fopenmp-simd",
+        "-c",
+        "kernels.c",
+        "-o",
+        "kernels.o",
+    ]));
+    run(Command::new("clang-22").current_dir(&scratch).args([
+        "-O2",
+        "-mavx2",
+        "driver.c",
+        "kernels.o",
+        "-o",
+        "driver",
+    ]));
+    let traced = |value: Option<&str>| {
+        let mut command = Command::new(scratch.join("driver"));
+        match value {
+            Some(value) => command.env("LANEWISE_NET_TRACE", value),
+            None => command.env_remove("LANEWISE_NET_TRACE"),
+        };
+        String::from_utf8_lossy(&run(&mut command).stderr).into_owned()
+    };
+    let trace = traced(Some("1"));
+    let decisions: Vec<&str> = trace.lines().collect();
+    assert!(!decisions.is_empty(), "no decision traced");
+    for line in &decisions {
+        // The variant whose body has the net (the AVX2 variant may share
+        // another's body: `--variants shared`).
+        let rest = line
+            .strip_prefix("lanewise safety net _ZGV")
+            .and_then(|line| line.split_once("_steps: vector "))
+            .map(|(_, rest)| rest)
+            .unwrap_or_else(|| panic!("unexpected line {line:?}"));
+        assert!(rest.contains(" cycles per active lane -> "), "{line}");
+        assert!(rest.ends_with(" calls"), "{line}");
+        assert!(rest.contains("-> vector for ") || rest.contains("-> per-lane for "), "{line}");
+    }
+    assert_eq!(traced(None), "");
+    assert_eq!(traced(Some("0")), "");
+}

@@ -144,8 +144,8 @@ pub const HELD_UNROLLING: &str = "lanewise.unroll.held";
 /// The runtime function whose presence says the module has that runtime.
 const SAFETY_NET_BEGIN: &str = "__lanewise_net_begin";
 /// The functions of that runtime, internal to the module once linked.
-const SAFETY_NET_FUNCTIONS: [&str; 3] =
-    [SAFETY_NET_BEGIN, "__lanewise_net_end", "__lanewise_net_next_phase"];
+const SAFETY_NET_FUNCTIONS: [&str; 4] =
+    [SAFETY_NET_BEGIN, "__lanewise_net_end", "__lanewise_net_next_phase", "__lanewise_net_trace"];
 
 /// The function attributes an exact vector math function copies from its
 /// caller ([`LlvmModule::link_exact_math`]): what it compiles for, and how
@@ -806,9 +806,16 @@ impl<'ctx> LlvmModule<'ctx> {
     }
 
     /// Adds the thread-local record `state` of a variant's run-time safety
-    /// net (`[8 x i64]`, zero) and, once per module, the runtime that keeps
-    /// it ([`SAFETY_NET_RUNTIME`]: `__lanewise_net_begin`, `__lanewise_net_end`).
-    pub fn add_safety_net_state(&mut self, state: &str) -> Result<(), BridgeError> {
+    /// net (`[8 x i64]`, zero), the C string `name_symbol` holding
+    /// `variant` (what `LANEWISE_NET_TRACE` prints) and, once per module,
+    /// the runtime that keeps them ([`SAFETY_NET_RUNTIME`]:
+    /// `__lanewise_net_begin`, `__lanewise_net_end`).
+    pub fn add_safety_net_state(
+        &mut self,
+        state: &str,
+        name_symbol: &str,
+        variant: &str,
+    ) -> Result<(), BridgeError> {
         if self.module.get_function(SAFETY_NET_BEGIN).is_none() {
             self.link_runtime(SAFETY_NET_RUNTIME, "safety net runtime", SAFETY_NET_BEGIN)?;
             for function in SAFETY_NET_FUNCTIONS {
@@ -825,6 +832,14 @@ impl<'ctx> LlvmModule<'ctx> {
             global.set_thread_local(true);
             global.set_initializer(&record.const_zero());
             global.set_alignment(8);
+        }
+        if self.module.get_global(name_symbol).is_none() {
+            let text = self.context.const_string(variant.as_bytes(), true);
+            let global = self.module.add_global(text.get_type(), None, name_symbol);
+            global.set_linkage(inkwell::module::Linkage::Private);
+            global.set_constant(true);
+            global.set_unnamed_addr(true);
+            global.set_initializer(&text);
         }
         Ok(())
     }

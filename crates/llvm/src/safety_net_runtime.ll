@@ -19,15 +19,27 @@
 ;
 ; A ticket (what begin returns, end reads) is the form, 0 or 1, for a call
 ; that is not measured, and (start << 2) | 2 | form for one that is.
+;
+; %name is the variant's name (a C string next to its record): with
+; LANEWISE_NET_TRACE set (and not "0") in the environment, every decision
+; prints a line on stderr, `lanewise safety net NAME: vector V, per-lane P
+; cycles per active lane -> FORM for N calls`.
 
-define weak_odr hidden i64 @__lanewise_net_begin(ptr %s) alwaysinline nounwind {
+@__lanewise_net_trace_state = weak_odr hidden global i32 0
+@__lanewise_net_trace_variable = private unnamed_addr constant [19 x i8] c"LANEWISE_NET_TRACE\00"
+@__lanewise_net_trace_format = private unnamed_addr constant [96 x i8] c"lanewise safety net %s: vector %.1f, per-lane %.1f cycles per active lane -> %s for %lld calls\0A\00"
+@__lanewise_net_vector_name = private unnamed_addr constant [7 x i8] c"vector\00"
+@__lanewise_net_per_lane_name = private unnamed_addr constant [9 x i8] c"per-lane\00"
+@stderr = external global ptr
+
+define weak_odr hidden i64 @__lanewise_net_begin(ptr %s, ptr %name) alwaysinline nounwind {
 entry:
   %left = load i64, ptr %s, align 8
   %phase.over = icmp eq i64 %left, 0
   br i1 %phase.over, label %next, label %go
 
 next:
-  call void @__lanewise_net_next_phase(ptr %s)
+  call void @__lanewise_net_next_phase(ptr %s, ptr %name)
   br label %go
 
 go:
@@ -95,7 +107,7 @@ done:
   ret void
 }
 
-define weak_odr hidden void @__lanewise_net_next_phase(ptr %s) noinline nounwind {
+define weak_odr hidden void @__lanewise_net_next_phase(ptr %s, ptr %name) noinline nounwind {
 entry:
   %phase.p = getelementptr inbounds i64, ptr %s, i64 1
   %phase = load i64, ptr %phase.p, align 8
@@ -144,8 +156,54 @@ decide:
   store i64 %run, ptr %run.p, align 8
   store i64 %run, ptr %s, align 8
   store i64 2, ptr %phase.p, align 8
+  call void @__lanewise_net_trace(ptr %name, double %vector.cost, double %per.lane.cost, i64 %winner, i64 %run)
   ret void
 }
+
+; Prints a decision when LANEWISE_NET_TRACE asks for it (asked once; the
+; answer is kept in @__lanewise_net_trace_state: 0 not asked, 1 off, 2 on).
+define weak_odr hidden void @__lanewise_net_trace(ptr %name, double %vector.cost, double %per.lane.cost, i64 %winner, i64 %run) noinline nounwind {
+entry:
+  %state = load atomic i32, ptr @__lanewise_net_trace_state monotonic, align 4
+  %unknown = icmp eq i32 %state, 0
+  br i1 %unknown, label %ask, label %known
+
+ask:
+  %value = call ptr @getenv(ptr @__lanewise_net_trace_variable)
+  %set = icmp ne ptr %value, null
+  br i1 %set, label %read, label %decided
+
+read:
+  %first = load i8, ptr %value, align 1
+  %empty = icmp eq i8 %first, 0
+  %zero = icmp eq i8 %first, 48
+  %off = or i1 %empty, %zero
+  br label %decided
+
+decided:
+  %is.off = phi i1 [ true, %ask ], [ %off, %read ]
+  %asked = select i1 %is.off, i32 1, i32 2
+  store atomic i32 %asked, ptr @__lanewise_net_trace_state monotonic, align 4
+  br label %known
+
+known:
+  %now = phi i32 [ %state, %entry ], [ %asked, %decided ]
+  %on = icmp eq i32 %now, 2
+  br i1 %on, label %print, label %done
+
+print:
+  %stream = load ptr, ptr @stderr, align 8
+  %per.lane.won = icmp ne i64 %winner, 0
+  %form = select i1 %per.lane.won, ptr @__lanewise_net_per_lane_name, ptr @__lanewise_net_vector_name
+  %printed = call i32 (ptr, ptr, ...) @fprintf(ptr %stream, ptr @__lanewise_net_trace_format, ptr %name, double %vector.cost, double %per.lane.cost, ptr %form, i64 %run)
+  br label %done
+
+done:
+  ret void
+}
+
+declare ptr @getenv(ptr)
+declare i32 @fprintf(ptr, ptr, ...)
 
 declare i64 @llvm.readcyclecounter()
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1 immarg)

@@ -12,7 +12,7 @@
 //! linearization:
 //!
 //! ```text
-//! net.entry:    ticket = __lanewise_net_begin(@state)   // uniform
+//! net.entry:    ticket = __lanewise_net_begin(@state, @name)   // uniform
 //!               lanes = rv_popcount(true)
 //!               br (ticket & 1) != 0, net.per_lane, <the old entry>
 //! net.per_lane: left = rv_ballot(true)                   // the active lanes
@@ -72,6 +72,13 @@ use lanewise_ir::{
 /// ticket whose bit 0 asks for per-lane calls and whose bit 1 says the call
 /// is measured (the start time is in the bits above).
 pub const NET_BEGIN: &str = "__lanewise_net_begin";
+
+/// The symbol of the C string with the variant's name that the net whose
+/// record is `state_symbol` passes to [`NET_BEGIN`] (its runtime prints it
+/// when `LANEWISE_NET_TRACE` is set); the module defines both.
+pub fn net_name_symbol(state_symbol: &str) -> String {
+    format!("{state_symbol}.name")
+}
 /// The runtime function that records a measured call's cycles and lanes.
 pub const NET_END: &str = "__lanewise_net_end";
 
@@ -144,6 +151,7 @@ pub fn add_safety_net(
         .collect();
     let ret_ty = func.ret_ty.clone();
     let state = func.dfg.make_const(Type::PTR, Constant::Symbol(state_symbol.to_owned()));
+    let name = func.dfg.make_const(Type::PTR, Constant::Symbol(net_name_symbol(state_symbol)));
     let args: Vec<Value> = func.params[..scalar_params].iter().map(|param| param.value).collect();
 
     let mut b = FunctionBuilder::new(func);
@@ -157,7 +165,7 @@ pub fn add_safety_net(
         _ => {
             let begin = b.call(
                 Callee::Direct(NET_BEGIN.to_owned()),
-                vec![state],
+                vec![state, name],
                 Type::I64,
                 CallEffects::SideEffects,
             );
