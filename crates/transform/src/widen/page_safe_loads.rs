@@ -314,16 +314,7 @@ impl Widener<'_> {
         packed: Value,
         lanes: u32,
     ) -> Value {
-        let address = self.append_value(
-            InstData::Cast {
-                op: CastOp::PtrToInt,
-                arg: addr,
-                to: Type::I64,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
-        let offset = self.binary_i64(BinaryOp::And, address, PAGE_BYTES - 1);
+        let offset = self.page_offset(addr);
         let page_bytes = self.func.dfg.int_const(Type::I64, u128::from(PAGE_BYTES));
         let to_page_end = self.append_value(
             InstData::Binary {
@@ -409,15 +400,8 @@ impl Widener<'_> {
         )
     }
 
-    /// `lhs op constant` on `i64`.
-    fn binary_i64(&mut self, op: BinaryOp, lhs: Value, constant: u64) -> Value {
-        let rhs = self.func.dfg.int_const(Type::I64, u128::from(constant));
-        self.append_value(InstData::Binary { op, lhs, rhs, flags: Default::default() }, Type::I64)
-    }
-
-    /// `(addr & (PAGE_BYTES - 1)) <= PAGE_BYTES - bytes`: whether `bytes`
-    /// bytes from `addr` lie within one page.
-    fn fits_in_page(&mut self, addr: Value, bytes: u64) -> Value {
+    /// `addr & (PAGE_BYTES - 1)`: where in its page `addr` lies.
+    fn page_offset(&mut self, addr: Value) -> Value {
         let address = self.append_value(
             InstData::Cast {
                 op: CastOp::PtrToInt,
@@ -427,16 +411,19 @@ impl Widener<'_> {
             },
             Type::I64,
         );
-        let page_mask = self.func.dfg.int_const(Type::I64, u128::from(PAGE_BYTES - 1));
-        let offset = self.append_value(
-            InstData::Binary {
-                op: BinaryOp::And,
-                lhs: address,
-                rhs: page_mask,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
+        self.binary_i64(BinaryOp::And, address, PAGE_BYTES - 1)
+    }
+
+    /// `lhs op constant` on `i64`.
+    fn binary_i64(&mut self, op: BinaryOp, lhs: Value, constant: u64) -> Value {
+        let rhs = self.func.dfg.int_const(Type::I64, u128::from(constant));
+        self.append_value(InstData::Binary { op, lhs, rhs, flags: Default::default() }, Type::I64)
+    }
+
+    /// `(addr & (PAGE_BYTES - 1)) <= PAGE_BYTES - bytes`: whether `bytes`
+    /// bytes from `addr` lie within one page.
+    fn fits_in_page(&mut self, addr: Value, bytes: u64) -> Value {
+        let offset = self.page_offset(addr);
         let last_start = self.func.dfg.int_const(Type::I64, u128::from(PAGE_BYTES - bytes));
         self.append_value(
             InstData::Icmp { pred: IntPredicate::Ule, lhs: offset, rhs: last_start },
