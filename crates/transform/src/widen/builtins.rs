@@ -199,12 +199,14 @@ impl Widener<'_> {
         self.append_value(call, ret_ty.clone())
     }
 
-    fn binary(&mut self, op: BinaryOp, lhs: Value, rhs: Value) -> Value {
+    /// `lhs op rhs`, of `lhs`'s type, in the current block.
+    pub(super) fn binary(&mut self, op: BinaryOp, lhs: Value, rhs: Value) -> Value {
         let ty = self.func.dfg.value_type(lhs).clone();
         self.append_value(InstData::Binary { op, lhs, rhs, flags: ArithFlags::default() }, ty)
     }
 
-    fn cast(&mut self, op: CastOp, arg: Value, to: &Type) -> Value {
+    /// `op arg to to`, in the current block.
+    pub(super) fn cast(&mut self, op: CastOp, arg: Value, to: &Type) -> Value {
         let cast = InstData::Cast { op, arg, to: to.clone(), flags: CastFlags::default() };
         self.append_value(cast, to.clone())
     }

@@ -971,29 +971,12 @@ impl Widener<'_> {
             IndexRun::Extended { op, narrow } => {
                 let first = self.lane0(narrow)?;
                 let ok = self.run_does_not_wrap(first, op);
-                let extended = self.append_value(
-                    InstData::Cast {
-                        op,
-                        arg: first,
-                        to: wide_ty.clone(),
-                        flags: Default::default(),
-                    },
-                    wide_ty,
-                );
-                (ok, extended)
+                (ok, self.cast(op, first, &wide_ty))
             }
             IndexRun::LowBits { wide, low_mask } => {
                 let first = self.lane0(wide)?;
                 let low_mask_value = self.func.dfg.int_const(wide_ty.clone(), low_mask);
-                let low = self.append_value(
-                    InstData::Binary {
-                        op: BinaryOp::And,
-                        lhs: first,
-                        rhs: low_mask_value,
-                        flags: Default::default(),
-                    },
-                    wide_ty.clone(),
-                );
+                let low = self.binary(BinaryOp::And, first, low_mask_value);
                 let limit = self.func.dfg.int_const(wide_ty, low_mask - u128::from(self.width - 1));
                 let ok = self.append_value(
                     InstData::Icmp { pred: IntPredicate::Ule, lhs: low, rhs: limit },

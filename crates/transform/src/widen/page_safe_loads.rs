@@ -223,15 +223,7 @@ impl Widener<'_> {
         let elem_ty = vector_ty.scalar_type().clone();
         let elem_bytes = self.data_layout.alloc_size(&elem_ty);
         let lanes = vector_ty.lanes().unwrap_or(1);
-        let packed = self.append_value(
-            InstData::Cast {
-                op: CastOp::Bitcast,
-                arg: mask,
-                to: Type::Int(lanes),
-                flags: Default::default(),
-            },
-            Type::Int(lanes),
-        );
+        let packed = self.cast(CastOp::Bitcast, mask, &Type::Int(lanes));
         let no_lane = self.func.dfg.int_const(Type::Int(lanes), 0);
         let none_active = self.append_value(
             InstData::Icmp { pred: IntPredicate::Eq, lhs: packed, rhs: no_lane },
@@ -316,16 +308,9 @@ impl Widener<'_> {
     ) -> Value {
         let offset = self.page_offset(addr);
         let page_bytes = self.func.dfg.int_const(Type::I64, u128::from(PAGE_BYTES));
-        let to_page_end = self.append_value(
-            InstData::Binary {
-                op: BinaryOp::Sub,
-                lhs: page_bytes,
-                rhs: offset,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
-        let first_page_lanes = self.binary_i64(BinaryOp::UDiv, to_page_end, elem_bytes);
+        let to_page_end = self.binary(BinaryOp::Sub, page_bytes, offset);
+        let elem_size = self.func.dfg.int_const(Type::I64, u128::from(elem_bytes));
+        let first_page_lanes = self.binary(BinaryOp::UDiv, to_page_end, elem_size);
         let lane_count = self.func.dfg.int_const(Type::I64, u128::from(lanes));
         let crosses = self.append_value(
             InstData::Icmp { pred: IntPredicate::Ult, lhs: first_page_lanes, rhs: lane_count },
@@ -343,43 +328,12 @@ impl Widener<'_> {
             Type::I64,
         );
         // `<64 x i8>` on AVX-512 packs into an `i64` already.
-        let bits = if lanes == 64 {
-            packed
-        } else {
-            self.append_value(
-                InstData::Cast {
-                    op: CastOp::ZExt,
-                    arg: packed,
-                    to: Type::I64,
-                    flags: Default::default(),
-                },
-                Type::I64,
-            )
-        };
+        let bits = if lanes == 64 { packed } else { self.cast(CastOp::ZExt, packed, &Type::I64) };
         let one = self.func.dfg.int_const(Type::I64, 1);
-        let first_page_bit = self.append_value(
-            InstData::Binary { op: BinaryOp::Shl, lhs: one, rhs: split, flags: Default::default() },
-            Type::I64,
-        );
-        let first_page_mask = self.binary_i64(BinaryOp::Sub, first_page_bit, 1);
-        let in_first = self.append_value(
-            InstData::Binary {
-                op: BinaryOp::And,
-                lhs: bits,
-                rhs: first_page_mask,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
-        let in_second = self.append_value(
-            InstData::Binary {
-                op: BinaryOp::LShr,
-                lhs: bits,
-                rhs: split,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
+        let first_page_bit = self.binary(BinaryOp::Shl, one, split);
+        let first_page_mask = self.binary(BinaryOp::Sub, first_page_bit, one);
+        let in_first = self.binary(BinaryOp::And, bits, first_page_mask);
+        let in_second = self.binary(BinaryOp::LShr, bits, split);
         let any_first = self.append_value(
             InstData::Icmp { pred: IntPredicate::Ne, lhs: in_first, rhs: zero },
             Type::BOOL,
@@ -402,22 +356,9 @@ impl Widener<'_> {
 
     /// `addr & (PAGE_BYTES - 1)`: where in its page `addr` lies.
     fn page_offset(&mut self, addr: Value) -> Value {
-        let address = self.append_value(
-            InstData::Cast {
-                op: CastOp::PtrToInt,
-                arg: addr,
-                to: Type::I64,
-                flags: Default::default(),
-            },
-            Type::I64,
-        );
-        self.binary_i64(BinaryOp::And, address, PAGE_BYTES - 1)
-    }
-
-    /// `lhs op constant` on `i64`.
-    fn binary_i64(&mut self, op: BinaryOp, lhs: Value, constant: u64) -> Value {
-        let rhs = self.func.dfg.int_const(Type::I64, u128::from(constant));
-        self.append_value(InstData::Binary { op, lhs, rhs, flags: Default::default() }, Type::I64)
+        let address = self.cast(CastOp::PtrToInt, addr, &Type::I64);
+        let page_mask = self.func.dfg.int_const(Type::I64, u128::from(PAGE_BYTES - 1));
+        self.binary(BinaryOp::And, address, page_mask)
     }
 
     /// `(addr & (PAGE_BYTES - 1)) <= PAGE_BYTES - bytes`: whether `bytes`
