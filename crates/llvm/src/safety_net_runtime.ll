@@ -11,11 +11,21 @@
 ;   s[3], s[4]  cycles and active lanes of the measured vector calls
 ;   s[5], s[6]  cycles and active lanes of the measured per-lane calls
 ;   s[7]        length of the last run: 64 calls, doubling up to 8192 while
-;               the same form keeps winning
+;               the same form keeps winning, and at least what keeps the
+;               next measurement's cost below 1/128 of the run (below)
 ; A phase of measurement alternates the two forms every two calls over 32
 ; calls, timing the second of each two with the cycle counter; the vector body then runs for
 ; s[7] calls unless per-lane calls took less than 0.95 of its cycles per
 ; active lane, and measurement starts again.
+;
+; Measuring costs: its 16 calls of the losing form take q - 1 times a
+; winning call longer each, q the ratio of their cycles per active lane.
+; A run is therefore at least 16 * (q - 1) * 128 = 2048 * (q - 1) calls
+; (up to 8192): a form 4.5x slower (per-lane tree walks, whose vector body
+; keeps few lanes busy) is measured again after 7168 calls, not after 64,
+; 128, ... calls, each measurement 56 calls' worth of time lost; forms
+; within a few percent of each other cost the same whichever runs, and
+; are measured again soon.
 ;
 ; A ticket (what begin returns, end reads) is the form, 0 or 1, for a call
 ; that is not measured, and (start << 2) | 2 | form for one that is.
@@ -151,7 +161,19 @@ decide:
   %grows = and i1 %same.winner, %had.run
   %doubled = shl i64 %last.run, 1
   %capped = call i64 @llvm.umin.i64(i64 %doubled, i64 8192)
-  %run = select i1 %grows, i64 %capped, i64 64
+  %run.by.streak = select i1 %grows, i64 %capped, i64 64
+  ; 2048 * (q - 1) calls: maxnum/minnum pass over a NaN cost (a form that
+  ; saw no active lane: q = 1), a NaN q (both) fails the `ogt` below.
+  %loser.cost = call double @llvm.maxnum.f64(double %vector.cost, double %per.lane.cost)
+  %winner.cost = call double @llvm.minnum.f64(double %vector.cost, double %per.lane.cost)
+  %q = fdiv double %loser.cost, %winner.cost
+  %q.excess = fsub double %q, 1.0
+  %budget = fmul double %q.excess, 2048.0
+  %budget.positive = fcmp ogt double %budget, 0.0
+  %budget.known = select i1 %budget.positive, double %budget, double 0.0
+  %budget.capped = call double @llvm.minnum.f64(double %budget.known, double 8192.0)
+  %run.by.cost = fptoui double %budget.capped to i64
+  %run = call i64 @llvm.umax.i64(i64 %run.by.streak, i64 %run.by.cost)
   store i64 %winner, ptr %form.p, align 8
   store i64 %run, ptr %run.p, align 8
   store i64 %run, ptr %s, align 8
@@ -208,3 +230,6 @@ declare i32 @fprintf(ptr, ptr, ...)
 declare i64 @llvm.readcyclecounter()
 declare void @llvm.memset.p0.i64(ptr, i8, i64, i1 immarg)
 declare i64 @llvm.umin.i64(i64, i64)
+declare i64 @llvm.umax.i64(i64, i64)
+declare double @llvm.maxnum.f64(double, double)
+declare double @llvm.minnum.f64(double, double)

@@ -38,8 +38,8 @@
 //! LLVM bridge, next to the module it is linked into) keeps: it runs each
 //! form for a few measured calls, timed with the cycle counter and
 //! compared per active lane, then runs the faster one for a stretch of
-//! calls that doubles while the same form keeps winning, and measures
-//! again. Results do not depend on the choice: per-lane calls run what the
+//! calls that doubles while the same form keeps winning (and is longer
+//! the more the losing form costs to measure again), and measures again. Results do not depend on the choice: per-lane calls run what the
 //! scalar code runs, in lane order, which OpenMP allows for `declare simd`
 //! functions (GCC's clones are such loops).
 //!
