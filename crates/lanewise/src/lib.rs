@@ -35,7 +35,8 @@ use lanewise_llvm::{with_module, with_module_from_bytes, LlvmModule};
 use lanewise_transform::abi::has_vector_abi;
 use lanewise_transform::divergent_loops::flatten_nests::{flatten_divergent_nests, NestProfit};
 use lanewise_transform::dynamic_variants::{
-    add_safety_net, may_run_per_lane, per_lane_callee, PerLaneForm, NET_BEGIN, NET_END,
+    add_safety_net, may_run_per_lane, per_lane_callee, read_lane_arguments_from_memory,
+    PerLaneForm, NET_BEGIN, NET_END,
 };
 use lanewise_transform::linearize::{linearize_function, DivergenceFacts, LinearizeReport};
 use lanewise_transform::one_lane_builtins::{one_lane_builtin, SPMD_BUILTINS};

@@ -434,7 +434,10 @@ pub(crate) fn widen_variant_once(
     produced.masked.memory = widened.stats.masked;
     produced.calls = widened.calls.into();
     produced.safety_net = with_safety_net;
-    let vector = widened.function;
+    let mut vector = widened.function;
+    if with_safety_net {
+        pass_times::time("safety net", || read_lane_arguments_from_memory(&mut vector));
+    }
     // The one-lane form exists only as a variant: a call of it left per
     // lane (no variant fit the call site) would not link.
     if let PerLaneForm::OneLaneVariant(callee) = per_lane_form {

@@ -9,6 +9,6 @@
 pub mod safety_net;
 
 pub use safety_net::{
-    add_safety_net, may_run_per_lane, net_name_symbol, per_lane_callee, PerLaneForm, SafetyNetMode,
-    NET_BEGIN, NET_END,
+    add_safety_net, may_run_per_lane, net_name_symbol, per_lane_callee,
+    read_lane_arguments_from_memory, PerLaneForm, SafetyNetMode, NET_BEGIN, NET_END,
 };

@@ -321,5 +321,8 @@ fn spmd_call(b: &mut FunctionBuilder<'_>, name: &str, args: Vec<Value>, ret_ty: 
     b.func.dfg.result(call).expect("the call returns a value")
 }
 
+mod lane_arguments;
+pub use lane_arguments::read_lane_arguments_from_memory;
+
 #[cfg(test)]
 mod tests;

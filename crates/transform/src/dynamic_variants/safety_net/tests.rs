@@ -197,3 +197,94 @@ fn functions_that_see_other_lanes_may_not_run_per_lane() {
         assert!(!may_run_per_lane(&func, &["barrier".to_owned()]), "{callee}");
     }
 }
+
+/// A widened per-lane loop as the net builds it: lane `k`'s arguments are
+/// extractions from a varying `<8 x i32>`, a splat of a uniform pointer and
+/// an `<8 x i1>`, passed to `g`, whose results are inserted into the
+/// result vector.
+fn widened_per_lane_loop() -> Function {
+    let x_ty = Type::I32.vector_of(8);
+    let mask_ty = Type::BOOL.vector_of(8);
+    let mut func = Function::new("f.vec", vec![x_ty.clone(), Type::PTR, mask_ty], x_ty.clone());
+    let (x, p, m) = (func.param_value(0), func.param_value(1), func.param_value(2));
+    let mut b = FunctionBuilder::new(&mut func);
+    let per_lane = b.create_block(Some("net.per_lane"));
+    let lanes = b.create_block(Some("net.lanes"));
+    let lane = b.create_block(Some("net.lane"));
+    let exit = b.create_block(Some("net.exit"));
+    b.switch_to_block(per_lane);
+    let p_lanes = b.splat(p, 8);
+    b.jump(lanes);
+    b.switch_to_block(lanes);
+    let all = b.iconst(Type::I64, 0xff);
+    let left = b.phi(Type::I64, vec![(per_lane, all)]);
+    let poison = b.func.dfg.make_const(x_ty.clone(), Constant::Poison);
+    let results = b.phi(x_ty.clone(), vec![(per_lane, poison)]);
+    let none = b.iconst(Type::I64, 0);
+    let more = b.icmp(IntPredicate::Ne, left, none);
+    b.branch(more, lane, exit);
+    b.switch_to_block(lane);
+    let yes = b.iconst(Type::BOOL, 1);
+    let k = spmd_call(&mut b, "llvm.cttz.i64", vec![left, yes], Type::I64);
+    let one = b.iconst(Type::I64, 1);
+    let below = b.binary(BinaryOp::Sub, left, one);
+    let rest = b.binary(BinaryOp::And, left, below);
+    let args = [x, p_lanes, m].map(|vector| b.extract_element(vector, k));
+    let call =
+        b.call(Callee::Direct("g".to_owned()), args.to_vec(), Type::I32, CallEffects::SideEffects);
+    let result = b.func.dfg.result(call).unwrap();
+    let inserted = b.insert_element(results, result, k);
+    b.add_phi_incoming(left, lane, rest);
+    b.add_phi_incoming(results, lane, inserted);
+    b.jump(lanes);
+    b.switch_to_block(exit);
+    b.ret(Some(results));
+    func
+}
+
+/// The varying vector's lanes come from a stack copy stored once before
+/// the loop, by volatile scalar loads (LLVM kept the vector in a register
+/// across the calls: a reload, an extraction and a `vzeroupper` per lane);
+/// the splat and the `i1` vector keep their extractions; every lane still
+/// passes what it passed before.
+#[test]
+fn per_lane_calls_read_their_arguments_from_a_stack_copy() {
+    let before = widened_per_lane_loop();
+    verify_function(&before).unwrap_or_else(|errors| panic!("{errors}\n{before}"));
+    let mut after = before.clone();
+    assert_eq!(read_lane_arguments_from_memory(&mut after), 1, "{after}");
+    verify_function(&after).unwrap_or_else(|errors| panic!("{errors}\n{after}"));
+    let count = |func: &Function, pick: fn(&InstData) -> bool| {
+        func.layout.insts().filter(|&inst| pick(func.dfg.inst(inst))).count()
+    };
+    assert_eq!(count(&after, |data| matches!(data, InstData::ExtractElement { .. })), 2);
+    assert_eq!(count(&after, |data| matches!(data, InstData::Load { volatile: true, .. })), 1);
+    assert_eq!(count(&after, |data| matches!(data, InstData::Alloca { .. })), 1);
+    let per_lane = after.layout.blocks()[0];
+    let stores = after.layout.block_insts(per_lane).iter();
+    assert_eq!(
+        stores.filter(|&&inst| matches!(after.dfg.inst(inst), InstData::Store { .. })).count(),
+        1
+    );
+
+    use crate::interp::{Interpreter, Memory, Val};
+    let run = |func: &Function| {
+        let calls = std::cell::RefCell::new(Vec::new());
+        let mut interpreter = Interpreter::new(Memory::new(0x1000, 256), |name, args| {
+            assert_eq!(name, "g");
+            calls.borrow_mut().push(args.to_vec());
+            let int = |value: &Val| match value {
+                Val::Int { value, .. } => *value,
+                other => panic!("an integer argument, not {other:?}"),
+            };
+            let (x, bit) = (int(&args[0]), int(&args[2]));
+            Ok(Some(Val::int(32, (x * 3 + bit) & 0xffff_ffff)))
+        });
+        let x = Val::Vector((0..8).map(|lane| Val::int(32, 100 + lane * 7)).collect());
+        let m = Val::Vector((0..8).map(|lane| Val::int(1, (lane % 3) & 1)).collect());
+        let result = interpreter.run(func, &[x, Val::Ptr(0x1040), m]).unwrap();
+        drop(interpreter);
+        format!("{result:?}, calls {:?}", calls.into_inner())
+    };
+    assert_eq!(run(&after), run(&before));
+}
