@@ -459,3 +459,55 @@ fn lookups_by_float_grid_cells_get_uniform_tests() {
     let any_int = |rng: &mut Rng| Val::int(32, u128::from(rng.below(1 << 16)));
     check_differential(&scalar, &vector, &config, &[memory_base, coherent, any_int], 60);
 }
+
+/// A flat 2D index `i` split into a row and a column (`(i / w) * s + i %
+/// w`, as image code over `w`-pixel rows of stride `s` writes it) is
+/// likely consecutive: neighbouring lanes share the row unless the vector
+/// crosses a row's end. A quotient alone (`t[i >> 4]`, the word of a
+/// bitmap) is likely uniform.
+#[test]
+fn flat_indices_split_into_rows_and_columns_get_tests() {
+    let params = vec![Type::PTR, Type::I32, Type::I32, Type::I32];
+    let mut scalar = Function::new("pixel", params, Type::I32);
+    let (p, i, w, s) = (
+        scalar.param_value(0),
+        scalar.param_value(1),
+        scalar.param_value(2),
+        scalar.param_value(3),
+    );
+    let mut b = FunctionBuilder::new(&mut scalar);
+    let entry = b.create_block(Some("entry"));
+    b.switch_to_block(entry);
+    let row = b.binary(BinaryOp::UDiv, i, w);
+    let row_start = b.binary(BinaryOp::Mul, row, s);
+    let column = b.binary(BinaryOp::URem, i, w);
+    let index = b.binary(BinaryOp::Add, row_start, column);
+    let wide = b.cast(CastOp::ZExt, index, Type::I64);
+    let pixel = b.gep(Type::I32, p, vec![wide]);
+    let pixel = b.load(Type::I32, pixel, 4);
+    let four = b.iconst(Type::I32, 4);
+    let word = b.binary(BinaryOp::LShr, i, four);
+    let wide = b.cast(CastOp::ZExt, word, Type::I64);
+    let bits = b.gep(Type::I32, p, vec![wide]);
+    let bits = b.load(Type::I32, bits, 4);
+    let sum = b.binary(BinaryOp::Add, pixel, bits);
+    b.ret(Some(sum));
+
+    let config = config(8, Isa::Avx2, &[UNIFORM, VECTOR, UNIFORM, UNIFORM]);
+    let vector = widen_under(&scalar, &config, &BlockPredicates::all_active());
+    assert_eq!(count_blocks_named(&vector, ".consecutive"), 1, "{vector}");
+    assert_eq!(count_blocks_named(&vector, ".uniform"), 1, "{vector}");
+    // Rows of 12 to 27 pixels in a 1 KiB buffer, 8 lanes from any start
+    // (consecutive in every other trial): some vectors fit in a row, some
+    // cross into the next.
+    let start = |rng: &mut Rng| Val::int(32, u128::from(rng.below(200)));
+    let width = |rng: &mut Rng| Val::int(32, u128::from(12 + rng.below(16)));
+    let stride = |_: &mut Rng| Val::int(32, 28);
+    check_differential_with_consecutive_vectors(
+        &scalar,
+        &vector,
+        &config,
+        &[memory_base, start, width, stride],
+        60,
+    );
+}
