@@ -342,7 +342,7 @@ impl Widener<'_> {
                 Some(Likely { stride: likely.stride.checked_mul(factor)?, ..likely })
             }
             InstData::Binary {
-                op: BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::LShr | BinaryOp::AShr,
+                op: op @ (BinaryOp::UDiv | BinaryOp::SDiv | BinaryOp::LShr | BinaryOp::AShr),
                 lhs,
                 rhs,
                 ..
@@ -353,11 +353,9 @@ impl Widener<'_> {
                 // span; a divisor known only at run time is guessed larger.
                 let likely = self.likely_stride(*lhs, depth - 1)?;
                 let span = likely.stride.unsigned_abs() * u128::from(self.width);
-                let divisor = self.scalar.dfg.int_constant(*rhs).map(|constant| {
-                    match self.scalar.dfg.inst(inst) {
-                        InstData::Binary { op: BinaryOp::UDiv | BinaryOp::SDiv, .. } => constant,
-                        _ => 1u128.checked_shl(constant.min(127) as u32).unwrap_or(u128::MAX),
-                    }
+                let divisor = self.scalar.dfg.int_constant(*rhs).map(|constant| match op {
+                    BinaryOp::UDiv | BinaryOp::SDiv => constant,
+                    _ => 1 << constant.min(127),
                 });
                 let shared = divisor.is_none_or(|divisor| divisor >= span);
                 (likely.stride != 0 && shared).then_some(Likely { stride: 0, ..likely })
