@@ -28,9 +28,9 @@ use lanewise_ir::{Block, Function, Inst, InstData, Type, Value};
 /// `func` (a widened variant) as loads from stack copies; returns how many
 /// extractions it replaced (0 without a net).
 pub fn read_lane_arguments_from_memory(func: &mut Function) -> usize {
-    let Some((preheader, lane_block)) = per_lane_loop(func) else { return 0 };
+    let Some((preheader, loop_blocks)) = per_lane_loop(func) else { return 0 };
     let Some(entry) = func.layout.entry_block() else { return 0 };
-    let loop_blocks = [func.successors(preheader)[0], lane_block];
+    let lane_block = loop_blocks[1];
     let defined_in_loop = |func: &Function, value: Value| {
         func.dfg
             .defining_inst(value)
@@ -50,14 +50,14 @@ pub fn read_lane_arguments_from_memory(func: &mut Function) -> usize {
             _ => None,
         })
         .filter(|(_, vector, _)| {
-            has_byte_sized_lanes(func.dfg.value_type(*vector)) && !is_splat(func, *vector)
+            lane_bytes(func.dfg.value_type(*vector)).is_some() && !is_splat(func, *vector)
         })
         .collect();
     let mut slots: Vec<(Value, Value)> = Vec::new();
     for &(extraction, vector, index) in &extractions {
         let vector_ty = func.dfg.value_type(vector).clone();
         let element_ty = vector_ty.scalar_type().clone();
-        let element_bytes = byte_size(&element_ty);
+        let element_bytes = lane_bytes(&vector_ty).expect("extractions of whole-byte lanes");
         let slot = match slots.iter().find(|(stored, _)| *stored == vector) {
             Some((_, slot)) => *slot,
             None => {
@@ -81,9 +81,10 @@ pub fn read_lane_arguments_from_memory(func: &mut Function) -> usize {
     extractions.len()
 }
 
-/// The net's per-lane loop: the block entering `net.lanes` from outside
-/// and the loop's body `net.lane`, if the function has them as built.
-fn per_lane_loop(func: &Function) -> Option<(Block, Block)> {
+/// The net's per-lane loop: the block entering `net.lanes` from outside,
+/// and the loop's blocks `[net.lanes, net.lane]`, if the function has them
+/// as built.
+fn per_lane_loop(func: &Function) -> Option<(Block, [Block; 2])> {
     let named = |name: &str| {
         func.layout.blocks().iter().copied().find(|&block| func.block_name(block) == name)
     };
@@ -96,7 +97,7 @@ fn per_lane_loop(func: &Function) -> Option<(Block, Block)> {
         .filter(|&block| block != body && func.successors(block).contains(&header))
         .collect();
     match entering[..] {
-        [preheader] if func.successors(preheader) == [header] => Some((preheader, body)),
+        [preheader] if func.successors(preheader) == [header] => Some((preheader, [header, body])),
         _ => None,
     }
 }
@@ -136,19 +137,9 @@ fn is_splat(func: &Function, vector: Value) -> bool {
         .is_some_and(|inst| matches!(func.dfg.inst(inst), InstData::Splat { .. }))
 }
 
-/// Whether the lanes of `ty`, a vector, each take whole bytes in memory.
-fn has_byte_sized_lanes(ty: &Type) -> bool {
-    ty.lanes().is_some() && byte_size(ty.scalar_type()) > 0
-}
-
-/// The bytes of a scalar type in memory; 0 for types whose lanes are not
-/// whole bytes (`i1`).
-fn byte_size(ty: &Type) -> u32 {
-    match ty {
-        Type::Int(bits) if bits % 8 == 0 => bits / 8,
-        Type::F16 => 2,
-        Type::F32 => 4,
-        Type::F64 | Type::Ptr(0) => 8,
-        _ => 0,
-    }
+/// The bytes of each lane of the vector type `ty`, if its lanes take
+/// whole bytes in memory (not `i1`: a vector of them is bit-packed).
+fn lane_bytes(ty: &Type) -> Option<u32> {
+    ty.lanes()?;
+    ty.scalar_type().scalar_bits().filter(|bits| bits % 8 == 0).map(|bits| bits / 8)
 }
